@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the PERF_RECORD_BPF_EVENT selftests: raw bpf() and
+ * perf_event_open() wrappers, a per-CPU side-band recorder and small BPF
+ * objects (program, map, link, BTF) created without libbpf.
+ */
+#ifndef __BPF_EVENTS_H
+#define __BPF_EVENTS_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <linux/bpf.h>
+#include <linux/btf.h>
+#include <linux/perf_event.h>
+
+/*
+ * The ABI added by the series. The installed uapi headers may predate it
+ * (the tests also run on an unpatched kernel, where they SKIP), so the
+ * values are repeated here when the header does not provide them.
+ */
+#ifndef PERF_BPF_EVENT_FLAG_BTF_KERNEL
+#define PERF_BPF_EVENT_MAP_CREATE	3
+#define PERF_BPF_EVENT_MAP_FREE		4
+#define PERF_BPF_EVENT_LINK_ATTACH	5
+#define PERF_BPF_EVENT_LINK_DETACH	6
+#define PERF_BPF_EVENT_BTF_LOAD		7
+#define PERF_BPF_EVENT_BTF_UNLOAD	8
+#define PERF_BPF_EVENT_FLAG_BTF_KERNEL	(1 << 0)
+#endif
+
+/* Bit number of perf_event_attr.bpf_obj_event in the flags word (after sigtrap). */
+#define ATTR_BPF_OBJ_EVENT_BIT	38
+
+/* The flags word follows read_format in struct perf_event_attr. */
+static inline void attr_set_bpf_obj_event(struct perf_event_attr *attr)
+{
+	uint64_t *word = (uint64_t *)((char *)attr +
+		offsetof(struct perf_event_attr, read_format) + sizeof(uint64_t));
+
+	*word |= 1ULL << ATTR_BPF_OBJ_EVENT_BIT;
+}
+
+static inline long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
+				      int cpu, int group_fd, unsigned long flags)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+static inline pid_t gettid_raw(void)
+{
+	return syscall(__NR_gettid);
+}
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* ---- recorder -------------------------------------------------------- */
+
+#define REC_SAMPLE_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+#define REC_MAX_CPUS	256
+
+/* One PERF_RECORD_BPF_EVENT as it arrives with REC_SAMPLE_TYPE as sample_id. */
+struct bpf_event_record {
+	struct perf_event_header header;
+	uint16_t type;
+	uint16_t flags;
+	uint32_t id;
+	uint8_t tag[BPF_TAG_SIZE];
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu, res;
+	uint64_t identifier;
+};
+
+struct rec {
+	uint16_t type;
+	uint16_t flags;
+	uint32_t id;
+	uint8_t tag[BPF_TAG_SIZE];
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu;
+};
+
+struct recorder {
+	int nr;			/* events opened, one per CPU */
+	int fd[REC_MAX_CPUS];
+	void *base[REC_MAX_CPUS];
+	size_t data_size;	/* ring size in bytes, a power of two */
+	struct rec *recs;
+	size_t nr_recs, cap;
+	uint64_t lost;		/* sum of PERF_RECORD_LOST.lost */
+	uint64_t nr_lost_records;
+	uint64_t corrupt;	/* records with an unexpected size or type */
+	uint64_t other;		/* records of any other type */
+};
+
+/*
+ * Open one side-band event per possible CPU. @obj asks for the object
+ * records; @data_pages is the ring size in pages (a power of two).
+ * Returns 0 or -errno of the first failing open.
+ */
+static inline int recorder_open(struct recorder *r, bool prog, bool obj,
+				int data_pages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int cpu, ncpus = get_nprocs_conf();
+	struct perf_event_attr attr;
+
+	memset(r, 0, sizeof(*r));
+	if (ncpus > REC_MAX_CPUS)
+		ncpus = REC_MAX_CPUS;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.sample_type = REC_SAMPLE_TYPE;
+	attr.sample_id_all = 1;
+	attr.bpf_event = prog;
+	attr.watermark = 1;
+	attr.wakeup_watermark = 1;
+	if (obj)
+		attr_set_bpf_obj_event(&attr);
+	r->data_size = data_pages * page;
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		int fd = sys_perf_event_open(&attr, -1, cpu, -1,
+					     PERF_FLAG_FD_CLOEXEC);
+		void *base;
+
+		if (fd < 0) {
+			int err = -errno;
+
+			/* An offline CPU is not an error. */
+			if (err == -ENODEV)
+				continue;
+			while (r->nr)
+				close(r->fd[--r->nr]);
+			return err;
+		}
+		base = mmap(NULL, (data_pages + 1) * page,
+			    PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (base == MAP_FAILED) {
+			int err = -errno;
+
+			close(fd);
+			while (r->nr)
+				close(r->fd[--r->nr]);
+			return err;
+		}
+		r->fd[r->nr] = fd;
+		r->base[r->nr] = base;
+		r->nr++;
+	}
+	return r->nr ? 0 : -ENODEV;
+}
+
+static inline void recorder_push(struct recorder *r,
+				 const struct bpf_event_record *e)
+{
+	struct rec *x;
+
+	if (r->nr_recs == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 1024;
+		r->recs = realloc(r->recs, r->cap * sizeof(*r->recs));
+		if (!r->recs)
+			abort();
+	}
+	x = &r->recs[r->nr_recs++];
+	x->type = e->type;
+	x->flags = e->flags;
+	x->id = e->id;
+	memcpy(x->tag, e->tag, sizeof(x->tag));
+	x->pid = e->pid;
+	x->tid = e->tid;
+	x->time = e->time;
+	x->cpu = e->cpu;
+}
+
+/* Copy everything available out of every ring and parse it. */
+static inline void recorder_drain(struct recorder *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	int i;
+
+	for (i = 0; i < r->nr; i++) {
+		struct perf_event_mmap_page *pc = r->base[i];
+		unsigned char *data = (unsigned char *)r->base[i] + page;
+		uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+		uint64_t tail = pc->data_tail;
+		uint64_t mask = r->data_size - 1;
+
+		while (tail < head) {
+			unsigned char buf[256];
+			struct perf_event_header hdr;
+			uint64_t k;
+
+			for (k = 0; k < sizeof(hdr); k++)
+				((unsigned char *)&hdr)[k] = data[(tail + k) & mask];
+			if (hdr.size < sizeof(hdr) || tail + hdr.size > head) {
+				/* The stream cannot be resynchronised. */
+				r->corrupt++;
+				tail = head;
+				break;
+			}
+			if (hdr.type == PERF_RECORD_BPF_EVENT) {
+				if (hdr.size != sizeof(struct bpf_event_record)) {
+					r->corrupt++;
+				} else {
+					for (k = 0; k < hdr.size; k++)
+						buf[k] = data[(tail + k) & mask];
+					recorder_push(r, (void *)buf);
+				}
+			} else if (hdr.type == PERF_RECORD_LOST) {
+				uint64_t lost[2];
+
+				for (k = 0; k < sizeof(lost); k++)
+					((unsigned char *)lost)[k] =
+						data[(tail + sizeof(hdr) + k) & mask];
+				r->lost += lost[1];
+				r->nr_lost_records++;
+			} else {
+				r->other++;
+			}
+			tail += hdr.size;
+		}
+		__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
+	}
+}
+
+static inline void recorder_close(struct recorder *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	recorder_drain(r);
+	while (r->nr) {
+		r->nr--;
+		munmap(r->base[r->nr], r->data_size + page);
+		close(r->fd[r->nr]);
+	}
+}
+
+static inline void recorder_free(struct recorder *r)
+{
+	free(r->recs);
+	r->recs = NULL;
+	r->nr_recs = r->cap = 0;
+}
+
+/* The first record of @type for @id, or NULL. */
+static inline struct rec *recorder_find(struct recorder *r, int type, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_recs; i++)
+		if (r->recs[i].type == type && r->recs[i].id == id)
+			return &r->recs[i];
+	return NULL;
+}
+
+static inline size_t recorder_count(struct recorder *r, int type, uint32_t id)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nr_recs; i++)
+		if (r->recs[i].type == type && r->recs[i].id == id)
+			n++;
+	return n;
+}
+
+/*
+ * Drain until a record of @type for @id shows up or @timeout_ms passes:
+ * some releases are deferred to a workqueue.
+ */
+static inline struct rec *recorder_wait(struct recorder *r, int type,
+					uint32_t id, int timeout_ms)
+{
+	uint64_t end = now_ns() + timeout_ms * 1000000ULL;
+	struct rec *x;
+
+	for (;;) {
+		recorder_drain(r);
+		x = recorder_find(r, type, id);
+		if (x || now_ns() > end)
+			return x;
+		usleep(10000);
+	}
+}
+
+/* ---- BPF objects ----------------------------------------------------- */
+
+static inline int prog_load(enum bpf_prog_type type)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = type;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	attr.license = (uintptr_t)"GPL";
+	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+static inline int map_create(enum bpf_map_type type)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = type;
+	attr.key_size = 4;
+	attr.value_size = 4;
+	attr.max_entries = 1;
+	return sys_bpf(BPF_MAP_CREATE, &attr);
+}
+
+/* A raw tracepoint link: needs only a tracepoint that every kernel has. */
+static inline int link_create(int prog_fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.name = (uintptr_t)"sched_switch";
+	attr.raw_tracepoint.prog_fd = prog_fd;
+	return sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+}
+
+/* The smallest valid BTF: one 32-bit int. */
+static inline int btf_load(void)
+{
+	static const char strs[] = "\0int";
+	struct {
+		struct btf_header hdr;
+		struct btf_type t;
+		uint32_t enc;
+		char strs[sizeof(strs)];
+	} __attribute__((packed)) blob;
+	union bpf_attr attr;
+
+	memset(&blob, 0, sizeof(blob));
+	blob.hdr.magic = BTF_MAGIC;
+	blob.hdr.version = BTF_VERSION;
+	blob.hdr.hdr_len = sizeof(blob.hdr);
+	blob.hdr.type_off = 0;
+	blob.hdr.type_len = sizeof(blob.t) + sizeof(blob.enc);
+	blob.hdr.str_off = blob.hdr.type_len;
+	blob.hdr.str_len = sizeof(strs);
+	blob.t.name_off = 1;
+	blob.t.info = BTF_KIND_INT << 24;
+	blob.t.size = 4;
+	blob.enc = 32;
+	memcpy(blob.strs, strs, sizeof(strs));
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = (uintptr_t)&blob;
+	attr.btf_size = sizeof(blob);
+	return sys_bpf(BPF_BTF_LOAD, &attr);
+}
+
+/* Fill @info (bpf_prog_info, bpf_map_info, ...) for @fd; 0 or -errno. */
+static inline int obj_info(int fd, void *info, uint32_t len)
+{
+	union bpf_attr attr;
+
+	memset(info, 0, len);
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = len;
+	attr.info.info = (uintptr_t)info;
+	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) ? -errno : 0;
+}
+
+#endif /* __BPF_EVENTS_H */
