@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Facts about BPF objects captured in kernel context by capture.bpf.c, in
+ * the context of the task that creates the object, while it still exists.
+ * Shared by the BPF side and user space: fixed-size, no pointers.
+ */
+#ifndef __BPFREC_CAPTURE_H
+#define __BPFREC_CAPTURE_H
+
+#define CAP_OBJ_NAME_LEN	16	/* BPF_OBJ_NAME_LEN */
+#define CAP_COMM_LEN		16	/* TASK_COMM_LEN */
+#define CAP_MAX_MAP_IDS		64	/* MAX_USED_MAPS */
+#define CAP_MAX_FUNCS		8
+#define CAP_FUNC_NAME_LEN	64
+
+enum cap_kind {
+	CAP_PROG_LOAD = 1,
+	CAP_MAP_CREATE,
+	CAP_LINK_ATTACH,
+	CAP_BTF_LOAD,
+};
+
+/* Who created the object and when (CLOCK_MONOTONIC, like our perf events). */
+struct cap_hdr {
+	__u32 kind;		/* enum cap_kind */
+	__u32 id;		/* object id, already assigned */
+	__u64 time;
+	__u32 pid;
+	__u32 tid;
+	__u32 uid;
+	__u32 cpu;
+	char comm[CAP_COMM_LEN];
+};
+
+struct cap_prog {
+	struct cap_hdr hdr;
+	__u32 type;
+	__u32 expected_attach_type;
+	__u8 tag[8];
+	__u64 load_time;	/* boot time ns, as bpf_prog_info reports it */
+	__u32 owner_uid;	/* the loader's uid as the kernel accounts it */
+	__u32 jited_len;
+	__u32 xlated_len;
+	__u32 btf_id;
+	__u32 attach_btf_id;
+	__u32 nr_jited_ksyms;
+	__u32 nr_func_info;
+	__u32 nr_line_info;
+	__u32 nr_map_ids;	/* may exceed CAP_MAX_MAP_IDS: ids truncated */
+	__u32 nr_func_names;	/* names[] entries filled from func_info */
+	__u32 map_ids[CAP_MAX_MAP_IDS];
+	char name[CAP_OBJ_NAME_LEN];
+	char func_names[CAP_MAX_FUNCS][CAP_FUNC_NAME_LEN];
+};
+
+struct cap_map {
+	struct cap_hdr hdr;
+	__u32 type;
+	__u32 key_size;
+	__u32 value_size;
+	__u32 max_entries;
+	__u32 flags;
+	__u32 btf_id;
+	__u32 btf_key_type_id;
+	__u32 btf_value_type_id;
+	char name[CAP_OBJ_NAME_LEN];
+};
+
+struct cap_link {
+	struct cap_hdr hdr;
+	__u32 type;
+	__u32 prog_id;
+	__u32 attach_type;	/* the program's expected_attach_type */
+	__u32 attach_btf_id;
+	char attach_func[CAP_FUNC_NAME_LEN];
+};
+
+struct cap_btf {
+	struct cap_hdr hdr;
+	__u32 size;		/* raw BTF data size */
+	__u32 kernel;		/* vmlinux or module BTF */
+	char name[CAP_FUNC_NAME_LEN];
+};
+
+#endif /* __BPFREC_CAPTURE_H */
