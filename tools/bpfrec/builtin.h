@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Subcommands of bpfrec; each parses its own arguments with argp. */
+#ifndef BPFREC_BUILTIN_H
+#define BPFREC_BUILTIN_H
+
+/* Exit codes of every subcommand. */
+#define BPFREC_EXIT_OK		0
+#define BPFREC_EXIT_ERROR	1
+#define BPFREC_EXIT_USAGE	2
+
+int cmd_record(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+#endif /* BPFREC_BUILTIN_H */

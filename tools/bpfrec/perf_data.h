@@ -1,0 +1,388 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf.data (PERFILE2) writer and reader for bpfrec, and the in-memory
+ * model of the BPF object facts the recorder resolved.
+ *
+ * File layout written by pd_writer:
+ *
+ *   file header | attr + its ids | data: raw perf records | feature table
+ *   | features: HOSTNAME OSRELEASE VERSION ARCH NRCPUS CPUDESC TOTAL_MEM
+ *     CMDLINE EVENT_DESC SAMPLE_TIME BPF_PROG_INFO BPF_BTF | BPFREC
+ *
+ * BPF_PROG_INFO and BPF_BTF use perf's own encoding so Linux perf shows
+ * them.  Everything perf has no place for (loader pid/comm, synthesised
+ * and unresolved marks, maps, links, BTF metadata, lost counts) lives in
+ * the BPFREC feature, on a feature bit above every bit perf knows: perf
+ * 6.1 only visits bits below HEADER_LAST_FEATURE and skips ours silently.
+ *
+ * Crash safety: the data size in the file header is rewritten after
+ * every flush, so a recorder killed at any point leaves a file that perf
+ * and pd_reader read up to the last flush.  Features are written by
+ * pd_writer_close() only; a file that never got them is "not finalised"
+ * and pd_reader then reads the data on to the end of the file, up to the
+ * last complete record, with a warning.
+ */
+#ifndef BPFREC_PERF_DATA_H
+#define BPFREC_PERF_DATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+
+/*
+ * Record types of the kernel series.  The patched uapi header declares
+ * them as enum constants; macros of the same value are harmless after it
+ * was included, and make us build against a stock header too.
+ */
+#ifndef PERF_BPF_EVENT_MAP_CREATE
+#define PERF_BPF_EVENT_MAP_CREATE	3
+#endif
+#ifndef PERF_BPF_EVENT_MAP_FREE
+#define PERF_BPF_EVENT_MAP_FREE		4
+#endif
+#ifndef PERF_BPF_EVENT_LINK_ATTACH
+#define PERF_BPF_EVENT_LINK_ATTACH	5
+#endif
+#ifndef PERF_BPF_EVENT_LINK_DETACH
+#define PERF_BPF_EVENT_LINK_DETACH	6
+#endif
+#ifndef PERF_BPF_EVENT_BTF_LOAD
+#define PERF_BPF_EVENT_BTF_LOAD		7
+#endif
+#ifndef PERF_BPF_EVENT_BTF_UNLOAD
+#define PERF_BPF_EVENT_BTF_UNLOAD	8
+#endif
+#ifndef PERF_BPF_EVENT_FLAG_BTF_KERNEL
+#define PERF_BPF_EVENT_FLAG_BTF_KERNEL	(1U << 0)
+#endif
+
+/*
+ * attr.bpf_obj_event sits right after attr.sigtrap (bit 37 of the flags
+ * word at offset 40).  Accessed by bit number so the code does not depend
+ * on which perf_event.h is on the include path.
+ */
+#define PD_ATTR_BPF_OBJ_EVENT_BIT	38
+
+void pd_attr_set_bpf_obj_event(struct perf_event_attr *attr, bool on);
+bool pd_attr_bpf_obj_event(const struct perf_event_attr *attr);
+
+/* "PROG_LOAD", "MAP_CREATE", ...; NULL for an unknown type. */
+const char *pd_bpf_event_name(__u16 type);
+
+/* Feature bit of our own facts: far above anything perf assigns. */
+#define PD_FEAT_BPFREC		255
+
+#define PD_COMM_LEN		16
+#define PD_NAME_LEN		16	/* BPF_OBJ_NAME_LEN */
+#define PD_BTF_NAME_LEN		64
+#define PD_TARGET_LEN		128
+
+/* Origin and quality marks of a fact (pd_*.flags). */
+#define PD_F_SYNTHESISED	(1U << 0) /* existed when recording started */
+#define PD_F_UNRESOLVED		(1U << 1) /* only the id is known */
+#define PD_F_CAPTURED		(1U << 2) /* facts taken in kernel context */
+#define PD_F_SYSCALL		(1U << 3) /* facts from BPF_OBJ_GET_INFO_BY_FD */
+#define PD_F_PERF		(1U << 4) /* read from perf's BPF_PROG_INFO */
+
+/* Who created an object, when known (all zero otherwise). */
+struct pd_origin {
+	__u32 pid;			/* tgid of the creating task */
+	__u32 tid;
+	__u32 uid;
+	__u32 reserved;
+	__u64 time;			/* perf clock, like sample times */
+	char comm[PD_COMM_LEN];
+};
+
+struct pd_prog {
+	__u32 id;
+	__u32 flags;			/* PD_F_* */
+	__u32 type;			/* enum bpf_prog_type */
+	__u8 tag[BPF_TAG_SIZE];
+	char name[PD_NAME_LEN];
+	__u64 load_time;		/* bpf_prog_info.load_time (boottime ns) */
+	struct pd_origin origin;
+	__u32 jited_len;
+	__u32 xlated_len;
+	__u32 btf_id;
+
+	__u32 nr_map_ids;
+	__u32 *map_ids;
+
+	/* One entry per JITed sub-program, all three arrays nr_ksyms long. */
+	__u32 nr_ksyms;
+	__u64 *ksym_addrs;
+	__u32 *ksym_lens;
+	__u8 (*sub_tags)[BPF_TAG_SIZE];
+
+	/* BTF function and line info, records as the kernel returns them. */
+	__u32 nr_func_info;
+	struct bpf_func_info *func_info;
+	__u32 nr_line_info;
+	struct bpf_line_info *line_info;
+
+	/* Function names resolved from BTF func_info, one per sub-program. */
+	__u32 nr_func_names;
+	char **func_names;
+};
+
+struct pd_map {
+	__u32 id;
+	__u32 flags;			/* PD_F_* */
+	__u32 type;			/* enum bpf_map_type */
+	__u32 key_size;
+	__u32 value_size;
+	__u32 max_entries;
+	__u32 map_flags;
+	__u32 btf_id;
+	__u32 btf_key_type_id;
+	__u32 btf_value_type_id;
+	__u64 map_extra;
+	char name[PD_NAME_LEN];
+	struct pd_origin origin;
+};
+
+struct pd_link {
+	__u32 id;
+	__u32 flags;			/* PD_F_* */
+	__u32 type;			/* enum bpf_link_type */
+	__u32 prog_id;
+	__u32 attach_type;		/* enum bpf_attach_type, if known */
+	__u32 reserved;
+	char target[PD_TARGET_LEN];	/* "tracepoint sched:sched_switch", ... */
+	struct pd_origin origin;
+};
+
+struct pd_btf {
+	__u32 id;
+	__u32 flags;			/* PD_F_* */
+	bool kernel;			/* vmlinux or module BTF */
+	__u32 size;			/* btf_size reported by the kernel */
+	char name[PD_BTF_NAME_LEN];
+	struct pd_origin origin;
+	/* Raw BTF; stored in perf's BPF_BTF feature when present. */
+	__u32 data_len;
+	void *data;
+};
+
+/* Facts about the capture itself (pd_capture.flags). */
+#define PD_CAP_BPF_OBJ_EVENT	(1U << 0) /* kernel emitted map/link/btf */
+#define PD_CAP_KERNEL_CAPTURE	(1U << 1) /* in-kernel fact capture ran */
+
+struct pd_capture {
+	__u32 flags;			/* PD_CAP_* */
+	__u32 reserved;
+	__u64 start_time;		/* perf clock */
+	__u64 end_time;
+	__u64 lost_records;		/* records lost in perf ring buffers */
+	__u64 lost_facts;		/* facts lost by the in-kernel capture */
+};
+
+/* All facts of a file; arrays are sorted by id once read. */
+struct pd_facts {
+	struct pd_prog *progs;
+	size_t nr_progs;
+	struct pd_map *maps;
+	size_t nr_maps;
+	struct pd_link *links;
+	size_t nr_links;
+	struct pd_btf *btfs;
+	size_t nr_btfs;
+	struct pd_capture capture;
+	bool has_capture;		/* file carried a BPFREC feature */
+};
+
+const struct pd_prog *pd_facts_prog(const struct pd_facts *f, __u32 id);
+const struct pd_map *pd_facts_map(const struct pd_facts *f, __u32 id);
+const struct pd_link *pd_facts_link(const struct pd_facts *f, __u32 id);
+const struct pd_btf *pd_facts_btf(const struct pd_facts *f, __u32 id);
+
+/*
+ * sample_id trailer of non-sample records.  The writer emits the fields
+ * the attr's sample_type selects (bpfrec uses TID|TIME|CPU|IDENTIFIER).
+ */
+struct pd_sample {
+	__u32 pid;
+	__u32 tid;
+	__u64 time;
+	__u32 cpu;
+	__u32 reserved;
+	__u64 id;
+};
+
+/* ---- writer ---------------------------------------------------------- */
+
+struct pd_writer;
+
+struct pd_writer_config {
+	/* The one side-band event recorded, as opened (size is rewritten). */
+	const struct perf_event_attr *attr;
+	const char *event_name;		/* EVENT_DESC name, e.g. "bpf-events" */
+	const __u64 *ids;		/* PERF_EVENT_IOC_ID of each per-CPU fd */
+	size_t nr_ids;
+	int argc;			/* CMDLINE */
+	char *const *argv;
+};
+
+/*
+ * Create @path (truncating it) and write a valid empty perf.data.
+ * Returns 0 and sets *wp, or a negative errno.
+ */
+int pd_writer_open(struct pd_writer **wp, const char *path,
+		   const struct pd_writer_config *cfg);
+
+/*
+ * Append one complete record (header.size bytes, 8-byte multiple) as it
+ * came from a ring buffer; a record that wrapped around the end of the
+ * ring must be made contiguous first.
+ */
+int pd_write_raw(struct pd_writer *w, const struct perf_event_header *rec);
+
+/* Build and append records; sample_id fields come from @s. */
+int pd_write_bpf_event(struct pd_writer *w, __u16 type, __u16 flags,
+		       __u32 id, const __u8 tag[BPF_TAG_SIZE],
+		       const struct pd_sample *s);
+int pd_write_ksymbol(struct pd_writer *w, __u64 addr, __u32 len,
+		     __u16 ksym_type, __u16 flags, const char *name,
+		     const struct pd_sample *s);
+int pd_write_comm(struct pd_writer *w, __u32 pid, __u32 tid,
+		  const char *comm, bool exec, const struct pd_sample *s);
+int pd_write_lost(struct pd_writer *w, __u64 id, __u64 lost,
+		  const struct pd_sample *s);
+
+/*
+ * End of one drain of all ring buffers: appends FINISHED_ROUND (readers
+ * may then sort what came before) and flushes.
+ */
+int pd_write_finished_round(struct pd_writer *w);
+
+/* Write buffered records and commit the data size in the file header. */
+int pd_writer_flush(struct pd_writer *w);
+
+/*
+ * Add facts (deep-copied; the caller keeps its memory).  A later fact
+ * with the same kind and id replaces the earlier one.
+ */
+int pd_writer_add_prog(struct pd_writer *w, const struct pd_prog *p);
+int pd_writer_add_map(struct pd_writer *w, const struct pd_map *m);
+int pd_writer_add_link(struct pd_writer *w, const struct pd_link *l);
+int pd_writer_add_btf(struct pd_writer *w, const struct pd_btf *b);
+void pd_writer_set_capture(struct pd_writer *w, const struct pd_capture *c);
+
+struct pd_writer_stats {
+	__u64 records;
+	__u64 data_bytes;		/* data section size so far */
+	__u64 lost;			/* sum of LOST records written */
+};
+
+void pd_writer_stats(const struct pd_writer *w, struct pd_writer_stats *st);
+
+/*
+ * Flush, write the features, finalise the header, close and free.
+ * Returns 0 or the first error met (negative errno); frees @w always.
+ * Not async-signal-safe: a signal handler should only set a flag (or use
+ * a signalfd) and let the main loop call this.  Nothing is lost by that:
+ * the file on disk is valid after every flush.
+ */
+int pd_writer_close(struct pd_writer *w);
+
+/* ---- reader ---------------------------------------------------------- */
+
+struct pd_reader;
+
+/* Header facts, from the file header and the features present. */
+struct pd_file_info {
+	__u64 data_offset;
+	__u64 data_size;		/* as read (after the crash fallback) */
+	bool finalised;			/* feature section present */
+	size_t nr_attrs;
+	struct perf_event_attr *attrs;
+	char *hostname;			/* NULL when the feature is absent */
+	char *osrelease;
+	char *version;
+	char *arch;
+	char *cpudesc;
+	char *cmdline;			/* arguments joined by spaces */
+	__u32 nr_cpus_online;
+	__u32 nr_cpus_avail;
+	__u64 total_mem_kb;
+	__u64 first_sample_time;
+	__u64 last_sample_time;
+};
+
+/* One decoded record, in file order. */
+struct pd_record {
+	__u32 type;			/* PERF_RECORD_* */
+	__u16 misc;
+	__u16 size;
+	__u64 offset;			/* file offset of the record */
+	bool has_sample;		/* sample_id trailer was parsed */
+	struct pd_sample sample;
+	union {
+		struct {
+			__u16 type;
+			__u16 flags;
+			__u32 id;
+			__u8 tag[BPF_TAG_SIZE];
+		} bpf;
+		struct {
+			__u64 addr;
+			__u32 len;
+			__u16 ksym_type;
+			__u16 flags;
+			const char *name;
+		} ksymbol;
+		struct {
+			__u32 pid;
+			__u32 tid;
+			const char *comm;
+		} comm;
+		struct {
+			__u32 pid;
+			__u32 tid;
+			__u64 start;
+			__u64 len;
+			__u64 pgoff;
+			const char *filename;
+		} mmap;			/* MMAP and MMAP2 */
+		struct {
+			__u64 id;
+			__u64 lost;
+		} lost;
+		struct {
+			__u32 pid;
+			__u32 ppid;
+			__u32 tid;
+			__u32 ptid;
+			__u64 time;
+		} task;			/* FORK and EXIT */
+	};
+};
+
+/*
+ * Open a file or a memory buffer and parse its header and features.
+ * On failure returns NULL and writes one line (no newline) to @err.
+ * A memory buffer must stay valid until pd_reader_close().
+ */
+struct pd_reader *pd_reader_open(const char *path, char *err, size_t errlen);
+struct pd_reader *pd_reader_open_mem(const void *buf, size_t len,
+				     char *err, size_t errlen);
+
+const struct pd_file_info *pd_reader_info(const struct pd_reader *r);
+const struct pd_facts *pd_reader_facts(const struct pd_reader *r);
+
+/*
+ * Next record in file order: 1 and *rec filled, 0 at the end, negative
+ * errno on malformed data (message in pd_reader_error()).  Strings in
+ * *rec stay valid until the next call.  A file cut short ends at its
+ * last complete record, with pd_reader_warning() set.
+ */
+int pd_reader_next(struct pd_reader *r, struct pd_record *rec);
+const char *pd_reader_error(const struct pd_reader *r);
+const char *pd_reader_warning(const struct pd_reader *r);	/* or NULL */
+
+void pd_reader_close(struct pd_reader *r);
+
+#endif /* BPFREC_PERF_DATA_H */
