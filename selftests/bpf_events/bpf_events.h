@@ -136,6 +136,9 @@ static inline int recorder_open(struct recorder *r, bool prog, bool obj,
 	attr.config = PERF_COUNT_SW_DUMMY;
 	attr.sample_type = REC_SAMPLE_TYPE;
 	attr.sample_id_all = 1;
+	/* Records from different CPUs are compared by time. */
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
 	attr.bpf_event = prog;
 	attr.watermark = 1;
 	attr.wakeup_watermark = 1;

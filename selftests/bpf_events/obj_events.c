@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PERF_RECORD_BPF_EVENT for BPF maps, links and BTF objects, requested
+ * with attr.bpf_obj_event: id, type, flags and acting pid/tid of every
+ * record, create before free, opt-in and privilege rules, and a stress
+ * test that counts records exactly and checks overflow handling.
+ *
+ * On a kernel without attr.bpf_obj_event, opening such an event fails with
+ * EINVAL and the tests SKIP.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <linux/capability.h>
+
+#include "../kselftest_harness.h"
+#include "bpf_events.h"
+
+/* Open a recorder; SKIP when the kernel or the caller cannot. */
+#define OPEN_RECORDER(r, prog, obj, pages) do {				\
+	int __err = recorder_open(r, prog, obj, pages);			\
+									\
+	if (__err == -EINVAL && (obj))					\
+		SKIP(return, "kernel has no perf_event_attr.bpf_obj_event"); \
+	if (__err == -EACCES || __err == -EPERM)			\
+		SKIP(return, "system-wide perf events need CAP_PERFMON"); \
+	ASSERT_EQ(0, __err) TH_LOG("perf_event_open: %s", strerror(-__err)); \
+} while (0)
+
+static const uint8_t zero_tag[BPF_TAG_SIZE];
+
+static void check_rec(struct __test_metadata *_metadata, struct rec *x,
+		      int type, uint32_t id, uint16_t flags, pid_t tid)
+{
+	ASSERT_NE(NULL, x) TH_LOG("no record of type %d for id %u", type, id);
+	EXPECT_EQ(type, x->type);
+	EXPECT_EQ(id, x->id);
+	EXPECT_EQ(flags, x->flags);
+	EXPECT_EQ(0, memcmp(x->tag, zero_tag, BPF_TAG_SIZE));
+	EXPECT_EQ(getpid(), x->pid);
+	EXPECT_EQ(tid, x->tid);
+}
+
+/*
+ * Wait for the release record, then check both records: exactly one of
+ * each, the creation first.
+ */
+static void check_pair(struct __test_metadata *_metadata, struct recorder *r,
+		       int create, int release, uint32_t id, uint16_t flags)
+{
+	struct rec *c, *f;
+
+	ASSERT_NE(NULL, recorder_wait(r, release, id, 5000));
+	c = recorder_find(r, create, id);
+	f = recorder_find(r, release, id);
+	check_rec(_metadata, c, create, id, flags, gettid_raw());
+	check_rec(_metadata, f, release, id, flags, gettid_raw());
+	EXPECT_LE(c->time, f->time);
+	EXPECT_EQ(1, recorder_count(r, create, id));
+	EXPECT_EQ(1, recorder_count(r, release, id));
+	EXPECT_EQ(0, r->corrupt);
+	EXPECT_EQ(0, r->lost);
+}
+
+TEST(map_create_free)
+{
+	static const enum bpf_map_type types[] = {
+		BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH,
+	};
+	struct bpf_map_info info;
+	struct recorder r;
+	unsigned int i;
+
+	OPEN_RECORDER(&r, false, true, 16);
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		int fd = map_create(types[i]);
+
+		ASSERT_LE(0, fd) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
+		ASSERT_EQ(0, obj_info(fd, &info, sizeof(info)));
+		ASSERT_EQ(types[i], info.type);
+		/* The record precedes the return of the syscall. */
+		recorder_drain(&r);
+		check_rec(_metadata,
+			  recorder_find(&r, PERF_BPF_EVENT_MAP_CREATE, info.id),
+			  PERF_BPF_EVENT_MAP_CREATE, info.id, info.type,
+			  gettid_raw());
+		close(fd);
+		check_pair(_metadata, &r, PERF_BPF_EVENT_MAP_CREATE,
+			   PERF_BPF_EVENT_MAP_FREE, info.id, info.type);
+	}
+	recorder_close(&r);
+	recorder_free(&r);
+}
+
+TEST(link_attach_detach)
+{
+	struct bpf_link_info info;
+	struct recorder r;
+	int prog, link;
+
+	OPEN_RECORDER(&r, false, true, 16);
+	prog = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT);
+	ASSERT_LE(0, prog) TH_LOG("BPF_PROG_LOAD: %s", strerror(errno));
+	link = link_create(prog);
+	ASSERT_LE(0, link) TH_LOG("BPF_RAW_TRACEPOINT_OPEN: %s", strerror(errno));
+	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
+	ASSERT_EQ(BPF_LINK_TYPE_RAW_TRACEPOINT, info.type);
+	recorder_drain(&r);
+	check_rec(_metadata, recorder_find(&r, PERF_BPF_EVENT_LINK_ATTACH, info.id),
+		  PERF_BPF_EVENT_LINK_ATTACH, info.id, info.type, gettid_raw());
+	close(link);
+	check_pair(_metadata, &r, PERF_BPF_EVENT_LINK_ATTACH,
+		   PERF_BPF_EVENT_LINK_DETACH, info.id, info.type);
+	close(prog);
+	recorder_close(&r);
+	recorder_free(&r);
+}
+
+TEST(btf_load_unload)
+{
+	struct bpf_btf_info info;
+	struct recorder r;
+	int fd;
+
+	OPEN_RECORDER(&r, false, true, 16);
+	fd = btf_load();
+	ASSERT_LE(0, fd) TH_LOG("BPF_BTF_LOAD: %s", strerror(errno));
+	ASSERT_EQ(0, obj_info(fd, &info, sizeof(info)));
+	ASSERT_EQ(0, info.kernel_btf);
+	recorder_drain(&r);
+	check_rec(_metadata, recorder_find(&r, PERF_BPF_EVENT_BTF_LOAD, info.id),
+		  PERF_BPF_EVENT_BTF_LOAD, info.id, 0, gettid_raw());
+	close(fd);
+	check_pair(_metadata, &r, PERF_BPF_EVENT_BTF_LOAD,
+		   PERF_BPF_EVENT_BTF_UNLOAD, info.id, 0);
+	recorder_close(&r);
+	recorder_free(&r);
+}
+
+/* Create and release one object of each kind, program included. */
+static void churn_all(struct __test_metadata *_metadata, uint32_t *prog_id)
+{
+	struct bpf_prog_info info;
+	int map, btf, prog, link;
+
+	map = map_create(BPF_MAP_TYPE_ARRAY);
+	ASSERT_LE(0, map);
+	btf = btf_load();
+	ASSERT_LE(0, btf);
+	prog = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT);
+	ASSERT_LE(0, prog);
+	ASSERT_EQ(0, obj_info(prog, &info, sizeof(info)));
+	*prog_id = info.id;
+	link = link_create(prog);
+	ASSERT_LE(0, link);
+	close(link);
+	close(prog);
+	close(btf);
+	close(map);
+}
+
+static size_t count_obj_records(struct recorder *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nr_recs; i++)
+		if (r->recs[i].type > PERF_BPF_EVENT_PROG_UNLOAD)
+			n++;
+	return n;
+}
+
+/* attr.bpf_event alone: program records as before, and nothing else. */
+TEST(no_obj_records_without_bit)
+{
+	struct recorder probe, r;
+	uint32_t prog_id;
+
+	/* Only meaningful where the bit exists. */
+	OPEN_RECORDER(&probe, false, true, 1);
+	recorder_close(&probe);
+	recorder_free(&probe);
+
+	OPEN_RECORDER(&r, true, false, 16);
+	churn_all(_metadata, &prog_id);
+	/* PROG_UNLOAD comes last: once it is here, everything else is too. */
+	ASSERT_NE(NULL, recorder_wait(&r, PERF_BPF_EVENT_PROG_UNLOAD, prog_id, 5000));
+	EXPECT_NE(NULL, recorder_find(&r, PERF_BPF_EVENT_PROG_LOAD, prog_id));
+	EXPECT_EQ(0, count_obj_records(&r));
+	EXPECT_EQ(0, r.corrupt);
+	recorder_close(&r);
+	recorder_free(&r);
+}
+
+/*
+ * Program records are the same with and without the new bit, and the new
+ * bit alone does not bring program records.
+ */
+TEST(prog_records_unchanged)
+{
+	struct recorder both, prog_only, obj_only;
+	struct rec *a, *b;
+	struct bpf_prog_info info;
+	int fd;
+
+	OPEN_RECORDER(&obj_only, false, true, 16);
+	OPEN_RECORDER(&both, true, true, 16);
+	OPEN_RECORDER(&prog_only, true, false, 16);
+
+	fd = prog_load(BPF_PROG_TYPE_SOCKET_FILTER);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, obj_info(fd, &info, sizeof(info)));
+	close(fd);
+
+	ASSERT_NE(NULL, recorder_wait(&prog_only, PERF_BPF_EVENT_PROG_UNLOAD,
+				      info.id, 5000));
+	ASSERT_NE(NULL, recorder_wait(&both, PERF_BPF_EVENT_PROG_UNLOAD,
+				      info.id, 5000));
+	a = recorder_find(&prog_only, PERF_BPF_EVENT_PROG_LOAD, info.id);
+	b = recorder_find(&both, PERF_BPF_EVENT_PROG_LOAD, info.id);
+	ASSERT_NE(NULL, a);
+	ASSERT_NE(NULL, b);
+	EXPECT_EQ(0, memcmp(a->tag, info.tag, BPF_TAG_SIZE));
+	EXPECT_EQ(0, memcmp(b->tag, info.tag, BPF_TAG_SIZE));
+	EXPECT_EQ(a->flags, b->flags);
+	EXPECT_EQ(a->tid, b->tid);
+	EXPECT_EQ(gettid_raw(), b->tid);
+
+	recorder_drain(&obj_only);
+	EXPECT_EQ(0, obj_only.nr_recs - count_obj_records(&obj_only));
+
+	recorder_close(&both);
+	recorder_close(&prog_only);
+	recorder_close(&obj_only);
+	recorder_free(&both);
+	recorder_free(&prog_only);
+	recorder_free(&obj_only);
+}
+
+/* ---- privilege ------------------------------------------------------- */
+
+static int drop_all_caps(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof(data));
+	return syscall(__NR_capset, &hdr, data);
+}
+
+/* Open a per-task event as the caller; 0 or -errno. */
+static int open_self(bool prog, bool obj)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_DUMMY;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.bpf_event = prog;
+	if (obj)
+		attr_set_bpf_obj_event(&attr);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int read_paranoid(void)
+{
+	char buf[16] = "";
+	int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY);
+
+	if (fd < 0)
+		return -100;
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = 0;
+	close(fd);
+	return atoi(buf);
+}
+
+static bool write_paranoid(int level)
+{
+	char buf[16];
+	int fd = open("/proc/sys/kernel/perf_event_paranoid", O_WRONLY);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	snprintf(buf, sizeof(buf), "%d\n", level);
+	ok = write(fd, buf, strlen(buf)) == (ssize_t)strlen(buf);
+	close(fd);
+	return ok;
+}
+
+/*
+ * In a child without any capability: bpf_obj_event fails with EACCES,
+ * while bpf_event on itself is as allowed as before. Exit status encodes
+ * the two results.
+ */
+static int unprivileged_child(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (drop_all_caps())
+			_exit(10);
+		if (open_self(false, true) != -EACCES)
+			_exit(11);
+		if (open_self(true, true) != -EACCES)
+			_exit(12);
+		if (open_self(true, false) != 0)
+			_exit(13);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+TEST(eacces_unprivileged)
+{
+	static const int levels[] = { 2, 1, 0, -1 };
+	int saved, ret;
+	unsigned int i;
+
+	if (geteuid() != 0)
+		SKIP(return, "needs root to set perf_event_paranoid");
+	ret = open_self(false, true);
+	if (ret == -EINVAL)
+		SKIP(return, "kernel has no perf_event_attr.bpf_obj_event");
+	ASSERT_EQ(0, ret) TH_LOG("privileged open: %s", strerror(-ret));
+
+	saved = read_paranoid();
+	ASSERT_NE(-100, saved);
+	/*
+	 * perf_event_paranoid does not relax the rule: not even -1 lets an
+	 * unprivileged task see BPF object records.
+	 */
+	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		ASSERT_TRUE(write_paranoid(levels[i]));
+		ret = unprivileged_child();
+		EXPECT_EQ(0, ret) TH_LOG("paranoid %d: child step %d failed",
+					 levels[i], ret);
+	}
+	ASSERT_TRUE(write_paranoid(saved));
+}
+
+/* ---- stress ---------------------------------------------------------- */
+
+#define STRESS_THREADS		3
+#define STRESS_SECONDS		3
+#define STRESS_MAX_OBJS		60000
+
+struct obj_note {
+	uint8_t create;		/* record type of the creation */
+	uint16_t flags;
+	uint32_t id;
+	pid_t tid;
+};
+
+struct stress {
+	volatile bool stop;
+	pthread_mutex_t lock;
+	struct obj_note *objs;
+	size_t nr_objs;
+	int errors;
+};
+
+static void note(struct stress *s, int create, uint16_t flags, uint32_t id)
+{
+	pthread_mutex_lock(&s->lock);
+	if (s->nr_objs < STRESS_MAX_OBJS)
+		s->objs[s->nr_objs++] = (struct obj_note){
+			.create = create, .flags = flags, .id = id,
+			.tid = gettid_raw(),
+		};
+	else
+		s->stop = true;
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void *stress_worker(void *arg)
+{
+	struct stress *s = arg;
+	struct bpf_map_info minfo;
+	struct bpf_link_info linfo;
+	struct bpf_btf_info binfo;
+	int prog = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT);
+
+	if (prog < 0) {
+		__atomic_add_fetch(&s->errors, 1, __ATOMIC_RELAXED);
+		return NULL;
+	}
+	while (!s->stop) {
+		int map = map_create(BPF_MAP_TYPE_HASH);
+		int btf = btf_load();
+		int link = link_create(prog);
+
+		if (map < 0 || btf < 0 || link < 0 ||
+		    obj_info(map, &minfo, sizeof(minfo)) ||
+		    obj_info(btf, &binfo, sizeof(binfo)) ||
+		    obj_info(link, &linfo, sizeof(linfo))) {
+			__atomic_add_fetch(&s->errors, 1, __ATOMIC_RELAXED);
+			s->stop = true;
+		} else {
+			note(s, PERF_BPF_EVENT_MAP_CREATE, minfo.type, minfo.id);
+			note(s, PERF_BPF_EVENT_BTF_LOAD, 0, binfo.id);
+			note(s, PERF_BPF_EVENT_LINK_ATTACH, linfo.type, linfo.id);
+		}
+		if (link >= 0)
+			close(link);
+		if (btf >= 0)
+			close(btf);
+		if (map >= 0)
+			close(map);
+	}
+	close(prog);
+	return NULL;
+}
+
+/* Opens and closes object-record events while the workers run. */
+static void *stress_reopener(void *arg)
+{
+	struct stress *s = arg;
+	struct recorder r;
+
+	while (!s->stop) {
+		if (recorder_open(&r, true, true, 1) == 0) {
+			recorder_close(&r);
+			if (r.corrupt)
+				__atomic_add_fetch(&s->errors, 1, __ATOMIC_RELAXED);
+			recorder_free(&r);
+		}
+	}
+	return NULL;
+}
+
+/* Index of the record of @type for @id, -1 if none, -2 if several. */
+static long find_unique(struct recorder *r, int type, uint32_t id)
+{
+	long found = -1;
+	size_t i;
+
+	for (i = 0; i < r->nr_recs; i++) {
+		if (r->recs[i].type != type || r->recs[i].id != id)
+			continue;
+		if (found >= 0)
+			return -2;
+		found = i;
+	}
+	return found;
+}
+
+static void run_stress(struct __test_metadata *_metadata, struct stress *s,
+		       struct recorder *r, bool drain)
+{
+	pthread_t workers[STRESS_THREADS], reopener;
+	uint64_t end = now_ns() + STRESS_SECONDS * 1000000000ULL;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	pthread_mutex_init(&s->lock, NULL);
+	s->objs = calloc(STRESS_MAX_OBJS, sizeof(*s->objs));
+	ASSERT_NE(NULL, s->objs);
+	for (i = 0; i < STRESS_THREADS; i++)
+		ASSERT_EQ(0, pthread_create(&workers[i], NULL, stress_worker, s));
+	ASSERT_EQ(0, pthread_create(&reopener, NULL, stress_reopener, s));
+	while (!s->stop && now_ns() < end) {
+		if (drain)
+			recorder_drain(r);
+		usleep(2000);
+	}
+	s->stop = true;
+	for (i = 0; i < STRESS_THREADS; i++)
+		pthread_join(workers[i], NULL);
+	pthread_join(reopener, NULL);
+	ASSERT_EQ(0, s->errors);
+	ASSERT_LT(0, s->nr_objs);
+}
+
+static int release_of(int create)
+{
+	return create + 1;
+}
+
+FIXTURE(stress) {
+	struct stress s;
+	struct recorder r;
+};
+
+FIXTURE_SETUP(stress)
+{
+	memset(self, 0, sizeof(*self));
+}
+
+FIXTURE_TEARDOWN(stress)
+{
+	recorder_close(&self->r);
+	recorder_free(&self->r);
+	free(self->s.objs);
+}
+
+/* A ring large enough for everything: each record exactly once, in order. */
+TEST_F_TIMEOUT(stress, exact_count, 120)
+{
+	struct recorder *r = &self->r;
+	struct stress *s = &self->s;
+	size_t i, bad = 0;
+
+	OPEN_RECORDER(r, false, true, 512);
+	run_stress(_metadata, s, r, true);
+	/* All releases happened in close(): they are in the rings now. */
+	recorder_drain(r);
+	ASSERT_EQ(0, r->corrupt);
+	ASSERT_EQ(0, r->lost) TH_LOG("%llu records lost with a large ring",
+				     (unsigned long long)r->lost);
+
+	for (i = 0; i < s->nr_objs; i++) {
+		struct obj_note *o = &s->objs[i];
+		long c = find_unique(r, o->create, o->id);
+		long f = find_unique(r, release_of(o->create), o->id);
+
+		if (c < 0 || f < 0 ||
+		    r->recs[c].flags != o->flags || r->recs[f].flags != o->flags ||
+		    r->recs[c].tid != (uint32_t)o->tid ||
+		    r->recs[f].tid != (uint32_t)o->tid ||
+		    r->recs[c].pid != (uint32_t)getpid() ||
+		    r->recs[c].time > r->recs[f].time) {
+			if (bad++ < 5)
+				TH_LOG("object type %d id %u: create %ld free %ld",
+				       o->create, o->id, c, f);
+		}
+	}
+	EXPECT_EQ(0, bad) TH_LOG("%zu of %zu objects with wrong records",
+				 bad, s->nr_objs);
+	TH_LOG("%zu objects, %zu records", s->nr_objs, r->nr_recs);
+}
+
+/* A ring of one page, never drained during the run: loss, not corruption. */
+TEST_F_TIMEOUT(stress, tiny_buffer_lost, 120)
+{
+	struct recorder *r = &self->r;
+	struct stress *s = &self->s;
+	size_t i;
+
+	OPEN_RECORDER(r, false, true, 1);
+	run_stress(_metadata, s, r, false);
+	/* Freeing space lets the kernel report what it dropped. */
+	recorder_drain(r);
+	ASSERT_EQ(0, close(map_create(BPF_MAP_TYPE_ARRAY)));
+	recorder_drain(r);
+
+	EXPECT_EQ(0, r->corrupt);
+	EXPECT_LT(0, r->nr_lost_records);
+	EXPECT_LT(0, r->lost);
+	EXPECT_LE(2 * s->nr_objs, r->nr_recs + r->lost);
+	for (i = 0; i < r->nr_recs; i++) {
+		EXPECT_LT(PERF_BPF_EVENT_PROG_UNLOAD, r->recs[i].type);
+		EXPECT_GE(PERF_BPF_EVENT_BTF_UNLOAD, r->recs[i].type);
+		EXPECT_EQ(0, memcmp(r->recs[i].tag, zero_tag, BPF_TAG_SIZE));
+		if (r->recs[i].type <= PERF_BPF_EVENT_PROG_UNLOAD ||
+		    r->recs[i].type > PERF_BPF_EVENT_BTF_UNLOAD)
+			break;
+	}
+	TH_LOG("%zu records, %llu lost", r->nr_recs, (unsigned long long)r->lost);
+}
+
+TEST_HARNESS_MAIN
