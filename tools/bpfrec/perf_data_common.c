@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pieces shared by the perf.data writer and reader: attr bit access,
+ * event names, the byte buffer, and copying, sorting and looking up facts.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "perf_data_format.h"
+
+/* The attr flags word follows read_format, at byte offset 40. */
+#define PD_ATTR_FLAGS_OFFSET	40
+
+void pd_attr_set_bpf_obj_event(struct perf_event_attr *attr, bool on)
+{
+	__u64 *flags = (__u64 *)((char *)attr + PD_ATTR_FLAGS_OFFSET);
+
+	if (on)
+		*flags |= 1ULL << PD_ATTR_BPF_OBJ_EVENT_BIT;
+	else
+		*flags &= ~(1ULL << PD_ATTR_BPF_OBJ_EVENT_BIT);
+}
+
+bool pd_attr_bpf_obj_event(const struct perf_event_attr *attr)
+{
+	const __u64 *flags;
+
+	flags = (const __u64 *)((const char *)attr + PD_ATTR_FLAGS_OFFSET);
+	return *flags & (1ULL << PD_ATTR_BPF_OBJ_EVENT_BIT);
+}
+
+const char *pd_bpf_event_name(__u16 type)
+{
+	static const char *const names[] = {
+		[PERF_BPF_EVENT_PROG_LOAD]	= "PROG_LOAD",
+		[PERF_BPF_EVENT_PROG_UNLOAD]	= "PROG_UNLOAD",
+		[PERF_BPF_EVENT_MAP_CREATE]	= "MAP_CREATE",
+		[PERF_BPF_EVENT_MAP_FREE]	= "MAP_FREE",
+		[PERF_BPF_EVENT_LINK_ATTACH]	= "LINK_ATTACH",
+		[PERF_BPF_EVENT_LINK_DETACH]	= "LINK_DETACH",
+		[PERF_BPF_EVENT_BTF_LOAD]	= "BTF_LOAD",
+		[PERF_BPF_EVENT_BTF_UNLOAD]	= "BTF_UNLOAD",
+	};
+
+	if (type >= sizeof(names) / sizeof(names[0]))
+		return NULL;
+	return names[type];
+}
+
+static int pd_buf_grow(struct pd_buf *b, size_t len)
+{
+	size_t cap;
+	char *p;
+
+	if (b->err)
+		return b->err;
+	if (b->len + len <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + len)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p) {
+		b->err = -ENOMEM;
+		return b->err;
+	}
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+void pd_buf_put(struct pd_buf *b, const void *data, size_t len)
+{
+	if (!len || pd_buf_grow(b, len))
+		return;
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+}
+
+void pd_buf_zero(struct pd_buf *b, size_t len)
+{
+	if (!len || pd_buf_grow(b, len))
+		return;
+	memset(b->p + b->len, 0, len);
+	b->len += len;
+}
+
+void pd_buf_u32(struct pd_buf *b, __u32 v)
+{
+	pd_buf_put(b, &v, sizeof(v));
+}
+
+void pd_buf_u64(struct pd_buf *b, __u64 v)
+{
+	pd_buf_put(b, &v, sizeof(v));
+}
+
+void pd_buf_align8(struct pd_buf *b)
+{
+	pd_buf_zero(b, PD_ALIGN8(b->len) - b->len);
+}
+
+void pd_buf_free(struct pd_buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Duplicate @n elements of @size bytes; NULL source or n == 0 gives NULL. */
+static int dup_array(void *dstp, const void *src, size_t n, size_t size)
+{
+	void **dst = dstp;
+
+	*dst = NULL;
+	if (!src || !n)
+		return 0;
+	*dst = malloc(n * size);
+	if (!*dst)
+		return -ENOMEM;
+	memcpy(*dst, src, n * size);
+	return 0;
+}
+
+int pd_prog_copy(struct pd_prog *dst, const struct pd_prog *src)
+{
+	__u32 i;
+
+	*dst = *src;
+	dst->map_ids = NULL;
+	dst->ksym_addrs = NULL;
+	dst->ksym_lens = NULL;
+	dst->sub_tags = NULL;
+	dst->func_info = NULL;
+	dst->line_info = NULL;
+	dst->func_names = NULL;
+
+	/* A count without its array means nothing: drop it. */
+	if (!src->map_ids)
+		dst->nr_map_ids = 0;
+	if (!src->ksym_addrs || !src->ksym_lens || !src->sub_tags)
+		dst->nr_ksyms = 0;
+	if (!src->func_info)
+		dst->nr_func_info = 0;
+	if (!src->line_info)
+		dst->nr_line_info = 0;
+	if (!src->func_names)
+		dst->nr_func_names = 0;
+
+	if (dup_array(&dst->map_ids, src->map_ids, dst->nr_map_ids, 4) ||
+	    dup_array(&dst->ksym_addrs, src->ksym_addrs, dst->nr_ksyms, 8) ||
+	    dup_array(&dst->ksym_lens, src->ksym_lens, dst->nr_ksyms, 4) ||
+	    dup_array(&dst->sub_tags, src->sub_tags, dst->nr_ksyms,
+		      BPF_TAG_SIZE) ||
+	    dup_array(&dst->func_info, src->func_info, dst->nr_func_info,
+		      sizeof(struct bpf_func_info)) ||
+	    dup_array(&dst->line_info, src->line_info, dst->nr_line_info,
+		      sizeof(struct bpf_line_info)))
+		goto nomem;
+
+	if (dst->nr_func_names) {
+		dst->func_names = calloc(dst->nr_func_names, sizeof(char *));
+		if (!dst->func_names)
+			goto nomem;
+		for (i = 0; i < dst->nr_func_names; i++) {
+			dst->func_names[i] = strdup(src->func_names[i] ?
+						    src->func_names[i] : "");
+			if (!dst->func_names[i])
+				goto nomem;
+		}
+	}
+	return 0;
+nomem:
+	pd_prog_release(dst);
+	return -ENOMEM;
+}
+
+void pd_prog_release(struct pd_prog *p)
+{
+	__u32 i;
+
+	if (p->func_names) {
+		for (i = 0; i < p->nr_func_names; i++)
+			free(p->func_names[i]);
+	}
+	free(p->func_names);
+	free(p->map_ids);
+	free(p->ksym_addrs);
+	free(p->ksym_lens);
+	free(p->sub_tags);
+	free(p->func_info);
+	free(p->line_info);
+	memset(p, 0, sizeof(*p));
+}
+
+int pd_btf_copy(struct pd_btf *dst, const struct pd_btf *src)
+{
+	*dst = *src;
+	if (!src->data)
+		dst->data_len = 0;
+	return dup_array(&dst->data, src->data, dst->data_len, 1);
+}
+
+void pd_btf_release(struct pd_btf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}
+
+void pd_facts_release(struct pd_facts *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_progs; i++)
+		pd_prog_release(&f->progs[i]);
+	for (i = 0; i < f->nr_btfs; i++)
+		pd_btf_release(&f->btfs[i]);
+	free(f->progs);
+	free(f->maps);
+	free(f->links);
+	free(f->btfs);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Every fact struct starts with its __u32 id. */
+struct id_pos {
+	__u32 id;
+	size_t pos;
+};
+
+static int id_pos_cmp(const void *a, const void *b)
+{
+	const struct id_pos *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * Sort @nr elements of @size by id keeping, of equal ids, the last one
+ * added (sorting by position breaks ties, as qsort is not stable).
+ * Returns the new count; on allocation failure leaves the array as is.
+ */
+static size_t sort_dedup(void *base, size_t nr, size_t size,
+			 void (*release)(void *))
+{
+	struct id_pos *order;
+	char *tmp, *p = base;
+	size_t i, n = 0;
+
+	if (nr < 2)
+		return nr;
+	order = malloc(nr * sizeof(*order));
+	tmp = malloc(nr * size);
+	if (!order || !tmp) {
+		free(order);
+		free(tmp);
+		return nr;
+	}
+	for (i = 0; i < nr; i++) {
+		order[i].id = *(__u32 *)(p + i * size);
+		order[i].pos = i;
+	}
+	qsort(order, nr, sizeof(*order), id_pos_cmp);
+	for (i = 0; i < nr; i++) {
+		char *elem = p + order[i].pos * size;
+
+		if (i + 1 < nr && order[i + 1].id == order[i].id) {
+			if (release)
+				release(elem);
+			continue;
+		}
+		memcpy(tmp + n++ * size, elem, size);
+	}
+	memcpy(base, tmp, n * size);
+	free(order);
+	free(tmp);
+	return n;
+}
+
+static void release_prog(void *p)
+{
+	pd_prog_release(p);
+}
+
+static void release_btf(void *p)
+{
+	pd_btf_release(p);
+}
+
+void pd_facts_sort_dedup(struct pd_facts *f)
+{
+	f->nr_progs = sort_dedup(f->progs, f->nr_progs, sizeof(*f->progs),
+				 release_prog);
+	f->nr_maps = sort_dedup(f->maps, f->nr_maps, sizeof(*f->maps), NULL);
+	f->nr_links = sort_dedup(f->links, f->nr_links, sizeof(*f->links),
+				 NULL);
+	f->nr_btfs = sort_dedup(f->btfs, f->nr_btfs, sizeof(*f->btfs),
+				release_btf);
+}
+
+static const void *find_id(const void *base, size_t nr, size_t size,
+			   __u32 id)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const void *e = (const char *)base + mid * size;
+		__u32 eid = *(const __u32 *)e;
+
+		if (eid == id)
+			return e;
+		if (eid < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const struct pd_prog *pd_facts_prog(const struct pd_facts *f, __u32 id)
+{
+	return find_id(f->progs, f->nr_progs, sizeof(*f->progs), id);
+}
+
+const struct pd_map *pd_facts_map(const struct pd_facts *f, __u32 id)
+{
+	return find_id(f->maps, f->nr_maps, sizeof(*f->maps), id);
+}
+
+const struct pd_link *pd_facts_link(const struct pd_facts *f, __u32 id)
+{
+	return find_id(f->links, f->nr_links, sizeof(*f->links), id);
+}
+
+const struct pd_btf *pd_facts_btf(const struct pd_facts *f, __u32 id)
+{
+	return find_id(f->btfs, f->nr_btfs, sizeof(*f->btfs), id);
+}
+
+void pd_buf_string(struct pd_buf *b, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	size_t padded = (len + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN;
+
+	pd_buf_u32(b, padded);
+	pd_buf_put(b, s, len);
+	pd_buf_zero(b, padded - len);
+}
+
+void pd_attr_to_disk(const struct perf_event_attr *attr,
+		     __u8 out[PD_ATTR_SIZE])
+{
+	size_t n = sizeof(*attr) < PD_ATTR_SIZE ? sizeof(*attr) : PD_ATTR_SIZE;
+
+	memset(out, 0, PD_ATTR_SIZE);
+	memcpy(out, attr, n);
+	((struct perf_event_attr *)out)->size = PD_ATTR_SIZE;
+}

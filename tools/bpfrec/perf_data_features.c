@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Encoding of the perf.data header features bpfrec writes: the host
+ * description perf shows with --header-only, perf's BPF_PROG_INFO and
+ * BPF_BTF, and our BPFREC feature.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <bpf/btf.h>
+#include "perf_data_format.h"
+
+static int encode_uname(int feat, struct pd_buf *b)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		return -errno;
+	switch (feat) {
+	case PD_HEADER_HOSTNAME:
+		pd_buf_string(b, u.nodename);
+		break;
+	case PD_HEADER_OSRELEASE:
+		pd_buf_string(b, u.release);
+		break;
+	default:
+		pd_buf_string(b, u.machine);
+		break;
+	}
+	return 1;
+}
+
+static int encode_cpudesc(struct pd_buf *b)
+{
+	char line[512], *colon, *nl;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10))
+			continue;
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		colon++;
+		while (*colon == ' ' || *colon == '\t')
+			colon++;
+		nl = strchr(colon, '\n');
+		if (nl)
+			*nl = '\0';
+		pd_buf_string(b, colon);
+		found = 1;
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+static int encode_event_desc(const struct pd_feat_input *in,
+			     struct pd_buf *b)
+{
+	__u8 attr[PD_ATTR_SIZE];
+
+	pd_attr_to_disk(in->attr, attr);
+	pd_buf_u32(b, 1);
+	pd_buf_u32(b, PD_ATTR_SIZE);
+	pd_buf_put(b, attr, sizeof(attr));
+	pd_buf_u32(b, in->nr_ids);
+	pd_buf_string(b, in->event_name ? in->event_name : "bpf-events");
+	pd_buf_put(b, in->ids, in->nr_ids * sizeof(__u64));
+	return 1;
+}
+
+/*
+ * perf names each sub-program from the BTF func_info when the program's
+ * BTF is in the file, and dereferences the BTF type it finds without a
+ * check.  Tell whether that lookup is safe for @p.
+ */
+static bool btf_naming_safe(const struct pd_prog *p,
+			    const struct pd_facts *facts)
+{
+	const struct pd_btf *node = pd_facts_btf(facts, p->btf_id);
+	struct btf *btf;
+	bool ok = true;
+	__u32 i;
+
+	if (!node || !node->data_len)
+		return true;	/* perf will not find it: falls back to name */
+	if (p->nr_func_info < p->nr_ksyms)
+		return false;
+	btf = btf__new(node->data, node->data_len);
+	if (!btf)
+		return false;
+	for (i = 0; i < p->nr_ksyms && ok; i++)
+		ok = btf__type_by_id(btf, p->func_info[i].type_id) != NULL;
+	btf__free(btf);
+	return ok;
+}
+
+/* Append @n elements of @size to the arrays, returning their offset. */
+static __u64 put_array(struct pd_buf *data, const void *src, size_t n,
+		       size_t size)
+{
+	__u64 off;
+
+	pd_buf_align8(data);
+	off = data->len;
+	pd_buf_put(data, src, n * size);
+	return off;
+}
+
+/* One perf_bpil record, as perf 6.1 reads it in process_bpf_prog_info. */
+static void encode_prog_info(const struct pd_prog *p,
+			     const struct pd_facts *facts, struct pd_buf *b)
+{
+	struct bpf_prog_info info;
+	struct pd_buf data = { 0 };
+	__u64 arrays = 0;
+
+	memset(&info, 0, sizeof(info));
+	info.type = p->type;
+	info.id = p->id;
+	memcpy(info.tag, p->tag, sizeof(info.tag));
+	memcpy(info.name, p->name, sizeof(info.name));
+	info.load_time = p->load_time;
+	info.created_by_uid = p->origin.uid;
+	/*
+	 * jited/xlated lengths stay 0: perf would take a non-zero length as
+	 * a promise of instructions, which we do not store.
+	 */
+	if (btf_naming_safe(p, facts))
+		info.btf_id = p->btf_id;
+
+	if (p->nr_map_ids) {
+		info.nr_map_ids = p->nr_map_ids;
+		info.map_ids = put_array(&data, p->map_ids, p->nr_map_ids, 4);
+		arrays |= 1ULL << PD_BPIL_MAP_IDS;
+	}
+	/* perf prints sub-programs only when these three counts agree. */
+	if (p->nr_ksyms) {
+		info.nr_jited_ksyms = p->nr_ksyms;
+		info.jited_ksyms = put_array(&data, p->ksym_addrs,
+					     p->nr_ksyms, 8);
+		info.nr_jited_func_lens = p->nr_ksyms;
+		info.jited_func_lens = put_array(&data, p->ksym_lens,
+						 p->nr_ksyms, 4);
+		info.nr_prog_tags = p->nr_ksyms;
+		info.prog_tags = put_array(&data, p->sub_tags, p->nr_ksyms,
+					   BPF_TAG_SIZE);
+		arrays |= 1ULL << PD_BPIL_JITED_KSYMS;
+		arrays |= 1ULL << PD_BPIL_JITED_FUNC_LENS;
+		arrays |= 1ULL << PD_BPIL_PROG_TAGS;
+	}
+	if (p->nr_func_info) {
+		info.func_info_rec_size = sizeof(struct bpf_func_info);
+		info.nr_func_info = p->nr_func_info;
+		info.func_info = put_array(&data, p->func_info,
+					   p->nr_func_info,
+					   sizeof(struct bpf_func_info));
+		arrays |= 1ULL << PD_BPIL_FUNC_INFO;
+	}
+	if (p->nr_line_info) {
+		info.line_info_rec_size = sizeof(struct bpf_line_info);
+		info.nr_line_info = p->nr_line_info;
+		info.line_info = put_array(&data, p->line_info,
+					   p->nr_line_info,
+					   sizeof(struct bpf_line_info));
+		arrays |= 1ULL << PD_BPIL_LINE_INFO;
+	}
+	pd_buf_align8(&data);
+
+	pd_buf_u32(b, PD_PROG_INFO_LEN);
+	pd_buf_u32(b, data.len);
+	pd_buf_u64(b, arrays);
+	pd_buf_put(b, &info, PD_PROG_INFO_LEN);
+	pd_buf_put(b, data.p, data.len);
+	if (data.err)
+		b->err = data.err;
+	pd_buf_free(&data);
+}
+
+static int encode_bpf_prog_info(const struct pd_facts *f, struct pd_buf *b)
+{
+	__u32 count = 0;
+	size_t i;
+
+	for (i = 0; i < f->nr_progs; i++)
+		count += !(f->progs[i].flags & PD_F_UNRESOLVED);
+	if (!count)
+		return 0;
+	pd_buf_u32(b, count);
+	for (i = 0; i < f->nr_progs; i++) {
+		if (!(f->progs[i].flags & PD_F_UNRESOLVED))
+			encode_prog_info(&f->progs[i], f, b);
+	}
+	return 1;
+}
+
+static int encode_bpf_btf(const struct pd_facts *f, struct pd_buf *b)
+{
+	__u32 count = 0;
+	size_t i;
+
+	for (i = 0; i < f->nr_btfs; i++)
+		count += f->btfs[i].data_len != 0;
+	if (!count)
+		return 0;
+	pd_buf_u32(b, count);
+	for (i = 0; i < f->nr_btfs; i++) {
+		const struct pd_btf *bt = &f->btfs[i];
+
+		if (!bt->data_len)
+			continue;
+		pd_buf_u32(b, bt->id);
+		pd_buf_u32(b, bt->data_len);
+		pd_buf_put(b, bt->data, bt->data_len);
+	}
+	return 1;
+}
+
+static void origin_to_disk(struct pd_disk_origin *d, const struct pd_origin *o)
+{
+	memset(d, 0, sizeof(*d));
+	d->pid = o->pid;
+	d->tid = o->tid;
+	d->uid = o->uid;
+	d->time = o->time;
+	memcpy(d->comm, o->comm, sizeof(d->comm));
+}
+
+static void ext_item(struct pd_buf *b, __u16 kind, const void *fixed,
+		     __u16 fixed_len, const struct pd_buf *var)
+{
+	struct pd_ext_item item = {
+		.kind = kind,
+		.fixed_len = fixed_len,
+		.len = fixed_len + (var ? var->len : 0),
+	};
+
+	pd_buf_put(b, &item, sizeof(item));
+	pd_buf_put(b, fixed, fixed_len);
+	if (var) {
+		pd_buf_put(b, var->p, var->len);
+		if (var->err)
+			b->err = var->err;
+	}
+	pd_buf_align8(b);
+}
+
+static void ext_prog(struct pd_buf *b, const struct pd_prog *p)
+{
+	struct pd_disk_prog d;
+	struct pd_buf names = { 0 };
+	__u32 i;
+
+	memset(&d, 0, sizeof(d));
+	d.id = p->id;
+	d.flags = p->flags;
+	d.type = p->type;
+	d.jited_len = p->jited_len;
+	d.xlated_len = p->xlated_len;
+	d.btf_id = p->btf_id;
+	memcpy(d.tag, p->tag, sizeof(d.tag));
+	memcpy(d.name, p->name, sizeof(d.name));
+	d.load_time = p->load_time;
+	origin_to_disk(&d.origin, &p->origin);
+	d.nr_func_names = p->nr_func_names;
+	for (i = 0; i < p->nr_func_names; i++) {
+		size_t len = strnlen(p->func_names[i], 0xffff);
+
+		pd_buf_put(&names, &(__u16){ len }, sizeof(__u16));
+		pd_buf_put(&names, p->func_names[i], len);
+	}
+	ext_item(b, PD_EXT_PROG, &d, sizeof(d), &names);
+	pd_buf_free(&names);
+}
+
+static void ext_map(struct pd_buf *b, const struct pd_map *m)
+{
+	struct pd_disk_map d;
+
+	memset(&d, 0, sizeof(d));
+	d.id = m->id;
+	d.flags = m->flags;
+	d.type = m->type;
+	d.key_size = m->key_size;
+	d.value_size = m->value_size;
+	d.max_entries = m->max_entries;
+	d.map_flags = m->map_flags;
+	d.btf_id = m->btf_id;
+	d.btf_key_type_id = m->btf_key_type_id;
+	d.btf_value_type_id = m->btf_value_type_id;
+	d.map_extra = m->map_extra;
+	memcpy(d.name, m->name, sizeof(d.name));
+	origin_to_disk(&d.origin, &m->origin);
+	ext_item(b, PD_EXT_MAP, &d, sizeof(d), NULL);
+}
+
+static void ext_link(struct pd_buf *b, const struct pd_link *l)
+{
+	struct pd_disk_link d;
+
+	memset(&d, 0, sizeof(d));
+	d.id = l->id;
+	d.flags = l->flags;
+	d.type = l->type;
+	d.prog_id = l->prog_id;
+	d.attach_type = l->attach_type;
+	memcpy(d.target, l->target, sizeof(d.target));
+	d.target[sizeof(d.target) - 1] = '\0';
+	origin_to_disk(&d.origin, &l->origin);
+	ext_item(b, PD_EXT_LINK, &d, sizeof(d), NULL);
+}
+
+static void ext_btf(struct pd_buf *b, const struct pd_btf *bt)
+{
+	struct pd_disk_btf d;
+
+	memset(&d, 0, sizeof(d));
+	d.id = bt->id;
+	d.flags = bt->flags;
+	d.kernel = bt->kernel;
+	d.size = bt->size;
+	memcpy(d.name, bt->name, sizeof(d.name));
+	d.name[sizeof(d.name) - 1] = '\0';
+	origin_to_disk(&d.origin, &bt->origin);
+	ext_item(b, PD_EXT_BTF, &d, sizeof(d), NULL);
+}
+
+static int encode_bpfrec(const struct pd_facts *f, struct pd_buf *b)
+{
+	struct pd_ext_header h = {
+		.magic = PD_EXT_MAGIC,
+		.version = PD_EXT_VERSION,
+	};
+	struct pd_disk_capture c = {
+		.flags = f->capture.flags,
+		.start_time = f->capture.start_time,
+		.end_time = f->capture.end_time,
+		.lost_records = f->capture.lost_records,
+		.lost_facts = f->capture.lost_facts,
+	};
+	size_t i;
+
+	pd_buf_put(b, &h, sizeof(h));
+	ext_item(b, PD_EXT_CAPTURE, &c, sizeof(c), NULL);
+	for (i = 0; i < f->nr_progs; i++)
+		ext_prog(b, &f->progs[i]);
+	for (i = 0; i < f->nr_maps; i++)
+		ext_map(b, &f->maps[i]);
+	for (i = 0; i < f->nr_links; i++)
+		ext_link(b, &f->links[i]);
+	for (i = 0; i < f->nr_btfs; i++)
+		ext_btf(b, &f->btfs[i]);
+	return 1;
+}
+
+int pd_feat_encode(int feat, const struct pd_feat_input *in, struct pd_buf *b)
+{
+	struct sysinfo si;
+	int i;
+
+	switch (feat) {
+	case PD_HEADER_HOSTNAME:
+	case PD_HEADER_OSRELEASE:
+	case PD_HEADER_ARCH:
+		return encode_uname(feat, b);
+	case PD_HEADER_VERSION:
+		pd_buf_string(b, PD_TOOL_VERSION);
+		return 1;
+	case PD_HEADER_NRCPUS:
+		pd_buf_u32(b, sysconf(_SC_NPROCESSORS_CONF));
+		pd_buf_u32(b, sysconf(_SC_NPROCESSORS_ONLN));
+		return 1;
+	case PD_HEADER_CPUDESC:
+		return encode_cpudesc(b);
+	case PD_HEADER_TOTAL_MEM:
+		if (sysinfo(&si))
+			return 0;
+		pd_buf_u64(b, (__u64)si.totalram * si.mem_unit / 1024);
+		return 1;
+	case PD_HEADER_CMDLINE:
+		pd_buf_u32(b, in->argc);
+		for (i = 0; i < in->argc; i++)
+			pd_buf_string(b, in->argv[i]);
+		return 1;
+	case PD_HEADER_EVENT_DESC:
+		return encode_event_desc(in, b);
+	case PD_HEADER_SAMPLE_TIME:
+		if (!in->last_time)
+			return 0;
+		pd_buf_u64(b, in->first_time);
+		pd_buf_u64(b, in->last_time);
+		return 1;
+	case PD_HEADER_BPF_PROG_INFO:
+		return encode_bpf_prog_info(in->facts, b);
+	case PD_HEADER_BPF_BTF:
+		return encode_bpf_btf(in->facts, b);
+	case PD_FEAT_BPFREC:
+		return encode_bpfrec(in->facts, b);
+	}
+	return 0;
+}

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * On-disk layout of perf.data as Linux perf 6.1 reads it, and of our
+ * BPFREC feature.  Private to perf_data_write.c and perf_data_read.c.
+ * Everything is host endian; only little-endian files are handled.
+ */
+#ifndef BPFREC_PERF_DATA_FORMAT_H
+#define BPFREC_PERF_DATA_FORMAT_H
+
+#include <stddef.h>
+#include <linux/types.h>
+#include "perf_data.h"
+
+#define PD_MAGIC		0x32454c4946524550ULL	/* "PERFILE2" */
+#define PD_MAGIC_SWAPPED	0x50455246494c4532ULL
+
+/* perf_event_attr bytes per attr in the file: the 6.1 ABI (VER7). */
+#define PD_ATTR_SIZE		128
+
+#define PD_FEAT_BITS		256
+
+/* Feature numbers of perf's header (tools/perf/util/header.h). */
+enum {
+	PD_HEADER_HOSTNAME	= 3,
+	PD_HEADER_OSRELEASE	= 4,
+	PD_HEADER_VERSION	= 5,
+	PD_HEADER_ARCH		= 6,
+	PD_HEADER_NRCPUS	= 7,
+	PD_HEADER_CPUDESC	= 8,
+	PD_HEADER_TOTAL_MEM	= 10,
+	PD_HEADER_CMDLINE	= 11,
+	PD_HEADER_EVENT_DESC	= 12,
+	PD_HEADER_SAMPLE_TIME	= 21,
+	PD_HEADER_BPF_PROG_INFO	= 25,
+	PD_HEADER_BPF_BTF	= 26,
+	PD_HEADER_COMPRESSED	= 27,
+};
+
+/* perf's strings: u32 length (NUL included, padded to 64), then bytes. */
+#define PD_NAME_ALIGN		64
+
+/* Records perf itself adds to the data section (no sample_id). */
+#define PD_RECORD_USER_TYPE_START	64
+#define PD_RECORD_FINISHED_ROUND	68
+
+struct pd_file_section {
+	__u64 offset;
+	__u64 size;
+};
+
+struct pd_file_header {
+	__u64 magic;
+	__u64 size;			/* sizeof(struct pd_file_header) */
+	__u64 attr_size;		/* PD_ATTR_SIZE + ids section */
+	struct pd_file_section attrs;
+	struct pd_file_section data;
+	struct pd_file_section event_types;	/* unused by perf */
+	__u64 features[PD_FEAT_BITS / 64];
+};
+
+/* Offset of data.size: the one field rewritten after every flush. */
+#define PD_DATA_SIZE_OFFSET	offsetof(struct pd_file_header, data.size)
+
+/*
+ * perf's bpf_prog_info record (struct perf_bpil): info_len, data_len,
+ * a bitmap of the arrays present, the info, then the arrays; array
+ * pointers in the info hold offsets from the start of the arrays.
+ */
+enum {
+	PD_BPIL_JITED_INSNS,
+	PD_BPIL_XLATED_INSNS,
+	PD_BPIL_MAP_IDS,
+	PD_BPIL_JITED_KSYMS,
+	PD_BPIL_JITED_FUNC_LENS,
+	PD_BPIL_FUNC_INFO,
+	PD_BPIL_LINE_INFO,
+	PD_BPIL_JITED_LINE_INFO,
+	PD_BPIL_PROG_TAGS,
+};
+
+/* perf 6.1 refuses an info longer than its own bpf_prog_info. */
+#define PD_PROG_INFO_LEN \
+	(offsetof(struct bpf_prog_info, attach_btf_id) + sizeof(__u32))
+
+/*
+ * BPFREC feature: a header then items, each 8-byte aligned.  An item's
+ * fixed part may grow in later versions: readers take what they know of
+ * it and find the variable part at fixed_len.
+ */
+#define PD_EXT_MAGIC		0x52465042	/* "BPFR" */
+#define PD_EXT_VERSION		1
+
+enum {
+	PD_EXT_CAPTURE	= 1,
+	PD_EXT_PROG	= 2,
+	PD_EXT_MAP	= 3,
+	PD_EXT_LINK	= 4,
+	PD_EXT_BTF	= 5,
+};
+
+struct pd_ext_header {
+	__u32 magic;
+	__u32 version;
+};
+
+struct pd_ext_item {
+	__u16 kind;
+	__u16 fixed_len;
+	__u32 len;			/* fixed and variable part */
+};
+
+struct pd_disk_origin {
+	__u32 pid;
+	__u32 tid;
+	__u32 uid;
+	__u32 pad;
+	__u64 time;
+	char comm[PD_COMM_LEN];
+};
+
+struct pd_disk_capture {
+	__u32 flags;
+	__u32 pad;
+	__u64 start_time;
+	__u64 end_time;
+	__u64 lost_records;
+	__u64 lost_facts;
+};
+
+/* Followed by nr_func_names times { u16 len; bytes }. */
+struct pd_disk_prog {
+	__u32 id;
+	__u32 flags;
+	__u32 type;
+	__u32 jited_len;
+	__u32 xlated_len;
+	__u32 btf_id;
+	__u8 tag[BPF_TAG_SIZE];
+	char name[PD_NAME_LEN];
+	__u64 load_time;
+	struct pd_disk_origin origin;
+	__u32 nr_func_names;
+	__u32 pad;
+};
+
+struct pd_disk_map {
+	__u32 id;
+	__u32 flags;
+	__u32 type;
+	__u32 key_size;
+	__u32 value_size;
+	__u32 max_entries;
+	__u32 map_flags;
+	__u32 btf_id;
+	__u32 btf_key_type_id;
+	__u32 btf_value_type_id;
+	__u64 map_extra;
+	char name[PD_NAME_LEN];
+	struct pd_disk_origin origin;
+};
+
+struct pd_disk_link {
+	__u32 id;
+	__u32 flags;
+	__u32 type;
+	__u32 prog_id;
+	__u32 attach_type;
+	__u32 pad;
+	char target[PD_TARGET_LEN];
+	struct pd_disk_origin origin;
+};
+
+/* The BTF data itself goes to BPF_BTF, where perf expects it. */
+struct pd_disk_btf {
+	__u32 id;
+	__u32 flags;
+	__u32 kernel;
+	__u32 size;
+	char name[PD_BTF_NAME_LEN];
+	struct pd_disk_origin origin;
+};
+
+#define PD_ALIGN8(x)	(((x) + 7) & ~(__u64)7)
+
+/* A growable byte buffer; on allocation failure it remembers -ENOMEM. */
+struct pd_buf {
+	char *p;
+	size_t len;
+	size_t cap;
+	int err;
+};
+
+void pd_buf_put(struct pd_buf *b, const void *data, size_t len);
+void pd_buf_zero(struct pd_buf *b, size_t len);
+void pd_buf_u32(struct pd_buf *b, __u32 v);
+void pd_buf_u64(struct pd_buf *b, __u64 v);
+void pd_buf_align8(struct pd_buf *b);
+void pd_buf_free(struct pd_buf *b);
+/* perf's string: u32 length (NUL included, padded to 64), then bytes. */
+void pd_buf_string(struct pd_buf *b, const char *s);
+
+/* The attr as stored in the file: PD_ATTR_SIZE bytes, size set. */
+void pd_attr_to_disk(const struct perf_event_attr *attr,
+		     __u8 out[PD_ATTR_SIZE]);
+
+/* What the VERSION feature says. */
+#define PD_TOOL_VERSION		"bpfrec-0.1"
+
+/* Feature encoders for the writer (perf_data_features.c). */
+struct pd_feat_input {
+	const struct perf_event_attr *attr;
+	const char *event_name;
+	const __u64 *ids;
+	size_t nr_ids;
+	int argc;
+	char *const *argv;
+	__u64 first_time;
+	__u64 last_time;
+	struct pd_facts *facts;		/* sorted by id, one fact per id */
+};
+
+/* Encode feature @feat into @b; 0 if it has nothing to say (skipped). */
+int pd_feat_encode(int feat, const struct pd_feat_input *in,
+		   struct pd_buf *b);
+
+/* Deep copies and release of facts (perf_data_common.c). */
+int pd_prog_copy(struct pd_prog *dst, const struct pd_prog *src);
+void pd_prog_release(struct pd_prog *p);
+int pd_btf_copy(struct pd_btf *dst, const struct pd_btf *src);
+void pd_btf_release(struct pd_btf *b);
+void pd_facts_release(struct pd_facts *f);
+/* Sort every array by id; of equal ids the last one added is kept. */
+void pd_facts_sort_dedup(struct pd_facts *f);
+
+#endif /* BPFREC_PERF_DATA_FORMAT_H */

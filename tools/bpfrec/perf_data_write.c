@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf.data writer: a valid file from the first byte on.  The header is
+ * written at open with an empty data section; records are buffered and,
+ * at each flush, written and then committed by rewriting data.size, so a
+ * crash never leaves data.size covering bytes that were not written.
+ * Features follow the data and are written once, at close.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "perf_data_format.h"
+
+/* Records are written in batches of about this size. */
+#define PD_WRITE_BATCH		(64 * 1024)
+
+struct pd_writer {
+	int fd;
+	int err;			/* first error, sticky */
+	struct perf_event_attr attr;
+	char *event_name;
+	__u64 *ids;
+	size_t nr_ids;
+	int argc;
+	char **argv;
+
+	__u64 data_offset;
+	__u64 data_size;		/* bytes written and committed */
+	struct pd_buf out;		/* records not yet written */
+	struct pd_writer_stats stats;
+	__u64 first_time;
+	__u64 last_time;
+
+	struct pd_facts facts;		/* in arrival order until close */
+	size_t cap_progs, cap_maps, cap_links, cap_btfs;
+};
+
+static int set_err(struct pd_writer *w, int err)
+{
+	if (!w->err)
+		w->err = err;
+	return w->err;
+}
+
+static int write_all(int fd, const void *buf, size_t len, off_t off)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = off < 0 ? write(fd, p, len) : pwrite(fd, p, len, off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= n;
+		if (off >= 0)
+			off += n;
+	}
+	return 0;
+}
+
+static void fill_header(const struct pd_writer *w, struct pd_file_header *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->magic = PD_MAGIC;
+	h->size = sizeof(*h);
+	h->attr_size = PD_ATTR_SIZE + sizeof(struct pd_file_section);
+	h->attrs.offset = sizeof(*h);
+	h->attrs.size = h->attr_size;
+	h->data.offset = w->data_offset;
+	h->data.size = w->data_size;
+}
+
+static int write_prologue(struct pd_writer *w)
+{
+	struct pd_file_section ids = {
+		.offset = sizeof(struct pd_file_header) + PD_ATTR_SIZE +
+			  sizeof(struct pd_file_section),
+		.size = w->nr_ids * sizeof(__u64),
+	};
+	struct pd_file_header h;
+	__u8 attr[PD_ATTR_SIZE];
+	struct pd_buf b = { 0 };
+	int err;
+
+	w->data_offset = ids.offset + ids.size;
+	fill_header(w, &h);
+	pd_attr_to_disk(&w->attr, attr);
+	pd_buf_put(&b, &h, sizeof(h));
+	pd_buf_put(&b, attr, sizeof(attr));
+	pd_buf_put(&b, &ids, sizeof(ids));
+	pd_buf_put(&b, w->ids, ids.size);
+	err = b.err ? b.err : write_all(w->fd, b.p, b.len, -1);
+	pd_buf_free(&b);
+	return err;
+}
+
+static int copy_config(struct pd_writer *w, const struct pd_writer_config *cfg)
+{
+	int i;
+
+	w->attr = *cfg->attr;
+	w->event_name = strdup(cfg->event_name ? cfg->event_name
+					       : "bpf-events");
+	if (!w->event_name)
+		return -ENOMEM;
+	if (cfg->nr_ids) {
+		w->ids = malloc(cfg->nr_ids * sizeof(__u64));
+		if (!w->ids)
+			return -ENOMEM;
+		memcpy(w->ids, cfg->ids, cfg->nr_ids * sizeof(__u64));
+		w->nr_ids = cfg->nr_ids;
+	}
+	if (cfg->argc > 0) {
+		w->argv = calloc(cfg->argc, sizeof(char *));
+		if (!w->argv)
+			return -ENOMEM;
+		w->argc = cfg->argc;
+		for (i = 0; i < cfg->argc; i++) {
+			w->argv[i] = strdup(cfg->argv[i]);
+			if (!w->argv[i])
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void writer_free(struct pd_writer *w)
+{
+	int i;
+
+	if (w->fd >= 0)
+		close(w->fd);
+	for (i = 0; i < w->argc; i++)
+		free(w->argv[i]);
+	free(w->argv);
+	free(w->ids);
+	free(w->event_name);
+	pd_buf_free(&w->out);
+	pd_facts_release(&w->facts);
+	free(w);
+}
+
+int pd_writer_open(struct pd_writer **wp, const char *path,
+		   const struct pd_writer_config *cfg)
+{
+	struct pd_writer *w;
+	int err;
+
+	*wp = NULL;
+	if (!cfg || !cfg->attr || (cfg->nr_ids && !cfg->ids) ||
+	    (cfg->argc > 0 && !cfg->argv))
+		return -EINVAL;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->fd = -1;
+	err = copy_config(w, cfg);
+	if (err)
+		goto fail;
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (w->fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	err = write_prologue(w);
+	if (err)
+		goto fail;
+	*wp = w;
+	return 0;
+fail:
+	writer_free(w);
+	return err;
+}
+
+int pd_writer_flush(struct pd_writer *w)
+{
+	__u64 size;
+	int err;
+
+	if (w->err)
+		return w->err;
+	if (w->out.err)
+		return set_err(w, w->out.err);
+	if (!w->out.len)
+		return 0;
+	err = write_all(w->fd, w->out.p, w->out.len, -1);
+	if (err)
+		return set_err(w, err);
+	size = w->data_size + w->out.len;
+	err = write_all(w->fd, &size, sizeof(size), PD_DATA_SIZE_OFFSET);
+	if (err)
+		return set_err(w, err);
+	w->data_size = size;
+	w->out.len = 0;
+	return 0;
+}
+
+/* Bytes of the sample_id trailer the attr asks for. */
+static size_t trailer_size(const struct perf_event_attr *attr)
+{
+	__u64 t = attr->sample_type;
+
+	if (!attr->sample_id_all)
+		return 0;
+	return 8 * (!!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) +
+		    !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
+		    !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER));
+}
+
+/* The time field of a kernel record's trailer, counted from its end. */
+static bool record_time(const struct pd_writer *w,
+			const struct perf_event_header *rec, __u64 *time)
+{
+	__u64 t = w->attr.sample_type;
+	size_t back;
+
+	if (!w->attr.sample_id_all || !(t & PERF_SAMPLE_TIME) ||
+	    rec->type == PERF_RECORD_SAMPLE ||
+	    rec->type >= PD_RECORD_USER_TYPE_START)
+		return false;
+	back = 8 * (1 + !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
+		    !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER));
+	if (rec->size < sizeof(*rec) + back)
+		return false;
+	memcpy(time, (const char *)rec + rec->size - back, sizeof(*time));
+	return true;
+}
+
+int pd_write_raw(struct pd_writer *w, const struct perf_event_header *rec)
+{
+	__u64 time, lost;
+
+	if (w->err)
+		return w->err;
+	if (rec->size < sizeof(*rec) || rec->size % 8)
+		return -EINVAL;
+	if (rec->type == PERF_RECORD_LOST &&
+	    rec->size >= sizeof(*rec) + 2 * sizeof(__u64)) {
+		memcpy(&lost, (const char *)(rec + 1) + sizeof(__u64),
+		       sizeof(lost));
+		w->stats.lost += lost;
+	}
+	if (record_time(w, rec, &time) && time) {
+		if (!w->first_time || time < w->first_time)
+			w->first_time = time;
+		if (time > w->last_time)
+			w->last_time = time;
+	}
+	pd_buf_put(&w->out, rec, rec->size);
+	w->stats.records++;
+	w->stats.data_bytes += rec->size;
+	if (w->out.len >= PD_WRITE_BATCH)
+		return pd_writer_flush(w);
+	return w->out.err ? set_err(w, w->out.err) : 0;
+}
+
+/* Build header + body + trailer in @b, then append it. */
+static int emit(struct pd_writer *w, __u32 type, __u16 misc,
+		const void *body, size_t body_len, const char *str,
+		size_t str_room, const struct pd_sample *s)
+{
+	__u64 t = w->attr.sample_type;
+	struct perf_event_header h = { .type = type, .misc = misc };
+	size_t size = sizeof(h) + body_len + str_room + trailer_size(&w->attr);
+	struct pd_buf b = { 0 };
+	struct pd_sample none = { 0 };
+	int err;
+
+	if (size > 0xffff)
+		return -E2BIG;
+	if (!s)
+		s = &none;
+	h.size = size;
+	pd_buf_put(&b, &h, sizeof(h));
+	pd_buf_put(&b, body, body_len);
+	if (str_room) {
+		size_t len = strlen(str);
+
+		pd_buf_put(&b, str, len);
+		pd_buf_zero(&b, str_room - len);
+	}
+	if (w->attr.sample_id_all) {
+		if (t & PERF_SAMPLE_TID) {
+			pd_buf_u32(&b, s->pid);
+			pd_buf_u32(&b, s->tid);
+		}
+		if (t & PERF_SAMPLE_TIME)
+			pd_buf_u64(&b, s->time);
+		if (t & PERF_SAMPLE_ID)
+			pd_buf_u64(&b, s->id);
+		if (t & PERF_SAMPLE_STREAM_ID)
+			pd_buf_u64(&b, s->id);
+		if (t & PERF_SAMPLE_CPU) {
+			pd_buf_u32(&b, s->cpu);
+			pd_buf_u32(&b, 0);
+		}
+		if (t & PERF_SAMPLE_IDENTIFIER)
+			pd_buf_u64(&b, s->id);
+	}
+	err = b.err ? b.err : pd_write_raw(w, (struct perf_event_header *)b.p);
+	pd_buf_free(&b);
+	return err;
+}
+
+/* Room for a NUL-terminated string padded to 8 bytes, as the kernel does. */
+static size_t str_room(const char *s)
+{
+	return PD_ALIGN8(strlen(s) + 1);
+}
+
+int pd_write_bpf_event(struct pd_writer *w, __u16 type, __u16 flags,
+		       __u32 id, const __u8 tag[BPF_TAG_SIZE],
+		       const struct pd_sample *s)
+{
+	struct {
+		__u16 type;
+		__u16 flags;
+		__u32 id;
+		__u8 tag[BPF_TAG_SIZE];
+	} body = { .type = type, .flags = flags, .id = id };
+
+	if (tag)
+		memcpy(body.tag, tag, sizeof(body.tag));
+	return emit(w, PERF_RECORD_BPF_EVENT, 0, &body, sizeof(body),
+		    NULL, 0, s);
+}
+
+int pd_write_ksymbol(struct pd_writer *w, __u64 addr, __u32 len,
+		     __u16 ksym_type, __u16 flags, const char *name,
+		     const struct pd_sample *s)
+{
+	struct {
+		__u64 addr;
+		__u32 len;
+		__u16 ksym_type;
+		__u16 flags;
+	} body = {
+		.addr = addr, .len = len, .ksym_type = ksym_type,
+		.flags = flags,
+	};
+
+	if (!name)
+		name = "";
+	return emit(w, PERF_RECORD_KSYMBOL, 0, &body, sizeof(body), name,
+		    str_room(name), s);
+}
+
+int pd_write_comm(struct pd_writer *w, __u32 pid, __u32 tid,
+		  const char *comm, bool exec, const struct pd_sample *s)
+{
+	__u32 body[2] = { pid, tid };
+
+	if (!comm)
+		comm = "";
+	return emit(w, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0,
+		    body, sizeof(body), comm, str_room(comm), s);
+}
+
+int pd_write_lost(struct pd_writer *w, __u64 id, __u64 lost,
+		  const struct pd_sample *s)
+{
+	__u64 body[2] = { id, lost };
+
+	return emit(w, PERF_RECORD_LOST, 0, body, sizeof(body), NULL, 0, s);
+}
+
+int pd_write_finished_round(struct pd_writer *w)
+{
+	struct perf_event_header h = {
+		.type = PD_RECORD_FINISHED_ROUND,
+		.size = sizeof(h),
+	};
+	int err = pd_write_raw(w, &h);
+
+	return err ? err : pd_writer_flush(w);
+}
+
+/* Grow a fact array by one slot; returns the slot or NULL. */
+static void *grow(void *arrp, size_t *nr, size_t *cap, size_t size)
+{
+	void **arr = arrp;
+	void *p;
+
+	if (*nr == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+
+		p = realloc(*arr, ncap * size);
+		if (!p)
+			return NULL;
+		*arr = p;
+		*cap = ncap;
+	}
+	p = (char *)*arr + (*nr)++ * size;
+	memset(p, 0, size);
+	return p;
+}
+
+int pd_writer_add_prog(struct pd_writer *w, const struct pd_prog *p)
+{
+	struct pd_facts *f = &w->facts;
+	struct pd_prog *slot;
+
+	slot = grow(&f->progs, &f->nr_progs, &w->cap_progs, sizeof(*slot));
+	if (!slot)
+		return set_err(w, -ENOMEM);
+	if (pd_prog_copy(slot, p)) {
+		f->nr_progs--;
+		return set_err(w, -ENOMEM);
+	}
+	return 0;
+}
+
+int pd_writer_add_map(struct pd_writer *w, const struct pd_map *m)
+{
+	struct pd_facts *f = &w->facts;
+	struct pd_map *slot;
+
+	slot = grow(&f->maps, &f->nr_maps, &w->cap_maps, sizeof(*slot));
+	if (!slot)
+		return set_err(w, -ENOMEM);
+	*slot = *m;
+	return 0;
+}
+
+int pd_writer_add_link(struct pd_writer *w, const struct pd_link *l)
+{
+	struct pd_facts *f = &w->facts;
+	struct pd_link *slot;
+
+	slot = grow(&f->links, &f->nr_links, &w->cap_links, sizeof(*slot));
+	if (!slot)
+		return set_err(w, -ENOMEM);
+	*slot = *l;
+	return 0;
+}
+
+int pd_writer_add_btf(struct pd_writer *w, const struct pd_btf *b)
+{
+	struct pd_facts *f = &w->facts;
+	struct pd_btf *slot;
+
+	slot = grow(&f->btfs, &f->nr_btfs, &w->cap_btfs, sizeof(*slot));
+	if (!slot)
+		return set_err(w, -ENOMEM);
+	if (pd_btf_copy(slot, b)) {
+		f->nr_btfs--;
+		return set_err(w, -ENOMEM);
+	}
+	return 0;
+}
+
+void pd_writer_set_capture(struct pd_writer *w, const struct pd_capture *c)
+{
+	w->facts.capture = *c;
+	w->facts.has_capture = true;
+}
+
+void pd_writer_stats(const struct pd_writer *w, struct pd_writer_stats *st)
+{
+	*st = w->stats;
+}
+
+/* Features in bit order, as perf expects their sections in the table. */
+static const int features[] = {
+	PD_HEADER_HOSTNAME, PD_HEADER_OSRELEASE, PD_HEADER_VERSION,
+	PD_HEADER_ARCH, PD_HEADER_NRCPUS, PD_HEADER_CPUDESC,
+	PD_HEADER_TOTAL_MEM, PD_HEADER_CMDLINE, PD_HEADER_EVENT_DESC,
+	PD_HEADER_SAMPLE_TIME, PD_HEADER_BPF_PROG_INFO, PD_HEADER_BPF_BTF,
+	PD_FEAT_BPFREC,
+};
+
+#define NR_FEATURES	(sizeof(features) / sizeof(features[0]))
+
+static int write_features(struct pd_writer *w, struct pd_file_header *h)
+{
+	struct pd_feat_input in = {
+		.attr = &w->attr,
+		.event_name = w->event_name,
+		.ids = w->ids,
+		.nr_ids = w->nr_ids,
+		.argc = w->argc,
+		.argv = w->argv,
+		.first_time = w->first_time,
+		.last_time = w->last_time,
+		.facts = &w->facts,
+	};
+	struct pd_file_section table[NR_FEATURES];
+	struct pd_buf content = { 0 };
+	__u64 feat_offset = w->data_offset + w->data_size;
+	size_t i, n = 0;
+	int err = 0;
+
+	pd_facts_sort_dedup(&w->facts);
+	for (i = 0; i < NR_FEATURES; i++) {
+		size_t start = content.len;
+		int ret = pd_feat_encode(features[i], &in, &content);
+
+		if (ret < 0) {
+			err = ret;
+			break;
+		}
+		if (!ret)
+			continue;
+		table[n].size = content.len - start;
+		table[n].offset = start;
+		h->features[features[i] / 64] |= 1ULL << (features[i] % 64);
+		n++;
+	}
+	if (!err)
+		err = content.err;
+	for (i = 0; !err && i < n; i++)
+		table[i].offset += feat_offset + n * sizeof(table[0]);
+	if (!err)
+		err = write_all(w->fd, table, n * sizeof(table[0]), feat_offset);
+	if (!err)
+		err = write_all(w->fd, content.p, content.len,
+				feat_offset + n * sizeof(table[0]));
+	pd_buf_free(&content);
+	return err;
+}
+
+int pd_writer_close(struct pd_writer *w)
+{
+	struct pd_file_header h;
+	int err;
+
+	/* perf warns about an empty data section: never leave one. */
+	if (!w->err && !w->stats.records)
+		pd_write_finished_round(w);
+	err = pd_writer_flush(w);
+	fill_header(w, &h);
+	if (!err)
+		err = write_features(w, &h);
+	/* The header goes last: with features set, the file is final. */
+	if (!err)
+		err = write_all(w->fd, &h, sizeof(h), 0);
+	if (close(w->fd) && !err)
+		err = -errno;
+	w->fd = -1;
+	writer_free(w);
+	return err;
+}
