@@ -1,0 +1,120 @@
+#!/bin/bash
+# Check the kernel patch series in patches/:
+#  - patches/series lists every patch file once, in order, and the cover letter exists;
+#  - every patch applies with git am, in order, to a fresh worktree of the pristine base;
+#  - the tree's scripts/checkpatch.pl --strict reports 0 errors and 0 warnings per patch
+#    (CHECK lines are printed and counted, and fail the check too);
+#  - include/uapi/linux/perf_event.h of this repository is byte-identical to the header of
+#    the fully patched tree;
+#  - with --build: the kernel (tinyconfig + kernel/config) builds after every patch, i.e.
+#    the series is bisectable. Builds are incremental in one directory, with ccache.
+#   usage: scripts/check-series.sh [--build]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+build=0
+for a in "$@"; do
+	case "$a" in
+	--build) build=1 ;;
+	*) echo "usage: $0 [--build]" >&2; exit 2 ;;
+	esac
+done
+
+base=$("$TOP/scripts/prepare-source.sh" --unpatched)
+work=$CACHE/check-series
+wt=$work/tree
+mkdir -p "$work"
+exec 7>"$work/.lock"
+flock 7
+
+fail=0
+problem() {
+	echo "FAIL: $*" >&2
+	fail=1
+}
+
+# The series file and the patch files agree.
+[ -f "$TOP/patches/0000-cover-letter.patch" ] || problem "patches/0000-cover-letter.patch is missing"
+listed=$(series_patches | xargs -r -n1 basename | sort)
+present=$(cd "$TOP/patches" && ls -- *.patch 2>/dev/null | grep -vx '0000-cover-letter.patch' | sort || true)
+[ "$listed" = "$present" ] ||
+	problem "patches/series and patches/*.patch differ: $(diff <(echo "$listed") <(echo "$present") | grep '^[<>]' | tr '\n' ' ')"
+dups=$(series_patches | sort | uniq -d)
+[ -z "$dups" ] || problem "listed twice in patches/series: $dups"
+
+git -C "$base" worktree prune
+if [ -d "$wt" ]; then
+	git -C "$base" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
+	git -C "$base" worktree prune
+fi
+git -C "$base" worktree add -q --detach "$wt" base
+trap 'git -C "$base" worktree remove --force "$wt" >/dev/null 2>&1 || true' EXIT
+
+kbuild() {
+	local out=$work/build
+	local log=$out/build.log
+	local kmake=(nice make -C "$wt" O="$out" CC="ccache gcc" -j"$(nproc)")
+
+	export CCACHE_DIR=$CACHE/ccache
+	mkdir -p "$out"
+	if [ ! -f "$out/.config" ]; then
+		logged "$log" "${kmake[@]}" tinyconfig
+		logged "$log.merge" "$wt/scripts/kconfig/merge_config.sh" -m -O "$out" \
+			"$out/.config" "$TOP/kernel/config"
+	fi
+	logged "$log" "${kmake[@]}" olddefconfig
+	# W=1 would flag pre-existing warnings of the base; new warnings in the files the
+	# series touches are caught by grepping the log of this incremental build.
+	logged "$log" "${kmake[@]}" bzImage
+	if grep -E '^(kernel/events/core|kernel/bpf/(syscall|btf))\.c:[0-9]+:[0-9]+: warning' "$log"; then
+		return 1
+	fi
+}
+
+if [ $build = 1 ]; then
+	stage "building the unpatched base"
+	kbuild || die "the unpatched base does not build cleanly"
+fi
+
+n=0
+total_checks=0
+for p in $(series_patches); do
+	n=$((n + 1))
+	name=$(basename "$p")
+	if ! out=$(git -C "$wt" am -q --whitespace=nowarn "$p" 2>&1); then
+		echo "$out" >&2
+		git -C "$wt" am --abort >/dev/null 2>&1 || true
+		problem "patch $n ($name) does not apply"
+		break
+	fi
+	res=$(cd "$wt" && ./scripts/checkpatch.pl --strict --quiet --show-types "$p" 2>&1 || true)
+	summary=$(echo "$res" | grep -E '^total: ' || echo "total: 0 errors, 0 warnings, 0 checks")
+	errors=$(echo "$summary" | sed -E 's/^total: ([0-9]+) errors.*/\1/')
+	warnings=$(echo "$summary" | sed -E 's/.* ([0-9]+) warnings.*/\1/')
+	checks=$(echo "$summary" | sed -nE 's/.* ([0-9]+) checks.*/\1/p')
+	checks=${checks:-0}
+	total_checks=$((total_checks + checks))
+	stage "patch $n $name: checkpatch --strict $errors errors, $warnings warnings, $checks checks"
+	if [ "$errors" != 0 ] || [ "$warnings" != 0 ] || [ "$checks" != 0 ]; then
+		echo "$res" >&2
+		problem "checkpatch --strict is not clean on $name"
+	fi
+	if [ $build = 1 ]; then
+		stage "patch $n $name: building"
+		kbuild || problem "the kernel does not build (or warns) after $name"
+	fi
+done
+
+if [ $fail = 0 ]; then
+	if [ $n = 0 ]; then
+		stage "empty series"
+	elif cmp -s "$wt/include/uapi/linux/perf_event.h" "$TOP/include/uapi/linux/perf_event.h"; then
+		stage "include/uapi/linux/perf_event.h matches the patched tree"
+	else
+		diff -u "$wt/include/uapi/linux/perf_event.h" "$TOP/include/uapi/linux/perf_event.h" >&2 || true
+		problem "include/uapi/linux/perf_event.h drifted from the series (diff above: tree -> repo)"
+	fi
+fi
+
+[ $fail = 0 ] || die "series check failed"
+stage "series OK: $n patches apply, checkpatch --strict clean$([ $build = 1 ] && echo ', bisectable build')"
