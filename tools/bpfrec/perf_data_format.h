@@ -223,6 +223,30 @@ struct pd_feat_input {
 int pd_feat_encode(int feat, const struct pd_feat_input *in,
 		   struct pd_buf *b);
 
+/* A bounds-checked view of bytes being parsed. */
+struct pd_cursor {
+	const __u8 *p;
+	size_t len;
+	size_t pos;
+	bool bad;			/* a read ran past the end */
+};
+
+bool pd_cur_get(struct pd_cursor *c, void *dst, size_t len);
+__u32 pd_cur_u32(struct pd_cursor *c);
+__u64 pd_cur_u64(struct pd_cursor *c);
+/* perf's string, newly allocated; NULL (and c->bad) when malformed. */
+char *pd_cur_string(struct pd_cursor *c);
+
+/*
+ * Decode feature @feat (perf_data_read_feat.c).  Returns 0, or -EINVAL
+ * with a one-line reason in @err.  BPF_PROG_INFO must be decoded before
+ * BPFREC, which completes the programs perf's feature describes.
+ */
+int pd_feat_decode(int feat, const __u8 *p, size_t len,
+		   struct pd_file_info *info, struct pd_facts *facts,
+		   char *err, size_t errlen);
+void pd_file_info_release(struct pd_file_info *info);
+
 /* Deep copies and release of facts (perf_data_common.c). */
 int pd_prog_copy(struct pd_prog *dst, const struct pd_prog *src);
 void pd_prog_release(struct pd_prog *p);

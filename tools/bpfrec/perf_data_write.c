@@ -500,8 +500,13 @@ static int write_features(struct pd_writer *w, struct pd_file_header *h)
 
 	pd_facts_sort_dedup(&w->facts);
 	for (i = 0; i < NR_FEATURES; i++) {
-		size_t start = content.len;
-		int ret = pd_feat_encode(features[i], &in, &content);
+		size_t start;
+		int ret;
+
+		/* Sections start 8-byte aligned: BPFREC pads relative to it. */
+		pd_buf_align8(&content);
+		start = content.len;
+		ret = pd_feat_encode(features[i], &in, &content);
 
 		if (ret < 0) {
 			err = ret;

@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf.data reader: the file header, attrs and features are decoded at
+ * open; records are decoded one at a time, in file order.  The whole file
+ * is mapped and every access is bounds-checked, so a malformed file gives
+ * an error and a file cut short gives its complete records and a warning.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include "perf_data_format.h"
+
+#define PD_MSG_LEN	256
+
+struct pd_attr_ids {
+	__u64 *ids;
+	size_t nr;
+};
+
+struct pd_reader {
+	const __u8 *buf;
+	size_t len;
+	void *map;			/* mapping to undo at close, if any */
+
+	struct pd_file_info info;
+	struct pd_facts facts;
+	struct pd_attr_ids *attr_ids;
+	bool same_layout;		/* all attrs lay out sample_id alike */
+
+	__u64 pos;			/* next record */
+	__u64 end;			/* end of the data to read */
+	bool cut;			/* end is where the file stops */
+	bool failed;
+
+	char err[PD_MSG_LEN];
+	char warn[PD_MSG_LEN];
+	char str[0x10000];		/* strings of the current record */
+};
+
+static void say(char *dst, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dst, PD_MSG_LEN, fmt, ap);
+	va_end(ap);
+}
+
+static bool in_file(const struct pd_reader *r, __u64 off, __u64 size)
+{
+	return off <= r->len && size <= r->len - off;
+}
+
+static int read_attrs(struct pd_reader *r, const struct pd_file_header *h)
+{
+	size_t i, nr, attr_bytes;
+
+	if (h->attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct pd_file_section) ||
+	    h->attr_size > 4096) {
+		say(r->err, "unsupported attr size %llu",
+		    (unsigned long long)h->attr_size);
+		return -EINVAL;
+	}
+	if (!h->attrs.size || h->attrs.size % h->attr_size ||
+	    !in_file(r, h->attrs.offset, h->attrs.size)) {
+		say(r->err, "malformed attr section (offset %llu, size %llu)",
+		    (unsigned long long)h->attrs.offset,
+		    (unsigned long long)h->attrs.size);
+		return -EINVAL;
+	}
+	nr = h->attrs.size / h->attr_size;
+	attr_bytes = h->attr_size - sizeof(struct pd_file_section);
+	r->info.attrs = calloc(nr, sizeof(*r->info.attrs));
+	r->attr_ids = calloc(nr, sizeof(*r->attr_ids));
+	if (!r->info.attrs || !r->attr_ids) {
+		say(r->err, "out of memory");
+		return -ENOMEM;
+	}
+	r->info.nr_attrs = nr;
+	for (i = 0; i < nr; i++) {
+		const __u8 *p = r->buf + h->attrs.offset + i * h->attr_size;
+		struct perf_event_attr *attr = &r->info.attrs[i];
+		struct pd_file_section ids;
+
+		memcpy(attr, p, attr_bytes < sizeof(*attr) ? attr_bytes
+							   : sizeof(*attr));
+		memcpy(&ids, p + attr_bytes, sizeof(ids));
+		if (ids.size % 8 || !in_file(r, ids.offset, ids.size)) {
+			say(r->err, "malformed ids of attr %zu", i);
+			return -EINVAL;
+		}
+		r->attr_ids[i].nr = ids.size / 8;
+		if (!ids.size)
+			continue;
+		r->attr_ids[i].ids = malloc(ids.size);
+		if (!r->attr_ids[i].ids) {
+			say(r->err, "out of memory");
+			return -ENOMEM;
+		}
+		memcpy(r->attr_ids[i].ids, r->buf + ids.offset, ids.size);
+	}
+	/* Records of any attr can then be decoded with attr 0's layout. */
+	r->same_layout = true;
+	for (i = 1; i < nr; i++) {
+		if (r->info.attrs[i].sample_type != r->info.attrs[0].sample_type ||
+		    r->info.attrs[i].sample_id_all !=
+		    r->info.attrs[0].sample_id_all)
+			r->same_layout = false;
+	}
+	return 0;
+}
+
+/*
+ * Where the records end.  perf and bpfrec leave data.size 0 until they
+ * finish or flush, so a recorder killed early leaves 0: then read to the
+ * end of the file and stop at the last complete record.
+ */
+static int data_bounds(struct pd_reader *r, const struct pd_file_header *h)
+{
+	__u64 off = h->data.offset, size = h->data.size;
+
+	if (off < sizeof(*h) || off > r->len) {
+		say(r->err, "malformed data section offset %llu",
+		    (unsigned long long)off);
+		return -EINVAL;
+	}
+	if (size > ~0ULL - off) {
+		say(r->err, "malformed data section size %llu",
+		    (unsigned long long)size);
+		return -EINVAL;
+	}
+	r->pos = off;
+	r->info.data_offset = off;
+	if (!size && !r->info.finalised) {
+		r->end = r->len;
+		r->cut = true;
+		say(r->warn, "data size is 0 and no header features (recording not finished?): reading records to the end of the file");
+	} else if (off + size > r->len) {
+		r->end = r->len;
+		r->cut = true;
+		say(r->warn, "file truncated: data section ends at byte %llu, file at %zu",
+		    (unsigned long long)(off + size), r->len);
+	} else {
+		r->end = off + size;
+		if (!r->info.finalised)
+			say(r->warn, "recording not finished: no header features, records up to the last flush");
+	}
+	r->info.data_size = r->end - off;
+	return 0;
+}
+
+static int read_features(struct pd_reader *r, const struct pd_file_header *h)
+{
+	__u64 feat_offset = h->data.offset + h->data.size;
+	size_t nr = 0, i = 0;
+	int feat, bit;
+
+	for (bit = 0; bit < PD_FEAT_BITS; bit++)
+		nr += !!(h->features[bit / 64] & (1ULL << (bit % 64)));
+	if (!nr)
+		return 0;
+	if (!in_file(r, feat_offset, nr * sizeof(struct pd_file_section))) {
+		if (!r->warn[0])
+			say(r->warn, "file truncated: header features are missing");
+		return 0;
+	}
+	for (feat = 0; feat < PD_FEAT_BITS; feat++) {
+		struct pd_file_section s;
+		char why[PD_MSG_LEN];
+
+		if (!(h->features[feat / 64] & (1ULL << (feat % 64))))
+			continue;
+		memcpy(&s, r->buf + feat_offset + i++ * sizeof(s), sizeof(s));
+		if (!in_file(r, s.offset, s.size)) {
+			if (!r->warn[0])
+				say(r->warn, "file truncated: header feature %d is missing",
+				    feat);
+			continue;
+		}
+		if (feat == PD_HEADER_COMPRESSED && !r->warn[0])
+			say(r->warn, "compressed records (perf record -z) are not decoded");
+		if (pd_feat_decode(feat, r->buf + s.offset, s.size, &r->info,
+				   &r->facts, why, sizeof(why))) {
+			say(r->err, "%s", why);
+			return -EINVAL;
+		}
+	}
+	pd_facts_sort_dedup(&r->facts);
+	return 0;
+}
+
+static int parse(struct pd_reader *r)
+{
+	struct pd_file_header h;
+	__u64 magic;
+	int bit;
+
+	if (r->len < sizeof(magic)) {
+		say(r->err, "not a perf.data file (%zu bytes)", r->len);
+		return -EINVAL;
+	}
+	memcpy(&magic, r->buf, sizeof(magic));
+	if (magic == PD_MAGIC_SWAPPED) {
+		say(r->err, "perf.data of the other endianness is not supported");
+		return -EINVAL;
+	}
+	if (magic != PD_MAGIC) {
+		say(r->err, "not a perf.data file (bad magic)");
+		return -EINVAL;
+	}
+	if (r->len < 2 * sizeof(__u64)) {
+		say(r->err, "truncated file header");
+		return -EINVAL;
+	}
+	memcpy(&h.size, r->buf + sizeof(magic), sizeof(h.size));
+	if (h.size == 2 * sizeof(__u64)) {
+		say(r->err, "pipe-mode perf.data is not supported: record to a file");
+		return -EINVAL;
+	}
+	if (h.size != sizeof(h) &&
+	    h.size != offsetof(struct pd_file_header, features)) {
+		say(r->err, "unsupported file header size %llu",
+		    (unsigned long long)h.size);
+		return -EINVAL;
+	}
+	if (r->len < h.size) {
+		say(r->err, "truncated file header");
+		return -EINVAL;
+	}
+	memset(&h, 0, sizeof(h));
+	memcpy(&h, r->buf, sizeof(h) < r->len ? sizeof(h) : r->len);
+	if (h.size != sizeof(h))
+		memset(h.features, 0, sizeof(h.features));
+	for (bit = 0; bit < PD_FEAT_BITS / 64; bit++)
+		r->info.finalised |= h.features[bit] != 0;
+
+	if (read_attrs(r, &h) || data_bounds(r, &h) || read_features(r, &h))
+		return -EINVAL;
+	return 0;
+}
+
+struct pd_reader *pd_reader_open_mem(const void *buf, size_t len,
+				     char *err, size_t errlen)
+{
+	struct pd_reader *r = calloc(1, sizeof(*r));
+
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	r->buf = buf;
+	r->len = len;
+	if (parse(r)) {
+		snprintf(err, errlen, "%s", r->err);
+		pd_reader_close(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct pd_reader *pd_reader_open(const char *path, char *err, size_t errlen)
+{
+	struct pd_reader *r;
+	struct stat st;
+	void *map;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	if (!st.st_size) {
+		snprintf(err, errlen, "%s: empty file", path);
+		close(fd);
+		return NULL;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	r = pd_reader_open_mem(map, st.st_size, err, errlen);
+	if (!r) {
+		munmap(map, st.st_size);
+		return NULL;
+	}
+	r->map = map;
+	return r;
+}
+
+const struct pd_file_info *pd_reader_info(const struct pd_reader *r)
+{
+	return &r->info;
+}
+
+const struct pd_facts *pd_reader_facts(const struct pd_reader *r)
+{
+	return &r->facts;
+}
+
+const char *pd_reader_error(const struct pd_reader *r)
+{
+	return r->err;
+}
+
+const char *pd_reader_warning(const struct pd_reader *r)
+{
+	return r->warn[0] ? r->warn : NULL;
+}
+
+/* The attr whose layout decodes @rec's trailer. */
+static const struct perf_event_attr *rec_attr(const struct pd_reader *r,
+					      const __u8 *rec, __u16 size)
+{
+	const struct perf_event_attr *a0 = &r->info.attrs[0];
+	__u64 id;
+	size_t i, j;
+
+	if (r->same_layout || !(a0->sample_type & PERF_SAMPLE_IDENTIFIER) ||
+	    size < sizeof(struct perf_event_header) + sizeof(id))
+		return a0;
+	/* With IDENTIFIER, every attr ends the trailer with its id. */
+	memcpy(&id, rec + size - sizeof(id), sizeof(id));
+	for (i = 0; i < r->info.nr_attrs; i++) {
+		for (j = 0; j < r->attr_ids[i].nr; j++) {
+			if (r->attr_ids[i].ids[j] == id)
+				return &r->info.attrs[i];
+		}
+	}
+	return a0;
+}
+
+/* Decode the sample_id trailer backwards from the record's end. */
+static size_t parse_trailer(const struct perf_event_attr *attr,
+			    const __u8 *rec, size_t size,
+			    struct pd_sample *s)
+{
+	__u64 t = attr->sample_type;
+	size_t need = 8 * (!!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) +
+			   !!(t & PERF_SAMPLE_ID) +
+			   !!(t & PERF_SAMPLE_STREAM_ID) +
+			   !!(t & PERF_SAMPLE_CPU) +
+			   !!(t & PERF_SAMPLE_IDENTIFIER));
+	const __u8 *p = rec + size;
+
+	if (need > size - sizeof(struct perf_event_header))
+		return SIZE_MAX;
+	if (t & PERF_SAMPLE_IDENTIFIER) {
+		p -= 8;
+		memcpy(&s->id, p, 8);
+	}
+	if (t & PERF_SAMPLE_CPU) {
+		p -= 8;
+		memcpy(&s->cpu, p, 4);
+	}
+	if (t & PERF_SAMPLE_STREAM_ID)
+		p -= 8;
+	if (t & PERF_SAMPLE_ID) {
+		p -= 8;
+		memcpy(&s->id, p, 8);
+	}
+	if (t & PERF_SAMPLE_TIME) {
+		p -= 8;
+		memcpy(&s->time, p, 8);
+	}
+	if (t & PERF_SAMPLE_TID) {
+		p -= 8;
+		memcpy(&s->pid, p, 4);
+		memcpy(&s->tid, p + 4, 4);
+	}
+	return need;
+}
+
+/* Fixed body bytes after the header, and where a string starts if any. */
+static bool body_layout(__u32 type, size_t *fixed, bool *has_str)
+{
+	*has_str = false;
+	switch (type) {
+	case PERF_RECORD_BPF_EVENT:
+	case PERF_RECORD_LOST:
+		*fixed = 16;
+		return true;
+	case PERF_RECORD_KSYMBOL:
+		*fixed = 16;
+		*has_str = true;
+		return true;
+	case PERF_RECORD_COMM:
+		*fixed = 8;
+		*has_str = true;
+		return true;
+	case PERF_RECORD_MMAP:
+		*fixed = 32;
+		*has_str = true;
+		return true;
+	case PERF_RECORD_MMAP2:
+		*fixed = 64;
+		*has_str = true;
+		return true;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		*fixed = 24;
+		return true;
+	}
+	*fixed = 0;
+	return false;
+}
+
+static void decode_body(struct pd_record *rec, const __u8 *b, const char *str)
+{
+	switch (rec->type) {
+	case PERF_RECORD_BPF_EVENT:
+		memcpy(&rec->bpf.type, b, 2);
+		memcpy(&rec->bpf.flags, b + 2, 2);
+		memcpy(&rec->bpf.id, b + 4, 4);
+		memcpy(rec->bpf.tag, b + 8, BPF_TAG_SIZE);
+		break;
+	case PERF_RECORD_LOST:
+		memcpy(&rec->lost.id, b, 8);
+		memcpy(&rec->lost.lost, b + 8, 8);
+		break;
+	case PERF_RECORD_KSYMBOL:
+		memcpy(&rec->ksymbol.addr, b, 8);
+		memcpy(&rec->ksymbol.len, b + 8, 4);
+		memcpy(&rec->ksymbol.ksym_type, b + 12, 2);
+		memcpy(&rec->ksymbol.flags, b + 14, 2);
+		rec->ksymbol.name = str;
+		break;
+	case PERF_RECORD_COMM:
+		memcpy(&rec->comm.pid, b, 4);
+		memcpy(&rec->comm.tid, b + 4, 4);
+		rec->comm.comm = str;
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		memcpy(&rec->mmap.pid, b, 4);
+		memcpy(&rec->mmap.tid, b + 4, 4);
+		memcpy(&rec->mmap.start, b + 8, 8);
+		memcpy(&rec->mmap.len, b + 16, 8);
+		memcpy(&rec->mmap.pgoff, b + 24, 8);
+		rec->mmap.filename = str;
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		memcpy(&rec->task.pid, b, 4);
+		memcpy(&rec->task.ppid, b + 4, 4);
+		memcpy(&rec->task.tid, b + 8, 4);
+		memcpy(&rec->task.ptid, b + 12, 4);
+		memcpy(&rec->task.time, b + 16, 8);
+		break;
+	}
+}
+
+static int bad_record(struct pd_reader *r, const char *why)
+{
+	say(r->err, "malformed record at byte %llu: %s",
+	    (unsigned long long)r->pos, why);
+	r->failed = true;
+	return -EINVAL;
+}
+
+/* The data ends inside a record: a cut file ends here, others are bad. */
+static int short_record(struct pd_reader *r)
+{
+	if (!r->cut)
+		return bad_record(r, "crosses the end of the data section");
+	say(r->warn, "file cut short: incomplete record at byte %llu, records before it were read",
+	    (unsigned long long)r->pos);
+	r->pos = r->end;
+	return 0;
+}
+
+int pd_reader_next(struct pd_reader *r, struct pd_record *rec)
+{
+	struct perf_event_header h;
+	const __u8 *p;
+	size_t fixed, trailer = 0, str_len;
+	bool has_str;
+
+	if (r->failed)
+		return -EINVAL;
+	if (r->pos >= r->end)
+		return 0;
+	if (r->end - r->pos < sizeof(h))
+		return short_record(r);
+	p = r->buf + r->pos;
+	memcpy(&h, p, sizeof(h));
+	if (h.size < sizeof(h))
+		return bad_record(r, "size below 8");
+	if (h.size > r->end - r->pos)
+		return short_record(r);
+
+	memset(rec, 0, sizeof(*rec));
+	rec->type = h.type;
+	rec->misc = h.misc;
+	rec->size = h.size;
+	rec->offset = r->pos;
+	r->pos += h.size;
+
+	if (!body_layout(h.type, &fixed, &has_str))
+		return 1;
+	if (r->info.attrs[0].sample_id_all) {
+		const struct perf_event_attr *attr = rec_attr(r, p, h.size);
+
+		trailer = parse_trailer(attr, p, h.size, &rec->sample);
+		if (trailer == SIZE_MAX) {
+			r->pos = rec->offset;
+			return bad_record(r, "too short for its sample_id");
+		}
+		rec->has_sample = true;
+	}
+	if (fixed > h.size - sizeof(h) - trailer) {
+		r->pos = rec->offset;
+		return bad_record(r, "too short for its type");
+	}
+	r->str[0] = '\0';
+	if (has_str) {
+		str_len = h.size - sizeof(h) - trailer - fixed;
+		str_len = strnlen((const char *)p + sizeof(h) + fixed, str_len);
+		memcpy(r->str, p + sizeof(h) + fixed, str_len);
+		r->str[str_len] = '\0';
+	}
+	decode_body(rec, p + sizeof(h), r->str);
+	return 1;
+}
+
+void pd_reader_close(struct pd_reader *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; r->attr_ids && i < r->info.nr_attrs; i++)
+		free(r->attr_ids[i].ids);
+	free(r->attr_ids);
+	pd_facts_release(&r->facts);
+	pd_file_info_release(&r->info);
+	if (r->map)
+		munmap(r->map, r->len);
+	free(r);
+}
