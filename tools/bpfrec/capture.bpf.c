@@ -17,6 +17,11 @@
 
 /* Our own id lookups open maps and links by id: don't report those. */
 const volatile __u32 self_tgid;
+/*
+ * Wake the recorder once this much is pending rather than per record: a
+ * storm is thousands of records and user space also polls on a timeout.
+ */
+const volatile __u64 wakeup_bytes = 1;
 
 /* Records the ring buffer had no room for: reported as lost. */
 __u64 drops;
@@ -26,13 +31,20 @@ struct {
 	__uint(max_entries, 4 << 20);	/* resized by user space */
 } events SEC(".maps");
 
-static void *reserve(__u64 size)
+static __always_inline void *reserve(__u64 size)
 {
 	void *e = bpf_ringbuf_reserve(&events, size, 0);
 
 	if (!e)
 		__sync_fetch_and_add(&drops, 1);
 	return e;
+}
+
+static __always_inline void submit(void *e)
+{
+	bool wake = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes;
+
+	bpf_ringbuf_submit(e, wake ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
 static __always_inline void fill_hdr(struct cap_hdr *h, __u32 kind, __u32 id)
@@ -86,11 +98,39 @@ static __always_inline void prog_func_names(struct cap_prog *e, struct bpf_prog_
 	if (!fi || !btf)
 		return;
 	for (i = 0; i < CAP_MAX_FUNCS && i < e->nr_func_info; i++) {
-		if (bpf_probe_read_kernel(&type_id, sizeof(type_id), &fi[i].type_id))
+		if (bpf_probe_read_kernel(&e->func_info[i], sizeof(e->func_info[i]), &fi[i]))
 			break;
+		type_id = e->func_info[i][1];
 		if (btf_type_name(btf, type_id, e->func_names[i], CAP_FUNC_NAME_LEN))
 			break;
 		e->nr_func_names = i + 1;
+	}
+}
+
+/* The JIT images the way bpf_prog_get_info_by_fd() lists them. */
+static __always_inline void prog_ksyms(struct cap_prog *e, struct bpf_prog *prog,
+				       __u32 func_cnt)
+{
+	struct bpf_prog **funcs = BPF_CORE_READ(prog, aux, func);
+	struct bpf_prog *sub;
+	__u32 i;
+
+	if (!e->jited_len)
+		return;
+	if (!func_cnt) {
+		e->ksym_addrs[0] = (__u64)BPF_CORE_READ(prog, bpf_func);
+		e->ksym_lens[0] = e->jited_len;
+		__builtin_memcpy(e->sub_tags[0], e->tag, sizeof(e->tag));
+		e->nr_ksyms = 1;
+		return;
+	}
+	for (i = 0; i < CAP_MAX_FUNCS && i < func_cnt; i++) {
+		if (bpf_probe_read_kernel(&sub, sizeof(sub), &funcs[i]))
+			break;
+		e->ksym_addrs[i] = (__u64)BPF_CORE_READ(sub, bpf_func);
+		e->ksym_lens[i] = BPF_CORE_READ(sub, jited_len);
+		BPF_CORE_READ_INTO(&e->sub_tags[i], sub, tag);
+		e->nr_ksyms = i + 1;
 	}
 }
 
@@ -107,19 +147,17 @@ static __always_inline void prog_map_ids(struct cap_prog *e, struct bpf_prog_aux
 	}
 }
 
-SEC("fentry/perf_event_bpf_event")
-int BPF_PROG(prog_load, struct bpf_prog *prog, int type, __u16 flags)
+static __always_inline void emit_prog(struct bpf_prog *prog)
 {
 	struct bpf_prog_aux *aux;
 	struct cap_prog *e;
 	__u32 func_cnt;
 
-	if (type != PERF_BPF_EVENT_PROG_LOAD)
-		return 0;
 	e = reserve(sizeof(*e));
 	if (!e)
-		return 0;
-	__builtin_memset(e, 0, sizeof(*e));
+		return;
+	/* too big to clear whole: the arrays are only read up to their counts */
+	__builtin_memset(e, 0, offsetof(struct cap_prog, map_ids));
 
 	aux = BPF_CORE_READ(prog, aux);
 	fill_hdr(&e->hdr, CAP_PROG_LOAD, BPF_CORE_READ(aux, id));
@@ -141,26 +179,18 @@ int BPF_PROG(prog_load, struct bpf_prog *prog, int type, __u16 flags)
 	e->nr_map_ids = BPF_CORE_READ(aux, used_map_cnt);
 	prog_map_ids(e, aux);
 	prog_func_names(e, aux);
+	prog_ksyms(e, prog, func_cnt);
 
-	bpf_ringbuf_submit(e, 0);
-	return 0;
+	submit(e);
 }
 
-/*
- * map_create() installs the first fd right after assigning the id; later
- * calls (get-fd-by-id, pinned-object get) repeat a known id: user space
- * keeps the first.
- */
-SEC("fentry/bpf_map_new_fd")
-int BPF_PROG(map_create, struct bpf_map *map, int flags)
+static __always_inline void emit_map(struct bpf_map *map)
 {
 	struct cap_map *e;
 
-	if (from_self())
-		return 0;
 	e = reserve(sizeof(*e));
 	if (!e)
-		return 0;
+		return;
 	__builtin_memset(e, 0, sizeof(*e));
 
 	fill_hdr(&e->hdr, CAP_MAP_CREATE, BPF_CORE_READ(map, id));
@@ -174,29 +204,22 @@ int BPF_PROG(map_create, struct bpf_map *map, int flags)
 	e->btf_value_type_id = BPF_CORE_READ(map, btf_value_type_id);
 	BPF_CORE_READ_STR_INTO(&e->name, map, name);
 
-	bpf_ringbuf_submit(e, 0);
-	return 0;
+	submit(e);
 }
 
-/* The link gets its id in here: the primer already holds it. */
-SEC("fentry/bpf_link_settle")
-int BPF_PROG(link_attach, struct bpf_link_primer *primer)
+static __always_inline void emit_link(struct bpf_link *link, __u32 id)
 {
 	struct bpf_prog *prog;
-	struct bpf_link *link;
 	struct cap_link *e;
 	const char *func;
 
-	if (from_self())
-		return 0;
 	e = reserve(sizeof(*e));
 	if (!e)
-		return 0;
+		return;
 	__builtin_memset(e, 0, sizeof(*e));
 
-	link = BPF_CORE_READ(primer, link);
 	prog = BPF_CORE_READ(link, prog);
-	fill_hdr(&e->hdr, CAP_LINK_ATTACH, BPF_CORE_READ(primer, id));
+	fill_hdr(&e->hdr, CAP_LINK_ATTACH, id);
 	e->type = BPF_CORE_READ(link, type);
 	e->prog_id = BPF_CORE_READ(prog, aux, id);
 	e->attach_type = BPF_CORE_READ(prog, expected_attach_type);
@@ -205,20 +228,16 @@ int BPF_PROG(link_attach, struct bpf_link_primer *primer)
 	if (func)
 		bpf_probe_read_kernel_str(e->attach_func, sizeof(e->attach_func), func);
 
-	bpf_ringbuf_submit(e, 0);
-	return 0;
+	submit(e);
 }
 
-SEC("fexit/btf_alloc_id")
-int BPF_PROG(btf_load, struct btf *btf, int ret)
+static __always_inline void emit_btf(struct btf *btf)
 {
 	struct cap_btf *e;
 
-	if (ret)
-		return 0;
 	e = reserve(sizeof(*e));
 	if (!e)
-		return 0;
+		return;
 	__builtin_memset(e, 0, sizeof(*e));
 
 	fill_hdr(&e->hdr, CAP_BTF_LOAD, BPF_CORE_READ(btf, id));
@@ -226,7 +245,114 @@ int BPF_PROG(btf_load, struct btf *btf, int ret)
 	e->kernel = BPF_CORE_READ(btf, kernel_btf);
 	BPF_CORE_READ_STR_INTO(&e->name, btf, name);
 
-	bpf_ringbuf_submit(e, 0);
+	submit(e);
+}
+
+/*
+ * First choice: hook where the kernel assigns the ids (needs BPF
+ * trampolines).  perf_event_bpf_event() runs in bpf_prog_load() right
+ * after the id is allocated.
+ */
+SEC("fentry/perf_event_bpf_event")
+int BPF_PROG(prog_load, struct bpf_prog *prog, int type, __u16 flags)
+{
+	if (type == PERF_BPF_EVENT_PROG_LOAD)
+		emit_prog(prog);
+	return 0;
+}
+
+/*
+ * map_create() installs the first fd right after assigning the id; later
+ * calls (get-fd-by-id, pinned-object get) repeat a known id: user space
+ * keeps the first.
+ */
+SEC("fentry/bpf_map_new_fd")
+int BPF_PROG(map_create, struct bpf_map *map, int flags)
+{
+	if (!from_self())
+		emit_map(map);
+	return 0;
+}
+
+/* The link gets its id in here: the primer already holds it. */
+SEC("fentry/bpf_link_settle")
+int BPF_PROG(link_attach, struct bpf_link_primer *primer)
+{
+	if (!from_self())
+		emit_link(BPF_CORE_READ(primer, link), BPF_CORE_READ(primer, id));
+	return 0;
+}
+
+SEC("fexit/btf_alloc_id")
+int BPF_PROG(btf_load, struct btf *btf, int ret)
+{
+	if (!ret)
+		emit_btf(btf);
+	return 0;
+}
+
+/*
+ * Fallback for kernels without BPF trampolines: the raw sys_exit
+ * tracepoint of a successful bpf() call that created an object.  The new
+ * fd is in the caller's table and the object cannot be gone yet; the
+ * anonymous inode's name confirms what the fd refers to.
+ */
+#define NR_BPF_X86_64	321
+
+static __always_inline void *fd_object(long fd, const char *want, int len)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds, *file;
+	const unsigned char *dname;
+	char name[12];
+	int i;
+
+	if (fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	fds = BPF_CORE_READ(fdt, fd);
+	if (bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]) || !file)
+		return NULL;
+	dname = BPF_CORE_READ(file, f_path.dentry, d_name.name);
+	if (bpf_probe_read_kernel_str(name, sizeof(name), dname) != len + 1)
+		return NULL;
+	for (i = 0; i < len && i < (int)sizeof(name); i++)
+		if (name[i] != want[i])
+			return NULL;
+	return BPF_CORE_READ(file, private_data);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(bpf_exit, struct pt_regs *regs, long ret)
+{
+	struct bpf_link *link;
+	void *obj;
+
+	if (ret < 0 || BPF_CORE_READ(regs, orig_ax) != NR_BPF_X86_64)
+		return 0;
+	switch (BPF_CORE_READ(regs, di)) {
+	case BPF_PROG_LOAD:
+		obj = fd_object(ret, "bpf-prog", 8);
+		if (obj)
+			emit_prog(obj);
+		break;
+	case BPF_MAP_CREATE:
+		obj = fd_object(ret, "bpf-map", 7);
+		if (obj)
+			emit_map(obj);
+		break;
+	case BPF_LINK_CREATE:
+	case BPF_RAW_TRACEPOINT_OPEN:
+		link = fd_object(ret, "bpf_link", 8);
+		if (link)
+			emit_link(link, BPF_CORE_READ(link, id));
+		break;
+	case BPF_BTF_LOAD:
+		obj = fd_object(ret, "btf", 3);
+		if (obj)
+			emit_btf(obj);
+		break;
+	}
 	return 0;
 }
 

@@ -32,6 +32,7 @@ struct cap_hdr {
 	char comm[CAP_COMM_LEN];
 };
 
+/* Arrays are valid up to their counts only; strings are NUL-terminated. */
 struct cap_prog {
 	struct cap_hdr hdr;
 	__u32 type;
@@ -47,8 +48,15 @@ struct cap_prog {
 	__u32 nr_func_info;
 	__u32 nr_line_info;
 	__u32 nr_map_ids;	/* may exceed CAP_MAX_MAP_IDS: ids truncated */
-	__u32 nr_func_names;	/* names[] entries filled from func_info */
+	__u32 nr_func_names;	/* func_info[] and func_names[] filled */
+	__u32 nr_ksyms;		/* ksym_*[] and sub_tags[] filled */
 	__u32 map_ids[CAP_MAX_MAP_IDS];
+	/* JIT images, one per sub-program, as bpf_prog_info reports them */
+	__u64 ksym_addrs[CAP_MAX_FUNCS];
+	__u32 ksym_lens[CAP_MAX_FUNCS];
+	__u8 sub_tags[CAP_MAX_FUNCS][8];
+	/* struct bpf_func_info: insn_off, type_id */
+	__u32 func_info[CAP_MAX_FUNCS][2];
 	char name[CAP_OBJ_NAME_LEN];
 	char func_names[CAP_MAX_FUNCS][CAP_FUNC_NAME_LEN];
 };

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfrec record: record the life of BPF objects into perf.data.
+ *
+ * Setup order matters: events and capture are enabled before existing
+ * objects are listed (an object can then appear twice, never zero times),
+ * and the workload is released last.  Signals arrive on a signalfd so the
+ * file is always finalised from the main loop.
+ */
+#define _GNU_SOURCE
+#include <argp.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include "builtin.h"
+#include "record.h"
+
+#define DEFAULT_OUTPUT		"bpfrec.data"
+#define DEFAULT_MMAP_PAGES	256
+#define DEFAULT_CAPTURE_MB	16
+/* records are drained at least this often even without a wakeup */
+#define POLL_MS			100
+
+struct opts {
+	bool help;
+	const char *output;
+	unsigned long duration;
+	unsigned long mmap_pages;
+	unsigned long capture_mb;
+	char **cmd;
+};
+
+static const char doc[] =
+"Record the life of BPF programs (and, on kernels with bpf_obj_event, maps,\n"
+"links and BTF) into a perf.data file, resolving every object in kernel\n"
+"context as it is created.\n"
+"\n"
+"Side-band records are system-wide: -a is implied.\n"
+"\n"
+"EXAMPLES:\n"
+"    bpfrec record -e bpf-events                 # until Ctrl-C\n"
+"    bpfrec record -e bpf-events --duration 10   # for 10 seconds\n"
+"    bpfrec record -e bpf-events -o out.data -- bpftool prog list\n"
+"    bpfrec record -e bpf-events -m 1024 --capture-size 64\n";
+
+enum {
+	OPT_HELP = 'h',
+	OPT_DURATION = 0x100,
+	OPT_CAPTURE,
+};
+
+static const struct argp_option options[] = {
+	{ "event", 'e', "EVENT", 0, "Event to record: bpf-events (the only one)", 0 },
+	{ "all-cpus", 'a', NULL, 0, "System-wide (always the case)", 0 },
+	{ "output", 'o', "FILE", 0, "Output file (default " DEFAULT_OUTPUT ")", 0 },
+	{ "duration", OPT_DURATION, "SEC", 0, "Stop after SEC seconds", 0 },
+	{ "mmap-pages", 'm', "PAGES", 0, "Pages per CPU ring buffer, power of two (default 256)", 0 },
+	{ "capture-size", OPT_CAPTURE, "MB", 0,
+	  "In-kernel capture buffer in MiB, power of two (default 16)", 0 },
+	{ "help", OPT_HELP, NULL, 0, "Show this help", -1 },
+	{},
+};
+
+static int parse_ulong(const char *s, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	return errno || end == s || *end || *s == '-' ? -EINVAL : 0;
+}
+
+static bool pow2(unsigned long v)
+{
+	return v && !(v & (v - 1));
+}
+
+/*
+ * argp's own errors take two lines and its --help exits: errors are ours
+ * (ARGP_NO_ERRS), one line each, and --help returns to the caller.
+ */
+static error_t usage(struct argp_state *state, const char *fmt, const char *arg)
+{
+	(void)state;
+	fprintf(stderr, "bpfrec record: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see bpfrec record --help)\n");
+	return EINVAL;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct opts *o = state->input;
+
+	switch (key) {
+	case OPT_HELP:
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		o->help = true;
+		/* stop here: nothing else is parsed or done */
+		state->next = state->argc;
+		break;
+	case 'e':
+		if (strcmp(arg, "bpf-events"))
+			return usage(state, "unknown event '%s', the only one is bpf-events", arg);
+		break;
+	case 'a':
+		break;
+	case 'o':
+		o->output = arg;
+		break;
+	case OPT_DURATION:
+		if (parse_ulong(arg, &o->duration) || !o->duration)
+			return usage(state, "invalid duration '%s'", arg);
+		break;
+	case 'm':
+		if (parse_ulong(arg, &o->mmap_pages) || !pow2(o->mmap_pages) ||
+		    o->mmap_pages > (1UL << 20))
+			return usage(state, "-m wants a power of two number of pages, not '%s'", arg);
+		break;
+	case OPT_CAPTURE:
+		if (parse_ulong(arg, &o->capture_mb) || !pow2(o->capture_mb) ||
+		    o->capture_mb > 1024)
+			return usage(state, "--capture-size wants a power of two of MiB, not '%s'", arg);
+		break;
+	case ARGP_KEY_ARG:
+		/* the workload: everything from its name on is its own */
+		o->cmd = state->argv + state->next - 1;
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_ERROR:
+		/* getopt refused the argument before the one argp would read next */
+		if (!o->cmd && state->next > 0 && state->next <= state->argc)
+			return usage(state, "bad option '%s'", state->argv[state->next - 1]);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+struct recorder {
+	struct opts o;
+	struct rings rings;
+	struct capture cap;
+	bool have_cap;
+	struct workload wl;
+	struct sink sink;
+	struct pd_writer *w;
+	int epfd, sigfd, timerfd;
+	void *scratch;
+	bool stop;
+	__u64 start_time;
+};
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* epoll tags: ring index, or one of these */
+enum { EV_SIGNAL = -1, EV_TIMER = -2, EV_CAPTURE = -3 };
+
+static int ep_add(int epfd, int fd, int tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = (__u64)(__s64)tag };
+
+	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
+}
+
+static int drain_all(struct recorder *r)
+{
+	int i, err;
+
+	/* facts first: a record then finds its object's facts already merged */
+	if (r->have_cap)
+		capture_drain(&r->cap);
+	for (i = 0; i < r->rings.n; i++) {
+		err = ring_drain(&r->rings.r[i], sink_record, &r->sink, r->scratch);
+		if (err)
+			return err;
+	}
+	return pd_write_finished_round(r->w);
+}
+
+static int setup_fds(struct recorder *r, const sigset_t *mask)
+{
+	struct itimerspec its = { .it_value.tv_sec = r->o.duration };
+	int i, err;
+
+	r->epfd = epoll_create1(EPOLL_CLOEXEC);
+	r->sigfd = signalfd(-1, mask, SFD_CLOEXEC);
+	r->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	if (r->epfd < 0 || r->sigfd < 0 || r->timerfd < 0)
+		return -errno;
+	if (r->o.duration && timerfd_settime(r->timerfd, 0, &its, NULL))
+		return -errno;
+	err = ep_add(r->epfd, r->sigfd, EV_SIGNAL);
+	if (!err)
+		err = ep_add(r->epfd, r->timerfd, EV_TIMER);
+	if (!err && r->have_cap)
+		err = ep_add(r->epfd, capture_epoll_fd(&r->cap), EV_CAPTURE);
+	for (i = 0; !err && i < r->rings.n; i++)
+		err = ep_add(r->epfd, r->rings.r[i].fd, i);
+	return err;
+}
+
+static void on_signal(struct recorder *r)
+{
+	struct signalfd_siginfo si;
+
+	while (read(r->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo != SIGCHLD) {
+			r->stop = true;
+			return;
+		}
+		if (r->wl.pid > 0 && !workload_reap(&r->wl, false))
+			r->stop = true;
+		return;
+	}
+}
+
+static int loop(struct recorder *r)
+{
+	struct epoll_event evs[16];
+	int n, i, err;
+
+	while (!r->stop) {
+		n = epoll_wait(r->epfd, evs, 16, POLL_MS);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		for (i = 0; i < n; i++) {
+			int tag = (int)(__s64)evs[i].data.u64;
+
+			if (tag == EV_SIGNAL)
+				on_signal(r);
+			else if (tag == EV_TIMER)
+				r->stop = true;
+		}
+		/* one drain serves every ready ring and the capture buffer */
+		err = drain_all(r);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int open_writer(struct recorder *r, int argc, char **argv)
+{
+	struct pd_writer_config cfg = {
+		.attr = &r->rings.attr,
+		.event_name = "bpf-events",
+		.argc = argc,
+		.argv = argv,
+	};
+	__u64 *ids = calloc(r->rings.n, sizeof(*ids));
+	int i, err;
+
+	if (!ids)
+		return -ENOMEM;
+	for (i = 0; i < r->rings.n; i++)
+		ids[i] = r->rings.r[i].id;
+	cfg.ids = ids;
+	cfg.nr_ids = r->rings.n;
+	err = pd_writer_open(&r->w, r->o.output, &cfg);
+	free(ids);
+	if (err)
+		fprintf(stderr, "bpfrec: cannot write %s: %s\n", r->o.output, strerror(-err));
+	return err;
+}
+
+static int start_capture(struct recorder *r)
+{
+	int err = capture_start(&r->cap, r->o.capture_mb << 20, sink_capture, &r->sink);
+
+	if (err == -EPERM || err == -EACCES) {
+		fprintf(stderr, "bpfrec: no permission to load BPF programs: run as root or grant CAP_BPF and CAP_PERFMON\n");
+		return err;
+	}
+	if (err) {
+		fprintf(stderr, "bpfrec: in-kernel capture unavailable (%s): resolving by id only, short-lived objects will be unresolved\n",
+			strerror(-err));
+		return 0;
+	}
+	r->have_cap = true;
+	r->sink.cap = &r->cap;
+	return 0;
+}
+
+static int start(struct recorder *r)
+{
+	struct synth_ctx s = {
+		.w = r->w,
+		.facts = r->sink.facts,
+		.obj_events = r->rings.obj_events,
+	};
+	int err;
+
+	r->start_time = now_ns();
+	err = rings_enable(&r->rings, true);
+	if (err) {
+		fprintf(stderr, "bpfrec: enabling events: %s\n", strerror(-err));
+		return err;
+	}
+	if (r->have_cap)
+		capture_drain(&r->cap);
+	s.sample.time = r->start_time;
+	s.sample.id = r->rings.r[0].id;
+	err = synth_existing(&s);
+	if (err) {
+		fprintf(stderr, "bpfrec: listing existing BPF objects: %s\n", strerror(-err));
+		return err;
+	}
+	if (r->o.cmd && workload_start(&r->wl)) {
+		fprintf(stderr, "bpfrec: starting the workload: %s\n", strerror(errno));
+		return -ECHILD;
+	}
+	return 0;
+}
+
+static void report(struct recorder *r, const struct facts_stats *st, __u64 lost_facts)
+{
+	struct pd_writer_stats ws;
+
+	pd_writer_stats(r->w, &ws);
+	fprintf(stderr, "bpfrec: %llu records, %zu objects (%zu programs, %zu unresolved) in %s (%llu KiB)\n",
+		(unsigned long long)ws.records, st->objects, st->progs, st->unresolved,
+		r->o.output, (unsigned long long)(ws.data_bytes >> 10));
+	if (r->sink.lost_records || lost_facts)
+		fprintf(stderr, "bpfrec: LOST %llu records (raise -m), %llu captured facts (raise --capture-size)\n",
+			(unsigned long long)r->sink.lost_records, (unsigned long long)lost_facts);
+}
+
+/* Stop, drain what is left, store the facts, finalise the file. */
+static int finish(struct recorder *r, int err)
+{
+	struct pd_capture c = {};
+	struct facts_stats st;
+	int ret;
+
+	rings_enable(&r->rings, false);
+	if (!err)
+		err = drain_all(r);
+	c.flags = (r->rings.obj_events ? PD_CAP_BPF_OBJ_EVENT : 0) |
+		  (r->have_cap ? PD_CAP_KERNEL_CAPTURE : 0);
+	c.start_time = r->start_time;
+	c.end_time = now_ns();
+	c.lost_records = r->sink.lost_records;
+	c.lost_facts = r->have_cap ? capture_drops(&r->cap) : 0;
+	pd_writer_set_capture(r->w, &c);
+	facts_finish(r->sink.facts, &st);
+	ret = facts_store(r->sink.facts, r->w);
+	if (!err)
+		err = ret;
+	if (!err)
+		report(r, &st, c.lost_facts);
+	ret = pd_writer_close(r->w);
+	r->w = NULL;
+	if (ret)
+		fprintf(stderr, "bpfrec: finalising %s: %s\n", r->o.output, strerror(-ret));
+	return err ? err : ret;
+}
+
+static void cleanup(struct recorder *r)
+{
+	workload_abort(&r->wl);
+	if (r->have_cap)
+		capture_stop(&r->cap);
+	rings_close(&r->rings);
+	facts_free(r->sink.facts);
+	free(r->scratch);
+	if (r->epfd >= 0)
+		close(r->epfd);
+	if (r->sigfd >= 0)
+		close(r->sigfd);
+	if (r->timerfd >= 0)
+		close(r->timerfd);
+}
+
+/* CMDLINE: how perf shows it, with the tool and subcommand names. */
+static char **full_cmdline(int argc, char **argv)
+{
+	char **v = calloc(argc + 2, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	v[0] = "bpfrec";
+	memcpy(v + 1, argv, argc * sizeof(*v));
+	return v;
+}
+
+static int record(struct recorder *r, int argc, char **argv)
+{
+	char **cmdline = full_cmdline(argc, argv);
+	sigset_t mask;
+	int err;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+
+	r->sink.facts = facts_new();
+	r->scratch = malloc(1 << 16);
+	if (!cmdline || !r->sink.facts || !r->scratch) {
+		free(cmdline);
+		return -ENOMEM;
+	}
+	err = rings_open(&r->rings, r->o.mmap_pages);
+	if (!err)
+		err = start_capture(r);
+	if (!err)
+		err = open_writer(r, argc + 1, cmdline);
+	free(cmdline);
+	if (err)
+		return err;
+	r->sink.w = r->w;
+	err = setup_fds(r, &mask);
+	if (!err && r->o.cmd)
+		err = workload_prepare(&r->wl, r->o.cmd);
+	if (!err)
+		err = start(r);
+	if (!err)
+		err = loop(r);
+	return finish(r, err);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	const struct argp argp = { options, parse_opt, "[-- CMD [ARGS]]", doc, NULL, NULL, NULL };
+	struct recorder r = {
+		.o = {
+			.output = DEFAULT_OUTPUT,
+			.mmap_pages = DEFAULT_MMAP_PAGES,
+			.capture_mb = DEFAULT_CAPTURE_MB,
+		},
+		.wl = { .go_fd = -1 },
+		.epfd = -1,
+		.sigfd = -1,
+		.timerfd = -1,
+	};
+	int err;
+
+	err = argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r.o);
+	if (err)
+		return BPFREC_EXIT_USAGE;
+	if (r.o.help)
+		return BPFREC_EXIT_OK;
+	err = record(&r, argc, argv);
+	if (r.o.cmd && !err) {
+		if (r.wl.pid > 0)
+			workload_reap(&r.wl, true);
+		fprintf(stderr, "bpfrec: %s exited with status %d\n", r.o.cmd[0], r.wl.status);
+	}
+	cleanup(&r);
+	if (err)
+		return BPFREC_EXIT_ERROR;
+	return r.o.cmd ? r.wl.status : BPFREC_EXIT_OK;
+}

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Load and attach capture.bpf.c, and drain its ring buffer.  Programs are
+ * the point; the map, link and BTF hooks are attached when the running
+ * kernel has the function they hook (some are static in kernel/bpf and a
+ * kernel build may inline them).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "record.h"
+#include "capture.skel.h"
+
+static int warn_only(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level != LIBBPF_WARN)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static bool kernel_has_func(const struct btf *vmlinux, const char *name)
+{
+	return vmlinux && btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
+}
+
+/*
+ * Trampoline hooks: the optional ones only where the kernel has their
+ * function; the names of those left out go to @missing.
+ */
+static void select_trampolines(struct capture_bpf *skel, char *missing, size_t len)
+{
+	const struct {
+		struct bpf_program *prog;
+		const char *func;
+	} opt[] = {
+		{ skel->progs.map_create, "bpf_map_new_fd" },
+		{ skel->progs.link_attach, "bpf_link_settle" },
+		{ skel->progs.btf_load, "btf_alloc_id" },
+	};
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	size_t i, used = 0;
+
+	bpf_program__set_autoload(skel->progs.bpf_exit, false);
+	for (i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
+		if (kernel_has_func(vmlinux, opt[i].func))
+			continue;
+		bpf_program__set_autoload(opt[i].prog, false);
+		used += snprintf(missing + used, len - used, "%s%s", used ? ", " : "",
+				 opt[i].func);
+		if (used >= len)
+			break;
+	}
+	btf__free(vmlinux);
+}
+
+/* Without trampolines: the bpf() syscall exit hook alone. */
+static void select_syscall_exit(struct capture_bpf *skel)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, prog == skel->progs.bpf_exit);
+}
+
+static struct capture_bpf *load(size_t buf_bytes, bool trampolines, char *missing, size_t len,
+				int *err)
+{
+	struct capture_bpf *skel = capture_bpf__open();
+
+	missing[0] = 0;
+	if (!skel) {
+		*err = -errno;
+		return NULL;
+	}
+	skel->rodata->self_tgid = getpid();
+	skel->rodata->wakeup_bytes = buf_bytes / 4;
+	*err = bpf_map__set_max_entries(skel->maps.events, buf_bytes);
+	if (*err)
+		goto fail;
+	if (trampolines)
+		select_trampolines(skel, missing, len);
+	else
+		select_syscall_exit(skel);
+	*err = capture_bpf__load(skel);
+	if (!*err)
+		*err = capture_bpf__attach(skel);
+	if (!*err)
+		return skel;
+fail:
+	capture_bpf__destroy(skel);
+	return NULL;
+}
+
+int capture_start(struct capture *c, size_t buf_bytes, ring_buffer_sample_fn fn, void *ctx)
+{
+	char missing[128];
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	/* the first attempt may fail by design: only the fallback's errors matter */
+	libbpf_set_print(NULL);
+	c->skel = load(buf_bytes, true, missing, sizeof(missing), &err);
+	libbpf_set_print(warn_only);
+	/* this host says EPERM even to root for trampolines: always fall back */
+	if (!c->skel)
+		c->skel = load(buf_bytes, false, missing, sizeof(missing), &err);
+	if (!c->skel)
+		return err;
+	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), fn, ctx, NULL);
+	if (!c->rb) {
+		err = -errno;
+		capture_bpf__destroy(c->skel);
+		c->skel = NULL;
+		return err;
+	}
+	if (missing[0])
+		fprintf(stderr, "bpfrec: kernel lacks %s: those objects are resolved by id only\n",
+			missing);
+	return 0;
+}
+
+int capture_epoll_fd(const struct capture *c)
+{
+	return ring_buffer__epoll_fd(c->rb);
+}
+
+int capture_drain(struct capture *c)
+{
+	return ring_buffer__consume(c->rb);
+}
+
+__u64 capture_drops(const struct capture *c)
+{
+	return __atomic_load_n(&c->skel->bss->drops, __ATOMIC_RELAXED);
+}
+
+void capture_stop(struct capture *c)
+{
+	ring_buffer__free(c->rb);
+	capture_bpf__destroy(c->skel);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The workload of `bpfrec record -- CMD [ARGS]`: forked before recording
+ * starts, held on a pipe until the events are enabled so that nothing it
+ * does is missed, then exec'd.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "record.h"
+
+int workload_prepare(struct workload *w, char **argv)
+{
+	int go[2];
+	char c;
+
+	if (pipe2(go, O_CLOEXEC)) {
+		fprintf(stderr, "bpfrec: pipe: %s\n", strerror(errno));
+		return -errno;
+	}
+	w->pid = fork();
+	if (w->pid < 0) {
+		fprintf(stderr, "bpfrec: fork: %s\n", strerror(errno));
+		close(go[0]);
+		close(go[1]);
+		return -errno;
+	}
+	if (w->pid == 0) {
+		sigset_t none;
+
+		/* the recorder blocks these for its signalfd; the workload must not */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		close(go[1]);
+		/* EOF without a byte: the recorder gave up before starting */
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		fprintf(stderr, "bpfrec: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	w->go_fd = go[1];
+	return 0;
+}
+
+int workload_start(struct workload *w)
+{
+	int err = write(w->go_fd, "g", 1) == 1 ? 0 : -errno;
+
+	close(w->go_fd);
+	w->go_fd = -1;
+	return err;
+}
+
+/* Collect the exit status; the shell's convention for signals (128 + sig). */
+int workload_reap(struct workload *w, bool block)
+{
+	int status;
+	pid_t pid = waitpid(w->pid, &status, block ? 0 : WNOHANG);
+
+	if (pid <= 0)
+		return -1;
+	w->pid = 0;
+	if (WIFSIGNALED(status))
+		w->status = 128 + WTERMSIG(status);
+	else
+		w->status = WEXITSTATUS(status);
+	return 0;
+}
+
+/* The recording ended first (signal, error): don't leave the workload behind. */
+void workload_abort(struct workload *w)
+{
+	if (w->go_fd >= 0) {
+		close(w->go_fd);
+		w->go_fd = -1;
+	}
+	if (w->pid > 0) {
+		kill(w->pid, SIGTERM);
+		workload_reap(w, true);
+	}
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The facts `bpfrec record` gathers, one entry per kind and id, merged
+ * from the sources as they come and handed to the writer at the end.
+ * A storm is tens of thousands of ids: an open-addressing hash finds them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "record.h"
+
+struct kind {
+	void *items;		/* pd_prog[], pd_map[], ...: all start with id, flags */
+	size_t size;		/* of one item */
+	size_t nr, cap;
+	__u32 *slots;		/* index + 1 into items, 0 = empty */
+	size_t nr_slots;	/* power of two, at least twice nr */
+};
+
+struct facts {
+	struct kind progs, maps, links, btfs;
+};
+
+static __u32 item_id(const struct kind *k, size_t i)
+{
+	return *(const __u32 *)((const char *)k->items + i * k->size);
+}
+
+static size_t slot_of(const struct kind *k, __u32 id)
+{
+	size_t mask = k->nr_slots - 1;
+	size_t s = (id * 2654435761u) & mask;
+
+	while (k->slots[s] && item_id(k, k->slots[s] - 1) != id)
+		s = (s + 1) & mask;
+	return s;
+}
+
+static int rehash(struct kind *k)
+{
+	size_t n = k->nr_slots ? k->nr_slots * 2 : 1024, i;
+	__u32 *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	free(k->slots);
+	k->slots = slots;
+	k->nr_slots = n;
+	for (i = 0; i < k->nr; i++)
+		k->slots[slot_of(k, item_id(k, i))] = i + 1;
+	return 0;
+}
+
+/* The pointer is valid until the next lookup of the same kind. */
+static void *lookup(struct kind *k, __u32 id, bool *created)
+{
+	size_t s;
+	void *item;
+
+	if (created)
+		*created = false;
+	if ((k->nr + 1) * 2 > k->nr_slots && rehash(k))
+		return NULL;
+	s = slot_of(k, id);
+	if (k->slots[s])
+		return (char *)k->items + (k->slots[s] - 1) * k->size;
+	if (k->nr == k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 256;
+		void *items = realloc(k->items, cap * k->size);
+
+		if (!items)
+			return NULL;
+		k->items = items;
+		k->cap = cap;
+	}
+	item = (char *)k->items + k->nr * k->size;
+	memset(item, 0, k->size);
+	*(__u32 *)item = id;
+	k->slots[s] = ++k->nr;
+	if (created)
+		*created = true;
+	return item;
+}
+
+struct facts *facts_new(void)
+{
+	struct facts *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->progs.size = sizeof(struct pd_prog);
+	f->maps.size = sizeof(struct pd_map);
+	f->links.size = sizeof(struct pd_link);
+	f->btfs.size = sizeof(struct pd_btf);
+	return f;
+}
+
+struct pd_prog *facts_prog(struct facts *f, __u32 id, bool *created)
+{
+	return lookup(&f->progs, id, created);
+}
+
+struct pd_map *facts_map(struct facts *f, __u32 id, bool *created)
+{
+	return lookup(&f->maps, id, created);
+}
+
+struct pd_link *facts_link(struct facts *f, __u32 id, bool *created)
+{
+	return lookup(&f->links, id, created);
+}
+
+struct pd_btf *facts_btf(struct facts *f, __u32 id, bool *created)
+{
+	return lookup(&f->btfs, id, created);
+}
+
+void facts_want_btf(struct facts *f, __u32 id)
+{
+	bool created;
+	struct pd_btf *b = facts_btf(f, id, &created);
+
+	/* perf names sub-programs from this data (its BPF_BTF feature) */
+	if (b && created)
+		resolve_btf(id, b, true);
+}
+
+static void mark_unresolved(struct kind *k, struct facts_stats *st)
+{
+	size_t i;
+
+	for (i = 0; i < k->nr; i++) {
+		/* every pd_* starts with id, flags */
+		__u32 *flags = (__u32 *)((char *)k->items + i * k->size) + 1;
+
+		if (!(*flags & (PD_F_CAPTURED | PD_F_SYSCALL)))
+			*flags |= PD_F_UNRESOLVED;
+		if (*flags & PD_F_UNRESOLVED)
+			st->unresolved++;
+		st->objects++;
+	}
+}
+
+void facts_finish(struct facts *f, struct facts_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	mark_unresolved(&f->progs, st);
+	st->progs = st->objects;
+	st->progs_unresolved = st->unresolved;
+	mark_unresolved(&f->maps, st);
+	mark_unresolved(&f->links, st);
+	mark_unresolved(&f->btfs, st);
+}
+
+int facts_store(struct facts *f, struct pd_writer *w)
+{
+	struct pd_prog *progs = f->progs.items;
+	struct pd_map *maps = f->maps.items;
+	struct pd_link *links = f->links.items;
+	struct pd_btf *btfs = f->btfs.items;
+	size_t i;
+	int err;
+
+	for (i = 0; i < f->progs.nr; i++)
+		if ((err = pd_writer_add_prog(w, &progs[i])))
+			return err;
+	for (i = 0; i < f->maps.nr; i++)
+		if ((err = pd_writer_add_map(w, &maps[i])))
+			return err;
+	for (i = 0; i < f->links.nr; i++)
+		if ((err = pd_writer_add_link(w, &links[i])))
+			return err;
+	for (i = 0; i < f->btfs.nr; i++)
+		if ((err = pd_writer_add_btf(w, &btfs[i])))
+			return err;
+	return 0;
+}
+
+void prog_free_arrays(struct pd_prog *p)
+{
+	__u32 i;
+
+	free(p->map_ids);
+	free(p->ksym_addrs);
+	free(p->ksym_lens);
+	free(p->sub_tags);
+	free(p->func_info);
+	free(p->line_info);
+	for (i = 0; p->func_names && i < p->nr_func_names; i++)
+		free(p->func_names[i]);
+	free(p->func_names);
+	p->map_ids = NULL;
+	p->ksym_addrs = NULL;
+	p->ksym_lens = NULL;
+	p->sub_tags = NULL;
+	p->func_info = NULL;
+	p->line_info = NULL;
+	p->func_names = NULL;
+	p->nr_map_ids = p->nr_ksyms = p->nr_func_info = 0;
+	p->nr_line_info = p->nr_func_names = 0;
+}
+
+static void kind_free(struct kind *k)
+{
+	free(k->items);
+	free(k->slots);
+}
+
+void facts_free(struct facts *f)
+{
+	struct pd_prog *progs;
+	struct pd_btf *btfs;
+	size_t i;
+
+	if (!f)
+		return;
+	progs = f->progs.items;
+	btfs = f->btfs.items;
+	for (i = 0; i < f->progs.nr; i++)
+		prog_free_arrays(&progs[i]);
+	for (i = 0; i < f->btfs.nr; i++)
+		free(btfs[i].data);
+	kind_free(&f->progs);
+	kind_free(&f->maps);
+	kind_free(&f->links);
+	kind_free(&f->btfs);
+	free(f);
+}

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where the records and captured facts go: perf records are written as
+ * they come, facts are merged per object.  Resolution order for an
+ * object: the in-kernel capture (always complete for name, type, tag),
+ * then the syscalls for what only they report, if the object still
+ * exists; nothing at all leaves it unresolved.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "record.h"
+#include "capture.h"
+
+static void origin_from(struct pd_origin *o, const struct cap_hdr *h)
+{
+	o->pid = h->pid;
+	o->tid = h->tid;
+	o->uid = h->uid;
+	o->time = h->time;
+	memcpy(o->comm, h->comm, sizeof(o->comm));
+}
+
+static void *dup_array(const void *src, __u32 nr, size_t size)
+{
+	void *a = nr ? malloc(nr * size) : NULL;
+
+	if (a)
+		memcpy(a, src, nr * size);
+	return a;
+}
+
+static char **dup_names(const char (*names)[CAP_FUNC_NAME_LEN], __u32 nr)
+{
+	char **a = nr ? calloc(nr, sizeof(*a)) : NULL;
+	__u32 i;
+
+	for (i = 0; a && i < nr; i++)
+		a[i] = strndup(names[i], CAP_FUNC_NAME_LEN);
+	return a;
+}
+
+/* Arrays are only kept whole: a truncated one would lie about the count. */
+static void prog_from_capture(struct pd_prog *p, const struct cap_prog *c)
+{
+	__u32 nr_funcs = c->nr_func_info < CAP_MAX_FUNCS ? c->nr_func_info : CAP_MAX_FUNCS;
+
+	prog_free_arrays(p);
+	p->flags |= PD_F_CAPTURED;
+	p->type = c->type;
+	memcpy(p->tag, c->tag, sizeof(p->tag));
+	memcpy(p->name, c->name, sizeof(p->name));
+	p->name[sizeof(p->name) - 1] = 0;
+	p->load_time = c->load_time;
+	origin_from(&p->origin, &c->hdr);
+	p->jited_len = c->jited_len;
+	p->xlated_len = c->xlated_len;
+	p->btf_id = c->btf_id;
+	if (c->nr_map_ids <= CAP_MAX_MAP_IDS && (p->map_ids = dup_array(c->map_ids, c->nr_map_ids, 4)))
+		p->nr_map_ids = c->nr_map_ids;
+	if (c->nr_ksyms == c->nr_jited_ksyms) {
+		p->ksym_addrs = dup_array(c->ksym_addrs, c->nr_ksyms, sizeof(__u64));
+		p->ksym_lens = dup_array(c->ksym_lens, c->nr_ksyms, sizeof(__u32));
+		p->sub_tags = dup_array(c->sub_tags, c->nr_ksyms, BPF_TAG_SIZE);
+		if (p->ksym_addrs && p->ksym_lens && p->sub_tags)
+			p->nr_ksyms = c->nr_ksyms;
+	}
+	if (c->nr_func_names == nr_funcs && nr_funcs == c->nr_func_info) {
+		p->func_info = dup_array(c->func_info, nr_funcs, sizeof(struct bpf_func_info));
+		p->func_names = dup_names(c->func_names, nr_funcs);
+		if (p->func_info && p->func_names) {
+			p->nr_func_info = nr_funcs;
+			p->nr_func_names = nr_funcs;
+		}
+	}
+}
+
+/*
+ * The syscalls report the same object in full (every sub-program, line
+ * info): take their arrays, keep who created it from the capture.
+ */
+static void prog_add_syscall(struct pd_prog *p)
+{
+	struct pd_prog s = { .id = p->id };
+
+	if (resolve_prog(p->id, &s))
+		return;
+	if (p->flags & PD_F_CAPTURED) {
+		s.origin = p->origin;
+		s.flags |= p->flags;
+	}
+	prog_free_arrays(p);
+	*p = s;
+}
+
+static int on_prog(struct sink *k, const struct cap_prog *c)
+{
+	struct pd_prog *p = facts_prog(k->facts, c->hdr.id, NULL);
+	__u32 btf_id;
+
+	if (!p)
+		return -ENOMEM;
+	prog_from_capture(p, c);
+	prog_add_syscall(p);
+	btf_id = p->flags & PD_F_SYSCALL ? p->btf_id : 0;
+	if (btf_id)
+		facts_want_btf(k->facts, btf_id);
+	return 0;
+}
+
+static int on_map(struct sink *k, const struct cap_map *c)
+{
+	bool created;
+	struct pd_map *m = facts_map(k->facts, c->hdr.id, &created);
+
+	if (!m)
+		return -ENOMEM;
+	/* bpf_map_new_fd() also runs for every later fd of the map */
+	if (m->flags & PD_F_CAPTURED)
+		return 0;
+	m->flags |= PD_F_CAPTURED;
+	m->type = c->type;
+	m->key_size = c->key_size;
+	m->value_size = c->value_size;
+	m->max_entries = c->max_entries;
+	m->map_flags = c->flags;
+	m->btf_id = c->btf_id;
+	m->btf_key_type_id = c->btf_key_type_id;
+	m->btf_value_type_id = c->btf_value_type_id;
+	memcpy(m->name, c->name, sizeof(m->name));
+	m->name[sizeof(m->name) - 1] = 0;
+	origin_from(&m->origin, &c->hdr);
+	return 0;
+}
+
+static int on_link(struct sink *k, const struct cap_link *c)
+{
+	struct pd_link *l = facts_link(k->facts, c->hdr.id, NULL);
+	struct pd_link s = {};
+
+	if (!l)
+		return -ENOMEM;
+	l->flags |= PD_F_CAPTURED;
+	l->type = c->type;
+	l->prog_id = c->prog_id;
+	l->attach_type = c->attach_type;
+	snprintf(l->target, sizeof(l->target), "%s", c->attach_func);
+	origin_from(&l->origin, &c->hdr);
+	/* the syscall names the target of more link types (raw_tp, iter...) */
+	if (!resolve_link(c->hdr.id, &s)) {
+		l->flags |= PD_F_SYSCALL;
+		if (s.target[0])
+			memcpy(l->target, s.target, sizeof(l->target));
+	}
+	return 0;
+}
+
+static int on_btf(struct sink *k, const struct cap_btf *c)
+{
+	struct pd_btf *b = facts_btf(k->facts, c->hdr.id, NULL);
+
+	if (!b)
+		return -ENOMEM;
+	b->flags |= PD_F_CAPTURED;
+	b->size = c->size;
+	b->kernel = c->kernel;
+	memcpy(b->name, c->name, sizeof(b->name));
+	b->name[sizeof(b->name) - 1] = 0;
+	origin_from(&b->origin, &c->hdr);
+	return 0;
+}
+
+int sink_capture(void *ctx, void *data, size_t size)
+{
+	const struct cap_hdr *h = data;
+	struct sink *k = ctx;
+
+	if (size < sizeof(*h))
+		return 0;
+	switch (h->kind) {
+	case CAP_PROG_LOAD:
+		return size >= sizeof(struct cap_prog) ? on_prog(k, data) : 0;
+	case CAP_MAP_CREATE:
+		return size >= sizeof(struct cap_map) ? on_map(k, data) : 0;
+	case CAP_LINK_ATTACH:
+		return size >= sizeof(struct cap_link) ? on_link(k, data) : 0;
+	case CAP_BTF_LOAD:
+		return size >= sizeof(struct cap_btf) ? on_btf(k, data) : 0;
+	}
+	return 0;
+}
+
+struct bpf_event_body {
+	struct perf_event_header header;
+	__u16 type;
+	__u16 flags;
+	__u32 id;
+	__u8 tag[BPF_TAG_SIZE];
+};
+
+struct lost_body {
+	struct perf_event_header header;
+	__u64 id;
+	__u64 lost;
+};
+
+#define KNOWN (PD_F_CAPTURED | PD_F_SYSCALL)
+
+static void resolve_prog_announced(struct sink *k, __u32 id, const __u8 *tag)
+{
+	struct pd_prog *p = facts_prog(k->facts, id, NULL);
+
+	if (!p || (p->flags & KNOWN))
+		return;
+	/* until resolved, the record's tag is all there is */
+	memcpy(p->tag, tag, sizeof(p->tag));
+	prog_add_syscall(p);
+	if ((p->flags & PD_F_SYSCALL) && p->btf_id)
+		facts_want_btf(k->facts, p->btf_id);
+}
+
+/* Facts for an object a record announces, unless the capture had them. */
+static void resolve_announced(struct sink *k, const struct bpf_event_body *e)
+{
+	struct pd_map *m;
+	struct pd_link *l;
+	struct pd_btf *b;
+
+	switch (e->type) {
+	case PERF_BPF_EVENT_PROG_LOAD:
+		resolve_prog_announced(k, e->id, e->tag);
+		break;
+	case PERF_BPF_EVENT_MAP_CREATE:
+		m = facts_map(k->facts, e->id, NULL);
+		if (m && !(m->flags & KNOWN)) {
+			m->type = e->flags;
+			resolve_map(e->id, m);
+		}
+		break;
+	case PERF_BPF_EVENT_LINK_ATTACH:
+		l = facts_link(k->facts, e->id, NULL);
+		if (l && !(l->flags & KNOWN)) {
+			l->type = e->flags;
+			resolve_link(e->id, l);
+		}
+		break;
+	case PERF_BPF_EVENT_BTF_LOAD:
+		b = facts_btf(k->facts, e->id, NULL);
+		if (b && !(b->flags & KNOWN)) {
+			b->kernel = e->flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL;
+			resolve_btf(e->id, b, false);
+		}
+		break;
+	}
+}
+
+int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr)
+{
+	const struct bpf_event_body *bpf = (const void *)hdr;
+	struct sink *k = ctx;
+	int err;
+
+	(void)cpu;
+	err = pd_write_raw(k->w, hdr);
+	if (err)
+		return err;
+	k->records++;
+	switch (hdr->type) {
+	case PERF_RECORD_LOST:
+		if (hdr->size >= sizeof(struct lost_body))
+			k->lost_records += ((const struct lost_body *)hdr)->lost;
+		break;
+	case PERF_RECORD_BPF_EVENT:
+		if (hdr->size < sizeof(*bpf))
+			break;
+		/*
+		 * The capture fires before the kernel emits this record: drained
+		 * first, a fact missing now was dropped or never captured.
+		 */
+		if (k->cap)
+			capture_drain(k->cap);
+		resolve_announced(k, bpf);
+		break;
+	}
+	return 0;
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Objects that exist when the recording starts produce no record: write
+ * the records they would have produced (KSYMBOL + PROG_LOAD, and
+ * MAP_CREATE, LINK_ATTACH, BTF_LOAD when the kernel has bpf_obj_event),
+ * with their facts marked PD_F_SYNTHESISED.  Runs after the events are
+ * enabled: an id the live capture already reported is left alone.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include "record.h"
+
+/* Maps, links and BTF have no tag: the record carries zeros. */
+static const __u8 no_tag[BPF_TAG_SIZE];
+
+/* The symbol name the kernel gives a JIT image (bpf_get_prog_name()). */
+static void ksym_name(const struct pd_prog *p, __u32 i, char *buf, size_t len)
+{
+	const __u8 *tag = p->sub_tags[i];
+	int n;
+
+	n = snprintf(buf, len, "bpf_prog_%02x%02x%02x%02x%02x%02x%02x%02x", tag[0], tag[1],
+		     tag[2], tag[3], tag[4], tag[5], tag[6], tag[7]);
+	if (i < p->nr_func_names)
+		snprintf(buf + n, len - n, "_%s", p->func_names[i]);
+	else if (!p->nr_func_info && p->name[0])
+		snprintf(buf + n, len - n, "_%s", p->name);
+}
+
+static int synth_prog(struct synth_ctx *s, __u32 id)
+{
+	char name[256];
+	struct pd_prog *p;
+	bool created;
+	__u32 i;
+	int err;
+
+	p = facts_prog(s->facts, id, &created);
+	if (!p)
+		return -ENOMEM;
+	if (!created)
+		return 0;
+	/* gone since get_next_id: it ended before the recording did start */
+	if (resolve_prog(id, p))
+		return 0;
+	p->flags |= PD_F_SYNTHESISED;
+	for (i = 0; i < p->nr_ksyms; i++) {
+		ksym_name(p, i, name, sizeof(name));
+		err = pd_write_ksymbol(s->w, p->ksym_addrs[i], p->ksym_lens[i],
+				       PERF_RECORD_KSYMBOL_TYPE_BPF, 0, name, &s->sample);
+		if (err)
+			return err;
+	}
+	if (p->btf_id)
+		facts_want_btf(s->facts, p->btf_id);
+	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_PROG_LOAD, 0, id, p->tag, &s->sample);
+}
+
+static int synth_map(struct synth_ctx *s, __u32 id)
+{
+	struct pd_map *m;
+	bool created;
+
+	m = facts_map(s->facts, id, &created);
+	if (!m)
+		return -ENOMEM;
+	if (!created || resolve_map(id, m))
+		return 0;
+	m->flags |= PD_F_SYNTHESISED;
+	if (!s->obj_events)
+		return 0;
+	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_MAP_CREATE, m->type, id, no_tag, &s->sample);
+}
+
+static int synth_link(struct synth_ctx *s, __u32 id)
+{
+	struct pd_link *l;
+	bool created;
+
+	l = facts_link(s->facts, id, &created);
+	if (!l)
+		return -ENOMEM;
+	if (!created || resolve_link(id, l))
+		return 0;
+	l->flags |= PD_F_SYNTHESISED;
+	if (!s->obj_events)
+		return 0;
+	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_LINK_ATTACH, l->type, id, no_tag, &s->sample);
+}
+
+static int synth_btf(struct synth_ctx *s, __u32 id)
+{
+	struct pd_btf *b;
+	bool created;
+
+	b = facts_btf(s->facts, id, &created);
+	if (!b)
+		return -ENOMEM;
+	/* program BTFs were resolved with their data by synth_prog() */
+	if (!created && (b->flags & PD_F_CAPTURED))
+		return 0;
+	if (created && resolve_btf(id, b, false))
+		return 0;
+	b->flags |= PD_F_SYNTHESISED;
+	if (!s->obj_events)
+		return 0;
+	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_BTF_LOAD,
+				  b->kernel ? PERF_BPF_EVENT_FLAG_BTF_KERNEL : 0, id, no_tag,
+				  &s->sample);
+}
+
+static int for_each_id(int (*next)(__u32, __u32 *), int (*fn)(struct synth_ctx *, __u32),
+		       struct synth_ctx *s)
+{
+	__u32 id = 0;
+	int err;
+
+	while (!next(id, &id)) {
+		err = fn(s, id);
+		if (err)
+			return err;
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
+int synth_existing(struct synth_ctx *s)
+{
+	int err;
+
+	err = for_each_id(bpf_prog_get_next_id, synth_prog, s);
+	if (!err)
+		err = for_each_id(bpf_map_get_next_id, synth_map, s);
+	if (!err)
+		err = for_each_id(bpf_link_get_next_id, synth_link, s);
+	if (!err)
+		err = for_each_id(bpf_btf_get_next_id, synth_btf, s);
+	return err;
+}
