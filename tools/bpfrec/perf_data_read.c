@@ -274,23 +274,23 @@ struct pd_reader *pd_reader_open(const char *path, char *err, size_t errlen)
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s", strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
+		snprintf(err, errlen, "not a regular file");
 		close(fd);
 		return NULL;
 	}
 	if (!st.st_size) {
-		snprintf(err, errlen, "%s: empty file", path);
+		snprintf(err, errlen, "empty file");
 		close(fd);
 		return NULL;
 	}
 	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
-		snprintf(err, errlen, "cannot map %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "cannot map: %s", strerror(errno));
 		return NULL;
 	}
 	r = pd_reader_open_mem(map, st.st_size, err, errlen);

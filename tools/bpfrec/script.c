@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfrec script: one line per BPF lifecycle, KSYMBOL and LOST record of
+ * a perf.data, in time order, as text or as JSON lines.
+ */
+#include <argp.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "builtin.h"
+#include "json.h"
+#include "timeline.h"
+
+struct script_args {
+	const char *input;
+	bool json;
+};
+
+enum { OPT_JSON = 0x100 };
+
+static const struct argp_option script_options[] = {
+	{ "input", 'i', "FILE", 0, "perf.data to read (default: perf.data)", 0 },
+	{ "json", OPT_JSON, NULL, 0, "one JSON object per line", 0 },
+	{ 0 }
+};
+
+static const char script_doc[] =
+	"Print the BPF lifecycle records of a perf.data, in time order.\n"
+	"\n"
+	"Reads files written by 'bpfrec record' and by 'perf record'.\n"
+	"Columns: time (s.us), cpu, pid/tid, comm, event, id, name, type,\n"
+	"tag, details.\n"
+	"\n"
+	"Examples:\n"
+	"  bpfrec script\n"
+	"  bpfrec script -i /tmp/bpf.data\n"
+	"  bpfrec script -i /tmp/bpf.data --json | jq 'select(.event == \"PROG_LOAD\")'\n"
+	"\v"
+	"Exit status: 0 ok, 1 unreadable or malformed file, 2 usage error.";
+
+static error_t script_parse(int key, char *arg, struct argp_state *state)
+{
+	struct script_args *a = state->input;
+
+	switch (key) {
+	case 'i':
+		a->input = arg;
+		break;
+	case OPT_JSON:
+		a->json = true;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+enum kv_kind { KV_U64, KV_HEX, KV_STR, KV_FLAG };
+
+struct kv {
+	const char *key;
+	enum kv_kind kind;
+	__u64 num;
+	const char *str;
+};
+
+#define MAX_DETAILS	12
+
+/* One output line, shared by the text and the JSON rendering. */
+struct row {
+	const struct tl_event *e;
+	const char *comm;
+	const char *event;
+	bool has_id;
+	__u32 id;
+	const char *name;
+	const char *type;
+	char tag[2 * BPF_TAG_SIZE + 1];
+	struct kv kv[MAX_DETAILS];
+	int nr_kv;
+	char event_buf[32];
+	char type_buf[32];
+	char scratch[2][1024];		/* joined lists of ids and names */
+};
+
+static void kv_num(struct row *r, const char *key, enum kv_kind kind, __u64 v)
+{
+	if (r->nr_kv < MAX_DETAILS)
+		r->kv[r->nr_kv++] = (struct kv){ .key = key, .kind = kind, .num = v };
+}
+
+static void kv_str(struct row *r, const char *key, const char *s)
+{
+	if (r->nr_kv < MAX_DETAILS)
+		r->kv[r->nr_kv++] = (struct kv){ .key = key, .kind = KV_STR, .str = s };
+}
+
+static void kv_flag(struct row *r, const char *key)
+{
+	kv_num(r, key, KV_FLAG, 1);
+}
+
+static const char *type_name(struct row *r, const char *s, const char *kind,
+			     __u32 type)
+{
+	if (s)
+		return s;
+	snprintf(r->type_buf, sizeof(r->type_buf), "%s_type_%u", kind, type);
+	return r->type_buf;
+}
+
+static void set_tag(struct row *r, const __u8 *tag)
+{
+	static const __u8 zero[BPF_TAG_SIZE];
+	int i;
+
+	if (!memcmp(tag, zero, BPF_TAG_SIZE))
+		return;
+	for (i = 0; i < BPF_TAG_SIZE; i++)
+		snprintf(r->tag + 2 * i, 3, "%02x", tag[i]);
+}
+
+/* "a,b,c" of at most the room in @buf; a list cut short ends in "...". */
+static void join(char *buf, size_t len, __u32 n, const __u32 *ids,
+		 char *const *names)
+{
+	size_t pos = 0;
+	__u32 i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && pos < len; i++) {
+		int w = ids ? snprintf(buf + pos, len - pos, "%s%u", i ? "," : "",
+				       ids[i])
+			    : snprintf(buf + pos, len - pos, "%s%s", i ? "," : "",
+				       names[i]);
+
+		if (w < 0 || (size_t)w >= len - pos) {
+			snprintf(buf + (len > 4 ? len - 4 : 0), 4, "...");
+			return;
+		}
+		pos += w;
+	}
+}
+
+static void prog_row(struct row *r, const struct pd_facts *f, bool load)
+{
+	const struct pd_prog *p = pd_facts_prog(f, r->id);
+
+	set_tag(r, r->e->bpf.tag);
+	if (!p || (p->flags & PD_F_UNRESOLVED)) {
+		kv_flag(r, "unresolved");
+		return;
+	}
+	if (p->name[0])
+		r->name = p->name;
+	r->type = type_name(r, libbpf_bpf_prog_type_str(p->type), "prog",
+			    p->type);
+	if (!r->tag[0])
+		set_tag(r, p->tag);
+	if (!load)
+		return;
+	if (p->flags & PD_F_SYNTHESISED)
+		kv_flag(r, "synthesised");
+	if (p->jited_len)
+		kv_num(r, "jited", KV_U64, p->jited_len);
+	if (p->xlated_len)
+		kv_num(r, "xlated", KV_U64, p->xlated_len);
+	if (p->nr_map_ids) {
+		join(r->scratch[0], sizeof(r->scratch[0]), p->nr_map_ids,
+		     p->map_ids, NULL);
+		kv_str(r, "maps", r->scratch[0]);
+	}
+	if (p->btf_id)
+		kv_num(r, "btf", KV_U64, p->btf_id);
+	if (p->nr_func_names) {
+		join(r->scratch[1], sizeof(r->scratch[1]), p->nr_func_names,
+		     NULL, p->func_names);
+		kv_str(r, "funcs", r->scratch[1]);
+	}
+	if (p->nr_line_info)
+		kv_num(r, "lines", KV_U64, p->nr_line_info);
+	if (p->origin.comm[0] || p->origin.pid || p->origin.uid)
+		kv_num(r, "uid", KV_U64, p->origin.uid);
+}
+
+static void map_row(struct row *r, const struct pd_facts *f, bool create)
+{
+	const struct pd_map *m = pd_facts_map(f, r->id);
+	__u32 type = r->e->bpf.flags;	/* the record carries the map type */
+
+	if (m && !(m->flags & PD_F_UNRESOLVED)) {
+		type = m->type;
+		if (m->name[0])
+			r->name = m->name;
+	}
+	r->type = type_name(r, libbpf_bpf_map_type_str(type), "map", type);
+	if (!m || (m->flags & PD_F_UNRESOLVED)) {
+		kv_flag(r, "unresolved");
+		return;
+	}
+	if (!create)
+		return;
+	if (m->flags & PD_F_SYNTHESISED)
+		kv_flag(r, "synthesised");
+	kv_num(r, "key", KV_U64, m->key_size);
+	kv_num(r, "value", KV_U64, m->value_size);
+	kv_num(r, "max_entries", KV_U64, m->max_entries);
+	kv_num(r, "flags", KV_HEX, m->map_flags);
+	if (m->btf_id)
+		kv_num(r, "btf", KV_U64, m->btf_id);
+}
+
+static void link_row(struct row *r, const struct pd_facts *f, bool attach)
+{
+	const struct pd_link *l = pd_facts_link(f, r->id);
+	__u32 type = r->e->bpf.flags;	/* the record carries the link type */
+
+	if (l && !(l->flags & PD_F_UNRESOLVED))
+		type = l->type;
+	r->type = type_name(r, libbpf_bpf_link_type_str(type), "link", type);
+	if (!l || (l->flags & PD_F_UNRESOLVED)) {
+		kv_flag(r, "unresolved");
+		return;
+	}
+	if (!attach)
+		return;
+	if (l->flags & PD_F_SYNTHESISED)
+		kv_flag(r, "synthesised");
+	if (l->prog_id)
+		kv_num(r, "prog", KV_U64, l->prog_id);
+	if (l->target[0])
+		kv_str(r, "target", l->target);
+}
+
+static void btf_row(struct row *r, const struct pd_facts *f, bool load)
+{
+	const struct pd_btf *b = pd_facts_btf(f, r->id);
+
+	kv_flag(r, r->e->bpf.flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL ?
+		   "kernel" : "user");
+	if (!b || (b->flags & PD_F_UNRESOLVED)) {
+		kv_flag(r, "unresolved");
+		return;
+	}
+	if (b->name[0])
+		r->name = b->name;
+	if (!load)
+		return;
+	if (b->flags & PD_F_SYNTHESISED)
+		kv_flag(r, "synthesised");
+	if (b->size)
+		kv_num(r, "size", KV_U64, b->size);
+}
+
+static void bpf_row(struct row *r, const struct pd_facts *f)
+{
+	__u16 type = r->e->bpf.type;
+
+	r->has_id = true;
+	r->id = r->e->bpf.id;
+	r->event = pd_bpf_event_name(type);
+	if (!r->event) {
+		snprintf(r->event_buf, sizeof(r->event_buf), "BPF_EVENT_%u", type);
+		r->event = r->event_buf;
+	}
+	switch (type) {
+	case PERF_BPF_EVENT_PROG_LOAD:
+	case PERF_BPF_EVENT_PROG_UNLOAD:
+		prog_row(r, f, type == PERF_BPF_EVENT_PROG_LOAD);
+		break;
+	case PERF_BPF_EVENT_MAP_CREATE:
+	case PERF_BPF_EVENT_MAP_FREE:
+		map_row(r, f, type == PERF_BPF_EVENT_MAP_CREATE);
+		break;
+	case PERF_BPF_EVENT_LINK_ATTACH:
+	case PERF_BPF_EVENT_LINK_DETACH:
+		link_row(r, f, type == PERF_BPF_EVENT_LINK_ATTACH);
+		break;
+	case PERF_BPF_EVENT_BTF_LOAD:
+	case PERF_BPF_EVENT_BTF_UNLOAD:
+		btf_row(r, f, type == PERF_BPF_EVENT_BTF_LOAD);
+		break;
+	default:
+		kv_num(r, "flags", KV_HEX, r->e->bpf.flags);
+		break;
+	}
+}
+
+static void ksymbol_row(struct row *r)
+{
+	const struct tl_event *e = r->e;
+
+	r->event = "KSYMBOL";
+	r->name = e->ksymbol.name;
+	switch (e->ksymbol.ksym_type) {
+	case PERF_RECORD_KSYMBOL_TYPE_BPF:
+		r->type = "bpf";
+		break;
+	case PERF_RECORD_KSYMBOL_TYPE_OOL:
+		r->type = "ool";
+		break;
+	default:
+		r->type = type_name(r, NULL, "ksym", e->ksymbol.ksym_type);
+		break;
+	}
+	kv_num(r, "addr", KV_HEX, e->ksymbol.addr);
+	kv_num(r, "len", KV_U64, e->ksymbol.len);
+	if (e->ksymbol.flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER)
+		kv_flag(r, "unregister");
+}
+
+static void build_row(struct row *r, const struct timeline *tl,
+		      const struct tl_event *e)
+{
+	memset(r, 0, sizeof(*r));
+	r->e = e;
+	r->comm = timeline_comm(tl, e);
+	switch (e->type) {
+	case PERF_RECORD_BPF_EVENT:
+		bpf_row(r, tl->facts);
+		break;
+	case PERF_RECORD_KSYMBOL:
+		ksymbol_row(r);
+		break;
+	case PERF_RECORD_LOST:
+		r->event = "LOST";
+		kv_num(r, "lost", KV_U64, e->lost);
+		break;
+	}
+}
+
+static void print_text(const struct row *r)
+{
+	const struct pd_sample *s = &r->e->sample;
+	char time[32], pidtid[32], cpu[16], id[16];
+	int i;
+
+	if (r->e->has_sample) {
+		timeline_time(s->time, time, sizeof(time));
+		snprintf(cpu, sizeof(cpu), "[%03u]", s->cpu);
+		snprintf(pidtid, sizeof(pidtid), "%u/%u", s->pid, s->tid);
+	} else {
+		strcpy(time, "-");
+		strcpy(cpu, "[-]");
+		strcpy(pidtid, "-/-");
+	}
+	if (r->has_id)
+		snprintf(id, sizeof(id), "%u", r->id);
+	else
+		strcpy(id, "-");
+	printf("%16s %5s %13s %-16s %-12s %6s %-16s %-20s %-16s", time, cpu,
+	       pidtid, r->comm ? r->comm : "-", r->event, id,
+	       r->name && r->name[0] ? r->name : "-", r->type ? r->type : "-",
+	       r->tag[0] ? r->tag : "-");
+	for (i = 0; i < r->nr_kv; i++) {
+		const struct kv *kv = &r->kv[i];
+
+		switch (kv->kind) {
+		case KV_U64:
+			printf(" %s=%llu", kv->key, (unsigned long long)kv->num);
+			break;
+		case KV_HEX:
+			printf(" %s=0x%llx", kv->key, (unsigned long long)kv->num);
+			break;
+		case KV_STR:
+			printf(" %s=%s", kv->key, kv->str);
+			break;
+		case KV_FLAG:
+			printf(" %s", kv->key);
+			break;
+		}
+	}
+	putchar('\n');
+}
+
+static void print_json(const struct row *r)
+{
+	const struct pd_sample *s = &r->e->sample;
+	char buf[40];
+	struct json j;
+	int i;
+
+	json_begin(&j, stdout);
+	if (r->e->has_sample) {
+		timeline_time(s->time, buf, sizeof(buf));
+		json_raw(&j, "time", buf);
+		json_u64(&j, "time_ns", s->time);
+		json_u64(&j, "cpu", s->cpu);
+		json_u64(&j, "pid", s->pid);
+		json_u64(&j, "tid", s->tid);
+	}
+	if (r->comm)
+		json_str(&j, "comm", r->comm);
+	json_str(&j, "event", r->event);
+	if (r->has_id)
+		json_u64(&j, "id", r->id);
+	if (r->name && r->name[0])
+		json_str(&j, "name", r->name);
+	if (r->type)
+		json_str(&j, "type", r->type);
+	if (r->tag[0])
+		json_str(&j, "tag", r->tag);
+	json_object(&j, "details");
+	for (i = 0; i < r->nr_kv; i++) {
+		const struct kv *kv = &r->kv[i];
+
+		switch (kv->kind) {
+		case KV_U64:
+			json_u64(&j, kv->key, kv->num);
+			break;
+		case KV_HEX:
+			snprintf(buf, sizeof(buf), "0x%llx",
+				 (unsigned long long)kv->num);
+			json_str(&j, kv->key, buf);
+			break;
+		case KV_STR:
+			json_str(&j, kv->key, kv->str);
+			break;
+		case KV_FLAG:
+			json_bool(&j, kv->key, true);
+			break;
+		}
+	}
+	json_close(&j);
+	json_end(&j);
+}
+
+int cmd_script(int argc, char **argv)
+{
+	struct script_args args = { .input = "perf.data" };
+	struct argp argp = {
+		.options = script_options,
+		.parser = script_parse,
+		.doc = script_doc,
+	};
+	struct timeline tl;
+	char err[300];
+	struct row row;
+	size_t i;
+
+	argp_err_exit_status = BPFREC_EXIT_USAGE;
+	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
+		return BPFREC_EXIT_USAGE;
+	if (timeline_load(&tl, args.input, err, sizeof(err))) {
+		fprintf(stderr, "bpfrec script: %s: %s\n", args.input, err);
+		return BPFREC_EXIT_ERROR;
+	}
+	if (!args.json)
+		printf("#%15s %5s %13s %-16s %-12s %6s %-16s %-20s %-16s %s\n",
+		       "TIME", "CPU", "PID/TID", "COMM", "EVENT", "ID", "NAME",
+		       "TYPE", "TAG", "DETAILS");
+	for (i = 0; i < tl.nr; i++) {
+		build_row(&row, &tl, &tl.ev[i]);
+		if (args.json)
+			print_json(&row);
+		else
+			print_text(&row);
+	}
+	if (pd_reader_warning(tl.reader))
+		fprintf(stderr, "bpfrec script: warning: %s: %s\n", args.input,
+			pd_reader_warning(tl.reader));
+	timeline_free(&tl);
+	if (fflush(stdout)) {
+		perror("bpfrec script: stdout");
+		return BPFREC_EXIT_ERROR;
+	}
+	return BPFREC_EXIT_OK;
+}

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Time-ordered view of a perf.data for script and report.  Records from
+ * different CPUs arrive interleaved (perf drains one ring after another),
+ * so they are sorted by time, file order breaking ties; the comm of each
+ * task is then followed through its COMM records in that order, so an
+ * exec that renames a task applies from the right moment on.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "timeline.h"
+
+struct slot {
+	struct tl_event ev;
+	size_t seq;
+	char *comm;			/* COMM records only */
+};
+
+/* tid -> current comm; open addressing, tid 0 kept out of band. */
+struct comm_map {
+	__u32 *tids;
+	const char **comms;
+	size_t cap;
+	size_t used;
+	const char *idle;		/* comm of tid 0 */
+};
+
+static const char *comm_get(const struct comm_map *m, __u32 tid)
+{
+	size_t i;
+
+	if (!tid)
+		return m->idle;
+	if (!m->cap)
+		return NULL;
+	for (i = tid & (m->cap - 1); m->tids[i]; i = (i + 1) & (m->cap - 1)) {
+		if (m->tids[i] == tid)
+			return m->comms[i];
+	}
+	return NULL;
+}
+
+static int comm_set(struct comm_map *m, __u32 tid, const char *comm)
+{
+	size_t i;
+
+	if (!tid) {
+		m->idle = comm;
+		return 0;
+	}
+	if ((m->used + 1) * 2 > m->cap) {
+		struct comm_map n = { .cap = m->cap ? m->cap * 2 : 64 };
+
+		n.tids = calloc(n.cap, sizeof(*n.tids));
+		n.comms = calloc(n.cap, sizeof(*n.comms));
+		if (!n.tids || !n.comms) {
+			free(n.tids);
+			free(n.comms);
+			return -ENOMEM;
+		}
+		n.idle = m->idle;
+		for (i = 0; i < m->cap; i++) {
+			if (m->tids[i])
+				comm_set(&n, m->tids[i], m->comms[i]);
+		}
+		free(m->tids);
+		free(m->comms);
+		*m = n;
+	}
+	for (i = tid & (m->cap - 1); m->tids[i] && m->tids[i] != tid;
+	     i = (i + 1) & (m->cap - 1))
+		;
+	if (!m->tids[i])
+		m->used++;
+	m->tids[i] = tid;
+	m->comms[i] = comm;
+	return 0;
+}
+
+static int slot_cmp(const void *a, const void *b)
+{
+	const struct slot *x = a, *y = b;
+
+	if (x->ev.sample.time != y->ev.sample.time)
+		return x->ev.sample.time < y->ev.sample.time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Keep what script and report show, and COMM records to name tasks. */
+static int take(struct slot *s, const struct pd_record *rec)
+{
+	memset(s, 0, sizeof(*s));
+	s->ev.type = rec->type;
+	s->ev.has_sample = rec->has_sample;
+	s->ev.sample = rec->sample;
+	switch (rec->type) {
+	case PERF_RECORD_BPF_EVENT:
+		s->ev.bpf.type = rec->bpf.type;
+		s->ev.bpf.flags = rec->bpf.flags;
+		s->ev.bpf.id = rec->bpf.id;
+		memcpy(s->ev.bpf.tag, rec->bpf.tag, BPF_TAG_SIZE);
+		return 1;
+	case PERF_RECORD_KSYMBOL:
+		s->ev.ksymbol.addr = rec->ksymbol.addr;
+		s->ev.ksymbol.len = rec->ksymbol.len;
+		s->ev.ksymbol.ksym_type = rec->ksymbol.ksym_type;
+		s->ev.ksymbol.flags = rec->ksymbol.flags;
+		s->ev.ksymbol.name = strdup(rec->ksymbol.name);
+		return s->ev.ksymbol.name ? 1 : -ENOMEM;
+	case PERF_RECORD_LOST:
+		s->ev.lost = rec->lost.lost;
+		return 1;
+	case PERF_RECORD_COMM:
+		/* The comm names the task from this record's time on. */
+		s->ev.sample.tid = rec->comm.tid;
+		s->comm = strdup(rec->comm.comm);
+		return s->comm ? 1 : -ENOMEM;
+	}
+	return 0;
+}
+
+static void free_slots(struct slot *slots, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(slots[i].comm);
+		if (slots[i].ev.type == PERF_RECORD_KSYMBOL)
+			free(slots[i].ev.ksymbol.name);
+	}
+	free(slots);
+}
+
+static int read_all(struct timeline *tl, struct slot **slotsp, size_t *nrp,
+		    char *err, size_t errlen)
+{
+	struct slot *slots = NULL, *n;
+	size_t nr = 0, cap = 0;
+	struct pd_record rec;
+	int ret;
+
+	while ((ret = pd_reader_next(tl->reader, &rec)) > 0) {
+		if (nr == cap) {
+			cap = cap ? cap * 2 : 1024;
+			n = realloc(slots, cap * sizeof(*slots));
+			if (!n) {
+				ret = -ENOMEM;
+				break;
+			}
+			slots = n;
+		}
+		ret = take(&slots[nr], &rec);
+		if (ret < 0)
+			break;
+		slots[nr].seq = nr;
+		nr += ret;
+	}
+	if (ret < 0) {
+		snprintf(err, errlen, "%s", ret == -ENOMEM ? "out of memory" :
+			 pd_reader_error(tl->reader));
+		free_slots(slots, nr);
+		return ret;
+	}
+	*slotsp = slots;
+	*nrp = nr;
+	return 0;
+}
+
+int timeline_load(struct timeline *tl, const char *path, char *err,
+		  size_t errlen)
+{
+	struct comm_map map = { 0 };
+	struct slot *slots;
+	size_t i, nr;
+	int ret;
+
+	memset(tl, 0, sizeof(*tl));
+	tl->reader = pd_reader_open(path, err, errlen);
+	if (!tl->reader)
+		return -EINVAL;
+	tl->facts = pd_reader_facts(tl->reader);
+	tl->info = pd_reader_info(tl->reader);
+	ret = read_all(tl, &slots, &nr, err, errlen);
+	if (ret)
+		goto fail;
+	if (nr)
+		qsort(slots, nr, sizeof(*slots), slot_cmp);
+
+	tl->ev = calloc(nr ? nr : 1, sizeof(*tl->ev));
+	tl->comms = calloc(nr ? nr : 1, sizeof(*tl->comms));
+	if (!tl->ev || !tl->comms)
+		ret = -ENOMEM;
+	for (i = 0; !ret && i < nr; i++) {
+		struct slot *s = &slots[i];
+
+		if (s->comm) {
+			tl->comms[tl->nr_comms++] = s->comm;
+			ret = comm_set(&map, s->ev.sample.tid, s->comm);
+			s->comm = NULL;
+			continue;
+		}
+		tl->ev[tl->nr] = s->ev;
+		if (s->ev.has_sample)
+			tl->ev[tl->nr].comm = comm_get(&map, s->ev.sample.tid);
+		tl->nr++;
+		/* The name now belongs to the timeline. */
+		s->ev.type = 0;
+	}
+	free(map.tids);
+	free(map.comms);
+	free_slots(slots, nr);
+	if (ret) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	return 0;
+fail:
+	timeline_free(tl);
+	return ret;
+}
+
+void timeline_free(struct timeline *tl)
+{
+	size_t i;
+
+	for (i = 0; tl->ev && i < tl->nr; i++) {
+		if (tl->ev[i].type == PERF_RECORD_KSYMBOL)
+			free(tl->ev[i].ksymbol.name);
+	}
+	for (i = 0; i < tl->nr_comms; i++)
+		free(tl->comms[i]);
+	free(tl->comms);
+	free(tl->ev);
+	pd_reader_close(tl->reader);
+	memset(tl, 0, sizeof(*tl));
+}
+
+static const struct pd_origin *creator(const struct pd_facts *f,
+				       const struct tl_event *e)
+{
+	const struct pd_prog *p;
+	const struct pd_map *m;
+	const struct pd_link *l;
+	const struct pd_btf *b;
+
+	if (e->type != PERF_RECORD_BPF_EVENT)
+		return NULL;
+	switch (e->bpf.type) {
+	case PERF_BPF_EVENT_PROG_LOAD:
+	case PERF_BPF_EVENT_PROG_UNLOAD:
+		p = pd_facts_prog(f, e->bpf.id);
+		return p ? &p->origin : NULL;
+	case PERF_BPF_EVENT_MAP_CREATE:
+	case PERF_BPF_EVENT_MAP_FREE:
+		m = pd_facts_map(f, e->bpf.id);
+		return m ? &m->origin : NULL;
+	case PERF_BPF_EVENT_LINK_ATTACH:
+	case PERF_BPF_EVENT_LINK_DETACH:
+		l = pd_facts_link(f, e->bpf.id);
+		return l ? &l->origin : NULL;
+	case PERF_BPF_EVENT_BTF_LOAD:
+	case PERF_BPF_EVENT_BTF_UNLOAD:
+		b = pd_facts_btf(f, e->bpf.id);
+		return b ? &b->origin : NULL;
+	}
+	return NULL;
+}
+
+const char *timeline_comm(const struct timeline *tl, const struct tl_event *e)
+{
+	const struct pd_origin *o;
+
+	if (e->comm)
+		return e->comm;
+	/* The creator's comm names records from the creating process. */
+	o = creator(tl->facts, e);
+	if (o && o->comm[0] && e->has_sample && o->pid == e->sample.pid)
+		return o->comm;
+	return NULL;
+}
+
+void timeline_time(__u64 ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(ns / 1000000000),
+		 (unsigned long long)(ns % 1000000000 / 1000));
+}
