@@ -349,7 +349,8 @@ static int encode_bpfrec(const struct pd_facts *f, struct pd_buf *b)
 	size_t i;
 
 	pd_buf_put(b, &h, sizeof(h));
-	ext_item(b, PD_EXT_CAPTURE, &c, sizeof(c), NULL);
+	if (f->has_capture)
+		ext_item(b, PD_EXT_CAPTURE, &c, sizeof(c), NULL);
 	for (i = 0; i < f->nr_progs; i++)
 		ext_prog(b, &f->progs[i]);
 	for (i = 0; i < f->nr_maps; i++)

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfrec report: what a recording saw, summarised - BPF objects by kind
+ * and type, by creating process, their lifetimes, those still alive when
+ * the recording ended, and what was lost.
+ */
+#include <argp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "builtin.h"
+#include "timeline.h"
+
+/* At most this many survivors are listed one by one. */
+#define MAX_ALIVE_LISTED	50
+
+enum kind { K_PROG, K_MAP, K_LINK, K_BTF, NR_KINDS };
+
+static const char *const kind_names[NR_KINDS] = { "prog", "map", "link", "btf" };
+
+/* One lifetime of one object id: creation and destruction, as seen. */
+struct obj {
+	enum kind kind;
+	__u32 id;
+	bool created;			/* creation record seen */
+	bool destroyed;
+	__u64 t_create;
+	__u64 t_destroy;
+	__u32 pid;			/* creating process, 0 if unknown */
+	const char *comm;
+	char type[40];
+	bool synthesised;
+	bool unresolved;
+};
+
+struct change {
+	enum kind kind;
+	__u32 id;
+	bool create;
+	size_t seq;			/* timeline position: time order */
+};
+
+static const char report_doc[] =
+	"Summarise the BPF objects of a perf.data: counts by kind and type\n"
+	"and by creating process, lifetimes (min/median/max), objects still\n"
+	"alive at the end of the recording, and lost records.\n"
+	"\n"
+	"Examples:\n"
+	"  bpfrec report\n"
+	"  bpfrec report -i /tmp/bpf.data\n"
+	"\v"
+	"Exit status: 0 ok, 1 unreadable or malformed file, 2 usage error.";
+
+static const struct argp_option report_options[] = {
+	{ "input", 'i', "FILE", 0, "perf.data to read (default: perf.data)", 0 },
+	{ 0 }
+};
+
+static error_t report_parse(int key, char *arg, struct argp_state *state)
+{
+	const char **input = state->input;
+
+	switch (key) {
+	case 'i':
+		*input = arg;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static bool event_kind(__u16 type, enum kind *k, bool *create)
+{
+	if (type < PERF_BPF_EVENT_PROG_LOAD || type > PERF_BPF_EVENT_BTF_UNLOAD)
+		return false;
+	*k = (type - 1) / 2;
+	*create = type % 2;
+	return true;
+}
+
+static int change_cmp(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void set_type(struct obj *o, const char *s, const char *kind,
+		     __u32 type)
+{
+	if (s)
+		snprintf(o->type, sizeof(o->type), "%s", s);
+	else
+		snprintf(o->type, sizeof(o->type), "%s_type_%u", kind, type);
+}
+
+/* Type, creator and marks of @o from the stored facts, else the record. */
+static void describe(struct obj *o, const struct timeline *tl,
+		     const struct tl_event *e)
+{
+	const struct pd_facts *f = tl->facts;
+	const struct pd_origin *origin = NULL;
+	__u32 flags = PD_F_UNRESOLVED;
+
+	switch (o->kind) {
+	case K_PROG: {
+		const struct pd_prog *p = pd_facts_prog(f, o->id);
+
+		if (p) {
+			flags = p->flags;
+			origin = &p->origin;
+			set_type(o, libbpf_bpf_prog_type_str(p->type), "prog",
+				 p->type);
+		}
+		break;
+	}
+	case K_MAP: {
+		const struct pd_map *m = pd_facts_map(f, o->id);
+		__u32 t = m ? m->type : e->bpf.flags;
+
+		if (m) {
+			flags = m->flags;
+			origin = &m->origin;
+		}
+		set_type(o, libbpf_bpf_map_type_str(t), "map", t);
+		break;
+	}
+	case K_LINK: {
+		const struct pd_link *l = pd_facts_link(f, o->id);
+		__u32 t = l ? l->type : e->bpf.flags;
+
+		if (l) {
+			flags = l->flags;
+			origin = &l->origin;
+		}
+		set_type(o, libbpf_bpf_link_type_str(t), "link", t);
+		break;
+	}
+	default: {
+		const struct pd_btf *b = pd_facts_btf(f, o->id);
+
+		if (b) {
+			flags = b->flags;
+			origin = &b->origin;
+		}
+		snprintf(o->type, sizeof(o->type), "%s",
+			 e->bpf.flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL ?
+			 "kernel" : "user");
+		break;
+	}
+	}
+	o->unresolved = flags & PD_F_UNRESOLVED;
+	o->synthesised = flags & PD_F_SYNTHESISED;
+	if (o->unresolved && o->kind == K_PROG)
+		snprintf(o->type, sizeof(o->type), "unresolved");
+	if (origin && (origin->pid || origin->comm[0])) {
+		o->pid = origin->pid;
+		o->comm = origin->comm;
+	} else if (e->has_sample) {
+		o->pid = e->sample.pid;
+		o->comm = timeline_comm(tl, e);
+	}
+}
+
+/* Pair creations and destructions of each id into lifetimes. */
+static struct obj *collect(const struct timeline *tl, size_t *nr_objs)
+{
+	struct change *ch = calloc(tl->nr ? tl->nr : 1, sizeof(*ch));
+	struct obj *objs = calloc(tl->nr ? tl->nr : 1, sizeof(*objs));
+	size_t i, nr_ch = 0, n = 0;
+
+	if (!ch || !objs) {
+		free(ch);
+		free(objs);
+		return NULL;
+	}
+	for (i = 0; i < tl->nr; i++) {
+		const struct tl_event *e = &tl->ev[i];
+		struct change *c = &ch[nr_ch];
+
+		if (e->type != PERF_RECORD_BPF_EVENT ||
+		    !event_kind(e->bpf.type, &c->kind, &c->create))
+			continue;
+		c->id = e->bpf.id;
+		c->seq = i;
+		nr_ch++;
+	}
+	qsort(ch, nr_ch, sizeof(*ch), change_cmp);
+	for (i = 0; i < nr_ch; i++) {
+		const struct tl_event *e = &tl->ev[ch[i].seq];
+		struct obj *o = n ? &objs[n - 1] : NULL;
+
+		/* A destruction closes the open lifetime of the same id. */
+		if (!ch[i].create && o && o->kind == ch[i].kind &&
+		    o->id == ch[i].id && !o->destroyed) {
+			o->destroyed = true;
+			o->t_destroy = e->sample.time;
+			continue;
+		}
+		o = &objs[n++];
+		o->kind = ch[i].kind;
+		o->id = ch[i].id;
+		if (ch[i].create) {
+			o->created = true;
+			o->t_create = e->sample.time;
+		} else {
+			o->destroyed = true;
+			o->t_destroy = e->sample.time;
+		}
+		describe(o, tl, e);
+	}
+	free(ch);
+	*nr_objs = n;
+	return objs;
+}
+
+static void fmt_duration(__u64 ns, char *buf, size_t len)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.1f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", ns / 1e9);
+}
+
+struct type_count {
+	enum kind kind;
+	const char *type;
+	size_t created, destroyed, alive, synthesised, unresolved;
+};
+
+static int type_cmp(const void *a, const void *b)
+{
+	const struct obj *x = *(const struct obj **)a, *y = *(const struct obj **)b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return strcmp(x->type, y->type);
+}
+
+static bool alive(const struct obj *o)
+{
+	return (o->created || o->synthesised) && !o->destroyed;
+}
+
+static void by_type(struct obj **v, size_t n)
+{
+	size_t i = 0, j;
+
+	qsort(v, n, sizeof(*v), type_cmp);
+	printf("\nObjects by kind and type:\n");
+	printf("  %-5s %-24s %8s %10s %6s %12s %11s\n", "KIND", "TYPE",
+	       "CREATED", "DESTROYED", "ALIVE", "SYNTHESISED", "UNRESOLVED");
+	while (i < n) {
+		struct type_count c = { .kind = v[i]->kind, .type = v[i]->type };
+
+		for (j = i; j < n && !type_cmp(&v[i], &v[j]); j++) {
+			c.created += v[j]->created;
+			c.destroyed += v[j]->destroyed;
+			c.alive += alive(v[j]);
+			c.synthesised += v[j]->synthesised;
+			c.unresolved += v[j]->unresolved;
+		}
+		printf("  %-5s %-24s %8zu %10zu %6zu %12zu %11zu\n",
+		       kind_names[c.kind], c.type, c.created, c.destroyed,
+		       c.alive, c.synthesised, c.unresolved);
+		i = j;
+	}
+}
+
+static int proc_cmp(const void *a, const void *b)
+{
+	const struct obj *x = *(const struct obj **)a, *y = *(const struct obj **)b;
+	int r;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	r = strcmp(x->comm ? x->comm : "", y->comm ? y->comm : "");
+	return r;
+}
+
+static void by_process(struct obj **v, size_t n)
+{
+	size_t i = 0, j, k, cnt[NR_KINDS];
+
+	qsort(v, n, sizeof(*v), proc_cmp);
+	printf("\nObjects by creating process:\n");
+	printf("  %8s %-16s %7s %7s %7s %7s\n", "PID", "COMM", "PROGS", "MAPS",
+	       "LINKS", "BTF");
+	while (i < n) {
+		memset(cnt, 0, sizeof(cnt));
+		for (j = i; j < n && !proc_cmp(&v[i], &v[j]); j++)
+			cnt[v[j]->kind]++;
+		if (v[i]->pid || v[i]->comm)
+			printf("  %8u %-16s", v[i]->pid,
+			       v[i]->comm ? v[i]->comm : "-");
+		else
+			printf("  %8s %-16s", "-", "(unknown)");
+		for (k = 0; k < NR_KINDS; k++)
+			printf(" %7zu", cnt[k]);
+		putchar('\n');
+		i = j;
+	}
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int lifetimes(struct obj *objs, size_t n)
+{
+	__u64 *d = calloc(n ? n : 1, sizeof(*d));
+	char lo[32], med[32], hi[32];
+	size_t i, m;
+	int k;
+
+	if (!d)
+		return -1;
+	printf("\nLifetimes (created and destroyed during the recording):\n");
+	printf("  %-5s %8s %12s %12s %12s\n", "KIND", "COUNT", "MIN", "MEDIAN",
+	       "MAX");
+	for (k = 0; k < NR_KINDS; k++) {
+		for (i = m = 0; i < n; i++) {
+			if (objs[i].kind == (enum kind)k && objs[i].created &&
+			    objs[i].destroyed)
+				d[m++] = objs[i].t_destroy - objs[i].t_create;
+		}
+		if (!m) {
+			printf("  %-5s %8d %12s %12s %12s\n", kind_names[k], 0,
+			       "-", "-", "-");
+			continue;
+		}
+		qsort(d, m, sizeof(*d), u64_cmp);
+		fmt_duration(d[0], lo, sizeof(lo));
+		fmt_duration(m % 2 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2,
+			     med, sizeof(med));
+		fmt_duration(d[m - 1], hi, sizeof(hi));
+		printf("  %-5s %8zu %12s %12s %12s\n", kind_names[k], m, lo,
+		       med, hi);
+	}
+	free(d);
+	return 0;
+}
+
+static const char *obj_name(const struct timeline *tl, const struct obj *o)
+{
+	const struct pd_prog *p;
+	const struct pd_map *m;
+	const struct pd_btf *b;
+
+	switch (o->kind) {
+	case K_PROG:
+		p = pd_facts_prog(tl->facts, o->id);
+		return p && p->name[0] ? p->name : "-";
+	case K_MAP:
+		m = pd_facts_map(tl->facts, o->id);
+		return m && m->name[0] ? m->name : "-";
+	case K_BTF:
+		b = pd_facts_btf(tl->facts, o->id);
+		return b && b->name[0] ? b->name : "-";
+	default:
+		return "-";
+	}
+}
+
+static void survivors(const struct timeline *tl, struct obj *objs, size_t n)
+{
+	size_t i, nr = 0, listed = 0;
+
+	for (i = 0; i < n; i++)
+		nr += alive(&objs[i]);
+	printf("\nAlive at the end of the recording: %zu\n", nr);
+	if (!nr)
+		return;
+	printf("  %-5s %8s %-16s %-24s %s\n", "KIND", "ID", "NAME", "TYPE",
+	       "CREATED BY");
+	for (i = 0; i < n && listed < MAX_ALIVE_LISTED; i++) {
+		const struct obj *o = &objs[i];
+
+		if (!alive(o))
+			continue;
+		printf("  %-5s %8u %-16s %-24s %u %s%s\n", kind_names[o->kind],
+		       o->id, obj_name(tl, o), o->type, o->pid,
+		       o->comm ? o->comm : "-",
+		       o->synthesised ? " (existed at start)" : "");
+		listed++;
+	}
+	if (nr > listed)
+		printf("  ... and %zu more\n", nr - listed);
+}
+
+static void summary(const char *path, const struct timeline *tl)
+{
+	const struct pd_file_info *in = tl->info;
+	const struct pd_facts *f = tl->facts;
+	__u64 lost = 0, first = 0, last = 0;
+	size_t i, nr_lost = 0;
+	char a[32], b[32], d[32];
+
+	for (i = 0; i < tl->nr; i++) {
+		const struct tl_event *e = &tl->ev[i];
+
+		if (e->type == PERF_RECORD_LOST) {
+			lost += e->lost;
+			nr_lost++;
+		}
+		if (e->has_sample && e->sample.time) {
+			if (!first)
+				first = e->sample.time;
+			last = e->sample.time;
+		}
+	}
+	printf("# bpfrec report of %s\n", path);
+	if (in->hostname || in->osrelease)
+		printf("# host: %s, kernel %s\n",
+		       in->hostname ? in->hostname : "-",
+		       in->osrelease ? in->osrelease : "-");
+	if (in->version)
+		printf("# written by: %s\n", in->version);
+	if (in->cmdline)
+		printf("# cmdline: %s\n", in->cmdline);
+	timeline_time(first, a, sizeof(a));
+	timeline_time(last, b, sizeof(b));
+	fmt_duration(last - first, d, sizeof(d));
+	printf("# records: %zu, from %s to %s (%s)\n", tl->nr, a, b, d);
+	printf("# lost records: %llu (in %zu LOST records)\n",
+	       (unsigned long long)lost, nr_lost);
+	if (f->has_capture)
+		printf("# capture: %llu records lost in ring buffers, %llu facts lost, map/link/btf records %s\n",
+		       (unsigned long long)f->capture.lost_records,
+		       (unsigned long long)f->capture.lost_facts,
+		       f->capture.flags & PD_CAP_BPF_OBJ_EVENT ? "on" : "off");
+}
+
+int cmd_report(int argc, char **argv)
+{
+	const char *input = "perf.data";
+	struct argp argp = {
+		.options = report_options,
+		.parser = report_parse,
+		.doc = report_doc,
+	};
+	struct obj *objs, **v;
+	struct timeline tl;
+	char err[300];
+	size_t i, n;
+	int ret = BPFREC_EXIT_OK;
+
+	argp_err_exit_status = BPFREC_EXIT_USAGE;
+	if (argp_parse(&argp, argc, argv, 0, NULL, &input))
+		return BPFREC_EXIT_USAGE;
+	if (timeline_load(&tl, input, err, sizeof(err))) {
+		fprintf(stderr, "bpfrec report: %s: %s\n", input, err);
+		return BPFREC_EXIT_ERROR;
+	}
+	objs = collect(&tl, &n);
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (!objs || !v) {
+		fprintf(stderr, "bpfrec report: out of memory\n");
+		ret = BPFREC_EXIT_ERROR;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = &objs[i];
+	summary(input, &tl);
+	by_type(v, n);
+	by_process(v, n);
+	if (lifetimes(objs, n)) {
+		fprintf(stderr, "bpfrec report: out of memory\n");
+		ret = BPFREC_EXIT_ERROR;
+		goto out;
+	}
+	survivors(&tl, objs, n);
+	if (pd_reader_warning(tl.reader))
+		fprintf(stderr, "bpfrec report: warning: %s: %s\n", input,
+			pd_reader_warning(tl.reader));
+	if (fflush(stdout)) {
+		perror("bpfrec report: stdout");
+		ret = BPFREC_EXIT_ERROR;
+	}
+out:
+	free(v);
+	free(objs);
+	timeline_free(&tl);
+	return ret;
+}
