@@ -30,6 +30,7 @@
 
 struct opts {
 	bool help;
+	bool usage_shown;
 	const char *output;
 	unsigned long duration;
 	unsigned long mmap_pages;
@@ -88,7 +89,9 @@ static bool pow2(unsigned long v)
  */
 static error_t usage(struct argp_state *state, const char *fmt, const char *arg)
 {
-	(void)state;
+	struct opts *o = state->input;
+
+	o->usage_shown = true;
 	fprintf(stderr, "bpfrec record: ");
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, " (see bpfrec record --help)\n");
@@ -101,7 +104,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case OPT_HELP:
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		/* argp_state_help() is silent under ARGP_NO_ERRS */
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "bpfrec record");
 		o->help = true;
 		/* stop here: nothing else is parsed or done */
 		state->next = state->argc;
@@ -136,7 +140,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_ERROR:
 		/* getopt refused the argument before the one argp would read next */
-		if (!o->cmd && state->next > 0 && state->next <= state->argc)
+		if (!o->usage_shown && state->next > 0 && state->next <= state->argc)
 			return usage(state, "bad option '%s'", state->argv[state->next - 1]);
 		break;
 	default:
@@ -357,6 +361,7 @@ static int finish(struct recorder *r, int err)
 	c.lost_records = r->sink.lost_records;
 	c.lost_facts = r->have_cap ? capture_drops(&r->cap) : 0;
 	pd_writer_set_capture(r->w, &c);
+	sink_finish(&r->sink);
 	facts_finish(r->sink.facts, &st);
 	ret = facts_store(r->sink.facts, r->w);
 	if (!err)
@@ -425,6 +430,9 @@ static int record(struct recorder *r, int argc, char **argv)
 	if (err)
 		return err;
 	r->sink.w = r->w;
+	/* said once everything else worked: an error is then the only line */
+	if (!r->rings.obj_events)
+		fprintf(stderr, "bpfrec: kernel lacks bpf_obj_event: recording programs only\n");
 	err = setup_fds(r, &mask);
 	if (!err && r->o.cmd)
 		err = workload_prepare(&r->wl, r->o.cmd);

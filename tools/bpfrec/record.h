@@ -91,16 +91,28 @@ int resolve_link(__u32 id, struct pd_link *l);
 int resolve_btf(__u32 id, struct pd_btf *b, bool with_data);
 
 /* record_sink.c: perf records to the writer, captured facts to the table. */
+struct bpf_event_body {
+	struct perf_event_header header;
+	__u16 type;
+	__u16 flags;
+	__u32 id;
+	__u8 tag[BPF_TAG_SIZE];
+};
+
 struct sink {
 	struct pd_writer *w;
 	struct facts *facts;
 	struct capture *cap;	/* NULL without in-kernel capture */
 	__u64 records;
 	__u64 lost_records;	/* sum of PERF_RECORD_LOST */
+	/* announced objects whose facts had not come yet */
+	struct bpf_event_body *pending;
+	size_t nr_pending, cap_pending;
 };
 
 int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr);
 int sink_capture(void *ctx, void *data, size_t size);
+void sink_finish(struct sink *k);
 
 /* synth.c: objects that exist when the recording starts. */
 struct synth_ctx {

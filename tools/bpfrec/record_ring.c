@@ -64,10 +64,8 @@ static int probe_attr(struct rings *rs, unsigned int wakeup_bytes, int cpu)
 		goto fail;
 	attr_init(&rs->attr, wakeup_bytes, false);
 	fd = perf_open(&rs->attr, cpu);
-	if (fd >= 0) {
-		fprintf(stderr, "bpfrec: kernel lacks bpf_obj_event: recording programs only\n");
+	if (fd >= 0)
 		return fd;
-	}
 	if (errno == EINVAL) {
 		fprintf(stderr, "bpfrec: kernel lacks bpf_event side-band records (Linux >= 5.1 needed)\n");
 		return -EOPNOTSUPP;

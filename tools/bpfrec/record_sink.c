@@ -190,14 +190,6 @@ int sink_capture(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-struct bpf_event_body {
-	struct perf_event_header header;
-	__u16 type;
-	__u16 flags;
-	__u32 id;
-	__u8 tag[BPF_TAG_SIZE];
-};
-
 struct lost_body {
 	struct perf_event_header header;
 	__u64 id;
@@ -206,52 +198,87 @@ struct lost_body {
 
 #define KNOWN (PD_F_CAPTURED | PD_F_SYSCALL)
 
-static void resolve_prog_announced(struct sink *k, __u32 id, const __u8 *tag)
+/*
+ * Facts for an object a record announces, unless the capture had them.
+ * Returns true when still unknown: with the capture running that is the
+ * normal case, its fact may come after the record (bpf() exit hook).
+ */
+static bool resolve_announced(struct sink *k, const struct bpf_event_body *e, bool now)
 {
-	struct pd_prog *p = facts_prog(k->facts, id, NULL);
-
-	if (!p || (p->flags & KNOWN))
-		return;
-	/* until resolved, the record's tag is all there is */
-	memcpy(p->tag, tag, sizeof(p->tag));
-	prog_add_syscall(p);
-	if ((p->flags & PD_F_SYSCALL) && p->btf_id)
-		facts_want_btf(k->facts, p->btf_id);
-}
-
-/* Facts for an object a record announces, unless the capture had them. */
-static void resolve_announced(struct sink *k, const struct bpf_event_body *e)
-{
+	struct pd_prog *p;
 	struct pd_map *m;
 	struct pd_link *l;
 	struct pd_btf *b;
 
 	switch (e->type) {
 	case PERF_BPF_EVENT_PROG_LOAD:
-		resolve_prog_announced(k, e->id, e->tag);
+		p = facts_prog(k->facts, e->id, NULL);
+		if (!p || (p->flags & KNOWN))
+			return false;
+		/* until resolved, the record's tag is all there is */
+		memcpy(p->tag, e->tag, sizeof(p->tag));
+		if (!now)
+			return true;
+		prog_add_syscall(p);
+		if ((p->flags & PD_F_SYSCALL) && p->btf_id)
+			facts_want_btf(k->facts, p->btf_id);
 		break;
 	case PERF_BPF_EVENT_MAP_CREATE:
 		m = facts_map(k->facts, e->id, NULL);
-		if (m && !(m->flags & KNOWN)) {
-			m->type = e->flags;
-			resolve_map(e->id, m);
-		}
+		if (!m || (m->flags & KNOWN))
+			return false;
+		m->type = e->flags;
+		if (!now)
+			return true;
+		resolve_map(e->id, m);
 		break;
 	case PERF_BPF_EVENT_LINK_ATTACH:
 		l = facts_link(k->facts, e->id, NULL);
-		if (l && !(l->flags & KNOWN)) {
-			l->type = e->flags;
-			resolve_link(e->id, l);
-		}
+		if (!l || (l->flags & KNOWN))
+			return false;
+		l->type = e->flags;
+		if (!now)
+			return true;
+		resolve_link(e->id, l);
 		break;
 	case PERF_BPF_EVENT_BTF_LOAD:
 		b = facts_btf(k->facts, e->id, NULL);
-		if (b && !(b->flags & KNOWN)) {
-			b->kernel = e->flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL;
-			resolve_btf(e->id, b, false);
-		}
+		if (!b || (b->flags & KNOWN))
+			return false;
+		b->kernel = e->flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL;
+		if (!now)
+			return true;
+		resolve_btf(e->id, b, false);
 		break;
 	}
+	return false;
+}
+
+static int defer(struct sink *k, const struct bpf_event_body *e)
+{
+	if (k->nr_pending == k->cap_pending) {
+		size_t cap = k->cap_pending ? k->cap_pending * 2 : 1024;
+		struct bpf_event_body *p = realloc(k->pending, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		k->pending = p;
+		k->cap_pending = cap;
+	}
+	k->pending[k->nr_pending++] = *e;
+	return 0;
+}
+
+/* After the last drain: what the capture did not report, ask by id. */
+void sink_finish(struct sink *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->nr_pending; i++)
+		resolve_announced(k, &k->pending[i], true);
+	free(k->pending);
+	k->pending = NULL;
+	k->nr_pending = k->cap_pending = 0;
 }
 
 int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr)
@@ -273,13 +300,9 @@ int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr)
 	case PERF_RECORD_BPF_EVENT:
 		if (hdr->size < sizeof(*bpf))
 			break;
-		/*
-		 * The capture fires before the kernel emits this record: drained
-		 * first, a fact missing now was dropped or never captured.
-		 */
-		if (k->cap)
-			capture_drain(k->cap);
-		resolve_announced(k, bpf);
+		/* without capture, resolve now like perf: the object may live on */
+		if (resolve_announced(k, bpf, !k->cap))
+			return defer(k, bpf);
 		break;
 	}
 	return 0;

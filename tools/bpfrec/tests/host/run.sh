@@ -1,0 +1,206 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of `bpfrec record`: run as root on the host kernel.
+#
+#   BPFREC=path/to/bpfrec STORM=path/to/storm tests/host/run.sh [-n N]
+#
+# -n N: programs in the storm (default 2000).  Needs python3 (to read
+# `bpfrec script --json`) and /usr/bin/perf (Linux perf, to read our files).
+# Last line: "N passed, N failed, N skipped"; exit 1 if anything failed.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+BPFREC=${BPFREC:-$here/../../bpfrec}
+STORM=${STORM:-$here/../../.output/storm}
+PERF=${PERF:-/usr/bin/perf}
+N=2000
+[ "${1:-}" = -n ] && N=$2
+
+passed=0 failed=0 skipped=0
+pass() { passed=$((passed + 1)); echo "ok    $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+: $2}"; }
+skip() { skipped=$((skipped + 1)); echo "skip  $1${2:+: $2}"; }
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "host tests need root (they record system-wide)" >&2
+	exit 1
+fi
+for t in "$BPFREC" "$STORM"; do
+	[ -x "$t" ] || { echo "missing $t: run 'make' first" >&2; exit 1; }
+done
+
+# Nothing here needs them, but the tools around us do: mount and say so.
+mount_if_missing() {
+	mountpoint -q "$2" && return
+	if mount -t "$1" "$1" "$2" 2>/dev/null; then
+		echo "note: mounted $1 on $2"
+	else
+		echo "note: $1 is not mounted on $2 and mounting failed"
+	fi
+}
+mount_if_missing bpf /sys/fs/bpf
+mount_if_missing debugfs /sys/kernel/debug
+mount_if_missing tracefs /sys/kernel/tracing
+
+tmp=$(mktemp -d /tmp/bpfrec-host.XXXXXX)
+chmod 755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+
+# check_usage NAME EXPECTED_STATUS ARGS...: status and exactly one line on stderr
+check_one_line() {
+	local name=$1 want=$2 rc lines
+	shift 2
+	"$BPFREC" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" -ne "$want" ]; then
+		fail "$name" "exit $rc, want $want ($(head -c 200 "$tmp/err"))"
+	elif [ "$lines" -ne 1 ]; then
+		fail "$name" "$lines lines on stderr, want 1"
+	else
+		pass "$name"
+	fi
+}
+
+check_one_line "unknown event exits 2" 2 record -e cycles -o "$tmp/x.data"
+check_one_line "unknown option exits 2" 2 record --no-such-option
+check_one_line "bad -m exits 2" 2 record -m 3 -o "$tmp/x.data"
+check_one_line "bad --duration exits 2" 2 record --duration soon -o "$tmp/x.data"
+check_one_line "unknown command exits 2" 2 recrod
+check_one_line "unwritable output exits 1" 1 record -o /nonexistent/dir/x.data --duration 1
+
+"$BPFREC" record --help >"$tmp/out" 2>&1 && grep -q EXAMPLES "$tmp/out" &&
+	pass "record --help" || fail "record --help"
+"$BPFREC" --version >"$tmp/out" 2>&1 && grep -q '^bpfrec ' "$tmp/out" &&
+	pass "--version" || fail "--version"
+
+# Not root: one clear line, exit 1.
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$BPFREC" record -o "$tmp/nobody.data" --duration 1 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	   grep -qiE 'permission|root|CAP_' "$tmp/err"; then
+		pass "not root exits 1 with one clear line"
+	else
+		fail "not root exits 1 with one clear line" "exit $rc: $(cat "$tmp/err")"
+	fi
+else
+	skip "not root" "setpriv missing"
+fi
+
+# A perf.data file both Linux perf and bpfrec read without complaint.
+valid_file() {
+	local f=$1
+	[ -s "$f" ] || return 1
+	"$PERF" script --show-bpf-events -i "$f" >"$tmp/perf.out" 2>"$tmp/perf.err" || return 1
+	"$BPFREC" script -i "$f" >/dev/null 2>"$tmp/script.err" || return 1
+	! grep -qi warn "$tmp/perf.err" "$tmp/script.err"
+}
+
+# -- CMD: the workload's exit status comes back, the file is valid.
+"$BPFREC" record -o "$tmp/cmd.data" -- sh -c 'exit 7' >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 7 ] && grep -q 'exited with status 7' "$tmp/err" && valid_file "$tmp/cmd.data"; then
+	pass "-- CMD exit status"
+else
+	fail "-- CMD exit status" "exit $rc: $(tail -1 "$tmp/err")"
+fi
+"$BPFREC" record -o "$tmp/cmd.data" -- /nonexistent-cmd >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 127 ] && pass "-- CMD not found: 127" || fail "-- CMD not found: 127" "exit $rc"
+
+"$BPFREC" record -o "$tmp/dur.data" --duration 1 >/dev/null 2>"$tmp/err" &&
+	valid_file "$tmp/dur.data" && pass "--duration" || fail "--duration" "$(cat "$tmp/err")"
+
+# SIGINT and SIGTERM: stop, drain, finalise: a valid file, exit 0.
+for sig in INT TERM; do
+	"$BPFREC" record -o "$tmp/sig.data" 2>"$tmp/err" &
+	pid=$!
+	sleep 1
+	"$STORM" -n 50 -p sig
+	sleep 0.3
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	if [ $rc -eq 0 ] && valid_file "$tmp/sig.data" &&
+	   [ "$(grep -c 'PERF_RECORD_BPF_EVENT type 1,' "$tmp/perf.out")" -ge 50 ]; then
+		pass "SIG$sig gives a valid file"
+	else
+		fail "SIG$sig gives a valid file" "exit $rc: $(tail -1 "$tmp/err")"
+	fi
+done
+
+# Objects existing at start: synthesised (the first recorder's own programs).
+"$BPFREC" record -o "$tmp/first.data" --duration 4 2>/dev/null &
+first=$!
+sleep 1.5
+"$BPFREC" record -o "$tmp/second.data" --duration 1 2>/dev/null
+wait $first
+if "$BPFREC" script -i "$tmp/second.data" --json 2>/dev/null |
+   grep '"PROG_LOAD"' | grep -q synthesised; then
+	pass "existing programs synthesised"
+else
+	fail "existing programs synthesised"
+fi
+
+# The storm: every program with its name, type and tag, in bpfrec script,
+# and in what perf shows of our file.
+"$BPFREC" record -o "$tmp/storm.data" -- "$STORM" -n "$N" -l "$tmp/storm.list" \
+	>/dev/null 2>"$tmp/storm.err"
+rc=$?
+"$BPFREC" script -i "$tmp/storm.data" --json >"$tmp/storm.json" 2>"$tmp/storm.script.err"
+python3 - "$tmp/storm.list" "$tmp/storm.json" >"$tmp/storm.check" <<'EOF'
+import json, sys
+types = {1: "socket_filter", 3: "sched_cls"}
+want = {}
+for line in open(sys.argv[1]):
+    pid, name, typ, tag = line.split()
+    want[int(pid)] = (name, types.get(int(typ), typ), tag)
+got = {}
+for line in open(sys.argv[2]):
+    r = json.loads(line)
+    if r.get("event") == "PROG_LOAD" and r.get("id") in want:
+        got[r["id"]] = (r.get("name"), r.get("type"), r.get("tag"))
+bad = [i for i in want if got.get(i) != want[i]]
+print(len(want), len(want) - len(bad), " ".join(str(i) for i in bad[:10]))
+EOF
+read -r total ok badids <"$tmp/storm.check"
+if [ $rc -eq 0 ] && [ "$total" -eq "$N" ] && [ "$ok" -eq "$N" ]; then
+	pass "storm of $N: every program has name, type and tag"
+else
+	fail "storm of $N: every program has name, type and tag" \
+		"exit $rc, $ok/$total resolved, first missing: $badids"
+fi
+
+"$PERF" script --show-bpf-events -i "$tmp/storm.data" >"$tmp/perf.out" 2>"$tmp/perf.err"
+rc=$?
+loads=$(grep -c 'PERF_RECORD_BPF_EVENT type 1,' "$tmp/perf.out")
+if [ $rc -eq 0 ] && [ "$loads" -ge "$N" ] && [ ! -s "$tmp/perf.err" ]; then
+	pass "perf script --show-bpf-events reads our file ($loads loads)"
+else
+	fail "perf script --show-bpf-events reads our file" "exit $rc, $loads loads, $(head -2 "$tmp/perf.err")"
+fi
+
+"$PERF" report --header-only -i "$tmp/storm.data" >"$tmp/perf.out" 2>"$tmp/perf.err"
+rc=$?
+infos=$(grep -c '^# bpf_prog_info [0-9]*: bpf_prog_[0-9a-f]*_storm' "$tmp/perf.out")
+if [ $rc -eq 0 ] && [ "$infos" -eq "$N" ] && ! grep -qi warn "$tmp/perf.out" "$tmp/perf.err"; then
+	pass "perf report --header-only shows bpf_prog_info of all $N"
+else
+	fail "perf report --header-only shows bpf_prog_info" "exit $rc, $infos/$N, $(head -2 "$tmp/perf.err")"
+fi
+
+if grep -q LOST "$tmp/storm.err"; then
+	fail "storm recorded without loss" "$(grep LOST "$tmp/storm.err")"
+else
+	pass "storm recorded without loss"
+fi
+
+if [ $skipped -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ $failed -eq 0 ]
