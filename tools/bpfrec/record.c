@@ -409,6 +409,12 @@ static int record(struct recorder *r, int argc, char **argv)
 	sigset_t mask;
 	int err;
 
+	/*
+	 * A shell starts background jobs with SIGINT ignored, and an ignored
+	 * signal is discarded before any signalfd sees it.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
