@@ -198,6 +198,17 @@ else
 	pass "storm recorded without loss"
 fi
 
+# Losses are counted, reported on stderr and kept in the file: a one-page
+# ring cannot hold a storm.
+"$BPFREC" record -m 1 -o "$tmp/lost.data" -- "$STORM" -n 5000 >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^bpfrec: LOST [1-9]' "$tmp/err" &&
+   "$BPFREC" report -i "$tmp/lost.data" 2>/dev/null | grep -q 'lost records: [1-9]'; then
+	pass "lost records reported and kept"
+else
+	fail "lost records reported and kept" "exit $rc: $(tail -2 "$tmp/err")"
+fi
+
 if [ $skipped -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else
