@@ -354,7 +354,17 @@ void pd_attr_to_disk(const struct perf_event_attr *attr,
 {
 	size_t n = sizeof(*attr) < PD_ATTR_SIZE ? sizeof(*attr) : PD_ATTR_SIZE;
 
+	__u64 flags;
+
 	memset(out, 0, PD_ATTR_SIZE);
 	memcpy(out, attr, n);
 	((struct perf_event_attr *)out)->size = PD_ATTR_SIZE;
+	/*
+	 * perf 6.1 warns "Reserved bits are set unexpectedly" on any flag
+	 * above sigtrap, so bpf_obj_event is not stored in the attr: the
+	 * BPFREC feature says it instead (PD_CAP_BPF_OBJ_EVENT).
+	 */
+	memcpy(&flags, out + PD_ATTR_FLAGS_OFFSET, sizeof(flags));
+	flags &= (1ULL << PD_ATTR_BPF_OBJ_EVENT_BIT) - 1;
+	memcpy(out + PD_ATTR_FLAGS_OFFSET, &flags, sizeof(flags));
 }

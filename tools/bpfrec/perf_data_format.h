@@ -199,7 +199,10 @@ void pd_buf_free(struct pd_buf *b);
 /* perf's string: u32 length (NUL included, padded to 64), then bytes. */
 void pd_buf_string(struct pd_buf *b, const char *s);
 
-/* The attr as stored in the file: PD_ATTR_SIZE bytes, size set. */
+/*
+ * The attr as stored in the file: PD_ATTR_SIZE bytes, size set, and no
+ * flag bit perf 6.1 does not know (bpf_obj_event is cleared).
+ */
 void pd_attr_to_disk(const struct perf_event_attr *attr,
 		     __u8 out[PD_ATTR_SIZE]);
 

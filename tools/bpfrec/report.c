@@ -458,7 +458,7 @@ int cmd_report(int argc, char **argv)
 	struct obj *objs, **v;
 	struct timeline tl;
 	char err[300];
-	size_t i, n;
+	size_t i, n = 0;
 	int ret = BPFREC_EXIT_OK;
 
 	argp_err_exit_status = BPFREC_EXIT_USAGE;
