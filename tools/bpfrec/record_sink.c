@@ -110,13 +110,15 @@ static int on_prog(struct sink *k, const struct cap_prog *c)
 
 static int on_map(struct sink *k, const struct cap_map *c)
 {
-	bool created;
-	struct pd_map *m = facts_map(k->facts, c->hdr.id, &created);
+	struct pd_map *m = facts_map(k->facts, c->hdr.id, NULL);
 
 	if (!m)
 		return -ENOMEM;
-	/* bpf_map_new_fd() also runs for every later fd of the map */
-	if (m->flags & PD_F_CAPTURED)
+	/*
+	 * bpf_map_new_fd() also runs for every later fd of the map: the first
+	 * call made it, unless it existed at start (synthesised by syscall).
+	 */
+	if (m->flags & (PD_F_CAPTURED | PD_F_SYSCALL))
 		return 0;
 	m->flags |= PD_F_CAPTURED;
 	m->type = c->type;
