@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# libFuzzer run of the perf.data reader under ASan and UBSan (included by
+# tools/bpfrec/Makefile).  The seed corpus holds small files written by
+# bpfrec's writer and by perf 6.1; new inputs go to a scratch directory
+# so the committed corpus stays as it is.
+#
+#   make fuzz-test                 bounded run (FUZZ_SECONDS, default 60)
+#   make fuzz-test FUZZ_SECONDS=600
+
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS := perf_data_common.c perf_data_features.c perf_data_write.c \
+	     perf_data_read.c perf_data_read_feat.c fuzz/fuzz_reader.c
+FUZZ_BIN := $(OUTPUT)/fuzz/fuzz_reader
+FUZZ_WORK := $(OUTPUT)/fuzz/corpus
+
+.PHONY: fuzz-test
+
+$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard *.h)
+	$(Q)mkdir -p $(dir $@)
+	$(call msg,CLANG,$@)
+	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -I../../include/uapi -I. \
+		$(FUZZ_SRCS) -lbpf -lelf -lz -o $@
+
+fuzz-test: $(FUZZ_BIN)
+	$(Q)mkdir -p $(FUZZ_WORK)
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		$(FUZZ_WORK) fuzz/corpus
