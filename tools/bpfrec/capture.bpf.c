@@ -162,7 +162,6 @@ static __always_inline void emit_prog(struct bpf_prog *prog)
 	aux = BPF_CORE_READ(prog, aux);
 	fill_hdr(&e->hdr, CAP_PROG_LOAD, BPF_CORE_READ(aux, id));
 	e->type = BPF_CORE_READ(prog, type);
-	e->expected_attach_type = BPF_CORE_READ(prog, expected_attach_type);
 	BPF_CORE_READ_INTO(&e->tag, prog, tag);
 	BPF_CORE_READ_STR_INTO(&e->name, aux, name);
 	e->load_time = BPF_CORE_READ(aux, load_time);
@@ -170,12 +169,10 @@ static __always_inline void emit_prog(struct bpf_prog *prog)
 	e->jited_len = BPF_CORE_READ(prog, jited_len);
 	e->xlated_len = BPF_CORE_READ(prog, len) * sizeof(struct bpf_insn);
 	e->btf_id = BPF_CORE_READ(aux, btf, id);
-	e->attach_btf_id = BPF_CORE_READ(aux, attach_btf_id);
 	/* As bpf_prog_get_info_by_fd() counts them. */
 	func_cnt = BPF_CORE_READ(aux, func_cnt);
 	e->nr_jited_ksyms = e->jited_len ? (func_cnt ? func_cnt : 1) : 0;
 	e->nr_func_info = BPF_CORE_READ(aux, func_info_cnt);
-	e->nr_line_info = BPF_CORE_READ(aux, nr_linfo);
 	e->nr_map_ids = BPF_CORE_READ(aux, used_map_cnt);
 	prog_map_ids(e, aux);
 	prog_func_names(e, aux);

@@ -36,17 +36,14 @@ struct cap_hdr {
 struct cap_prog {
 	struct cap_hdr hdr;
 	__u32 type;
-	__u32 expected_attach_type;
 	__u8 tag[8];
 	__u64 load_time;	/* boot time ns, as bpf_prog_info reports it */
-	__u32 owner_uid;	/* the loader's uid as the kernel accounts it */
+	__u32 owner_uid;	/* bpf_prog_info.created_by_uid */
 	__u32 jited_len;
 	__u32 xlated_len;
 	__u32 btf_id;
-	__u32 attach_btf_id;
 	__u32 nr_jited_ksyms;
 	__u32 nr_func_info;
-	__u32 nr_line_info;
 	__u32 nr_map_ids;	/* may exceed CAP_MAX_MAP_IDS: ids truncated */
 	__u32 nr_func_names;	/* func_info[] and func_names[] filled */
 	__u32 nr_ksyms;		/* ksym_*[] and sub_tags[] filled */

@@ -53,6 +53,8 @@ static void prog_from_capture(struct pd_prog *p, const struct cap_prog *c)
 	p->name[sizeof(p->name) - 1] = 0;
 	p->load_time = c->load_time;
 	origin_from(&p->origin, &c->hdr);
+	/* who the kernel charges, as the syscalls report it (created_by_uid) */
+	p->origin.uid = c->owner_uid;
 	p->jited_len = c->jited_len;
 	p->xlated_len = c->xlated_len;
 	p->btf_id = c->btf_id;
@@ -146,7 +148,10 @@ static int on_link(struct sink *k, const struct cap_link *c)
 	l->type = c->type;
 	l->prog_id = c->prog_id;
 	l->attach_type = c->attach_type;
-	snprintf(l->target, sizeof(l->target), "%s", c->attach_func);
+	if (c->attach_func[0])
+		snprintf(l->target, sizeof(l->target), "%s", c->attach_func);
+	else if (c->attach_btf_id)
+		snprintf(l->target, sizeof(l->target), "btf_id %u", c->attach_btf_id);
 	origin_from(&l->origin, &c->hdr);
 	/* the syscall names the target of more link types (raw_tp, iter...) */
 	if (!resolve_link(c->hdr.id, &s)) {
