@@ -183,6 +183,7 @@ static int ep_add(int epfd, int fd, int tag)
 
 static int drain_all(struct recorder *r)
 {
+	__u64 before = r->sink.records;
 	int i, err;
 
 	/* facts first: a record then finds its object's facts already merged */
@@ -193,7 +194,8 @@ static int drain_all(struct recorder *r)
 		if (err)
 			return err;
 	}
-	return pd_write_finished_round(r->w);
+	/* a round (and its flush) only when there was something */
+	return r->sink.records != before ? pd_write_finished_round(r->w) : 0;
 }
 
 static int setup_fds(struct recorder *r, const sigset_t *mask)
@@ -222,15 +224,13 @@ static void on_signal(struct recorder *r)
 {
 	struct signalfd_siginfo si;
 
-	while (read(r->sigfd, &si, sizeof(si)) == sizeof(si)) {
-		if (si.ssi_signo != SIGCHLD) {
-			r->stop = true;
-			return;
-		}
-		if (r->wl.pid > 0 && !workload_reap(&r->wl, false))
-			r->stop = true;
+	/* epoll is level-triggered: one signal per wakeup is enough */
+	if (read(r->sigfd, &si, sizeof(si)) != sizeof(si))
 		return;
-	}
+	if (si.ssi_signo != SIGCHLD)
+		r->stop = true;
+	else if (r->wl.pid > 0 && !workload_reap(&r->wl, false))
+		r->stop = true;
 }
 
 static int loop(struct recorder *r)
