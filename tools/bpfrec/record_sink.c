@@ -153,10 +153,13 @@ static int on_link(struct sink *k, const struct cap_link *c)
 	else if (c->attach_btf_id)
 		snprintf(l->target, sizeof(l->target), "btf_id %u", c->attach_btf_id);
 	origin_from(&l->origin, &c->hdr);
-	/* the syscall names the target of more link types (raw_tp, iter...) */
+	/*
+	 * A function name reads better than the syscall's "btf_id N obj M";
+	 * without one, the syscall names more targets (raw_tp, iter, cgroup).
+	 */
 	if (!resolve_link(c->hdr.id, &s)) {
 		l->flags |= PD_F_SYSCALL;
-		if (s.target[0])
+		if (!c->attach_func[0] && s.target[0])
 			memcpy(l->target, s.target, sizeof(l->target));
 	}
 	return 0;
