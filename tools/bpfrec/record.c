@@ -192,10 +192,15 @@ static int drain_all(struct recorder *r)
 	for (i = 0; i < r->rings.n; i++) {
 		err = ring_drain(&r->rings.r[i], sink_record, &r->sink, r->scratch);
 		if (err)
-			return err;
+			goto out;
 	}
 	/* a round (and its flush) only when there was something */
-	return r->sink.records != before ? pd_write_finished_round(r->w) : 0;
+	err = r->sink.records != before ? pd_write_finished_round(r->w) : 0;
+out:
+	/* what is on disk stays readable: it was flushed before */
+	if (err)
+		fprintf(stderr, "bpfrec: writing %s: %s\n", r->o.output, strerror(-err));
+	return err;
 }
 
 static int setup_fds(struct recorder *r, const sigset_t *mask)
@@ -240,8 +245,10 @@ static int loop(struct recorder *r)
 
 	while (!r->stop) {
 		n = epoll_wait(r->epfd, evs, 16, POLL_MS);
-		if (n < 0 && errno != EINTR)
+		if (n < 0 && errno != EINTR) {
+			fprintf(stderr, "bpfrec: epoll_wait: %s\n", strerror(errno));
 			return -errno;
+		}
 		for (i = 0; i < n; i++) {
 			int tag = (int)(__s64)evs[i].data.u64;
 
