@@ -227,6 +227,9 @@ TEST(prog_records_unchanged)
 	EXPECT_EQ(a->flags, b->flags);
 	EXPECT_EQ(a->tid, b->tid);
 	EXPECT_EQ(gettid_raw(), b->tid);
+	/* Several listeners on one CPU: each gets a well-formed record. */
+	EXPECT_EQ(0, prog_only.corrupt);
+	EXPECT_EQ(0, both.corrupt);
 
 	recorder_drain(&obj_only);
 	EXPECT_EQ(0, obj_only.nr_recs - count_obj_records(&obj_only));
