@@ -13,6 +13,7 @@
  * The rings are drained between rounds, outside the timed part, and are
  * large enough for a round: a full ring would make the output path cheaper.
  * The process is pinned to one CPU so all records go to one ring.
+ * Build against the patched uapi header: -I include/uapi of this repository.
  *
  * Prints one line per mode with the median rate over the rounds:
  *   map_churn mode=none ops_per_sec=123456 rounds=7 n=20000
@@ -36,8 +37,6 @@
 
 #define MAX_CPUS	64
 #define RING_PAGES	1024
-/* perf_event_attr.bpf_obj_event, after sigtrap (see selftests/bpf_events). */
-#define BPF_OBJ_EVENT_BIT	38
 
 enum mode { MODE_NONE, MODE_PROG, MODE_OBJ, NR_MODES };
 static const char * const mode_name[] = { "none", "prog", "obj" };
@@ -92,8 +91,7 @@ static int listener_open(struct listener *l, enum mode mode)
 	if (mode == MODE_PROG)
 		attr.bpf_event = 1;
 	else
-		((unsigned long long *)&attr.read_format)[1] |=
-			1ULL << BPF_OBJ_EVENT_BIT;
+		attr.bpf_obj_event = 1;
 	for (cpu = 0; cpu < ncpus && cpu < MAX_CPUS; cpu++) {
 		int fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1, 0);
 		void *base;
