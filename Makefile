@@ -1,0 +1,77 @@
+# bpfrec: BPF lifecycle records for perf (kernel series) and the recorder that uses them.
+#
+#   make              build the recorder (tools/bpfrec/bpfrec)
+#   make run          boot the patched kernel and record a sample BPF workload
+#   make check        every test: series, unit, fuzz, host, guest (default + debug kernel)
+#   make help         all targets
+#
+# KCONFIG=debug selects the debug kernel (KASAN, lockdep) for kernel, vm-test and shell.
+
+KCONFIG ?= default
+ifeq ($(KCONFIG),debug)
+KFLAGS := --debug
+else ifneq ($(KCONFIG),default)
+$(error KCONFIG must be 'default' or 'debug', not '$(KCONFIG)')
+endif
+
+.PHONY: all deps tools kernel selftests vm-test check check-series bisect-check \
+	unit-test fuzz-test host-test run shell bench bench-kernel help clean
+
+all: tools
+
+deps:
+	@scripts/deps.sh -q
+
+tools: deps
+	@$(MAKE) -s -C tools/bpfrec
+
+kernel: deps
+	@scripts/build-kernel.sh $(KFLAGS) >/dev/null
+
+selftests: deps
+	@scripts/build-selftests.sh >/dev/null
+
+vm-test: deps
+	@scripts/vm-test.sh $(KFLAGS)
+
+check: deps
+	@scripts/check.sh
+
+check-series: deps
+	@scripts/check-series.sh
+
+bisect-check: deps
+	@scripts/check-series.sh --build
+
+unit-test fuzz-test host-test: deps
+	@$(MAKE) -s -C tools/bpfrec $@
+
+run: deps
+	@scripts/run-demo.sh
+
+shell: deps tools
+	@scripts/vm.sh $(KFLAGS) --add tools/bpfrec/bpfrec:/opt/bpfrec/bin --shell
+
+bench: deps
+	@bench/run-storm.sh
+
+bench-kernel: deps
+	@bench/run-kernel-bench.sh
+
+clean:
+	@$(MAKE) -s -C tools/bpfrec clean
+
+help:
+	@echo "make               build the recorder (tools/bpfrec/bpfrec)"
+	@echo "make run           boot the patched kernel, record a sample workload, print it"
+	@echo "make check         every test (the one test command; CI runs it)"
+	@echo "make kernel        build the guest kernel (cached; KCONFIG=debug for KASAN+lockdep)"
+	@echo "make vm-test       kselftests and recorder tests in the guest (KCONFIG=debug too)"
+	@echo "make shell         interactive guest shell with bpfrec (KCONFIG=debug too)"
+	@echo "make check-series  series applies, checkpatch --strict clean, uapi header in sync"
+	@echo "make bisect-check  build the kernel after every patch of the series"
+	@echo "make unit-test | fuzz-test | host-test   the recorder's suites alone"
+	@echo "make bench         storms of short-lived programs: bpfrec vs perf record"
+	@echo "make bench-kernel  map create+free cost of the series in the guest, vs unpatched"
+	@echo "make deps          install missing Debian packages (apt-get)"
+	@echo "cache: $${BPFREC_CACHE:-/var/cache/bpfrec} (kernel sources, builds, ccache, logs)"

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Runs inside the guest: the kselftests (all, or the targets given), then the recorder's
+# guest tests when they were shipped. The host judges the console output.
+#   usage: guest-tests.sh [TARGET]...
+cd /opt/kselftest || exit 1
+if [ $# -gt 0 ]; then
+	for t in "$@"; do
+		set -- "$@" -c "$t"
+		shift
+	done
+fi
+./run_kselftest.sh "$@"
+/opt/bpfrec/tests/guest/run.sh
+exit 0

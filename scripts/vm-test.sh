@@ -1,0 +1,49 @@
+#!/bin/bash
+# Build the patched kernel, the kselftests and the recorder, boot the guest, run the
+# tests there, and judge the result on the host: TAP results against
+# selftests/expected-failures, the recorder's guest tests, and a splat-free console.
+#   usage: scripts/vm-test.sh [--debug]
+# The debug kernel (KASAN, lockdep) runs the project's own targets only: the tree's
+# perf_events target already takes minutes under TCG without them.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+vmargs=()
+targets=()
+name=default
+if [ "${1:-}" = --debug ]; then
+	vmargs+=(--debug)
+	name=debug
+	for d in "$TOP"/selftests/*/; do
+		[ -f "$d/Makefile" ] && targets+=("$(basename "$d")")
+	done
+fi
+
+ksft=$("$TOP/scripts/build-selftests.sh")
+stage "building the recorder and its guest tests" >&2
+logged "$CACHE/bpfrec-build.log" make -C "$TOP/tools/bpfrec" bpfrec guest-tests
+guest=$TOP/tools/bpfrec/.output/guest
+
+stage_dir=$(mktemp -d)
+trap 'rm -rf "$stage_dir"' EXIT
+mkdir -p "$stage_dir/kselftest" "$stage_dir/bin"
+cp -a "$ksft/." "$stage_dir/kselftest/"
+if [ ${#targets[@]} -gt 0 ]; then
+	grep -E "^($(IFS='|'; echo "${targets[*]}")):" "$ksft/kselftest-list.txt" \
+		>"$stage_dir/kselftest/kselftest-list.txt"
+fi
+cp "$TOP/tools/bpfrec/bpfrec" "$TOP/scripts/guest-tests.sh" "$stage_dir/bin/"
+adds=("$stage_dir/kselftest/.:/opt/kselftest" "$stage_dir/bin/.:/opt/bpfrec/bin")
+adds+=("$guest:/opt/bpfrec/tests")
+
+log=$CACHE/vm-test-$name.log
+"$TOP/scripts/vm.sh" "${vmargs[@]}" --timeout 1200 --log "$log" \
+	$(printf -- '--add %s ' "${adds[@]}") -- /opt/bpfrec/bin/guest-tests.sh "${targets[@]}"
+
+noskip=()
+for d in "$TOP"/selftests/*/; do
+	[ -f "$d/Makefile" ] && noskip+=(--no-skip "$(basename "$d")")
+done
+"$TOP/scripts/check-tap.sh" "$log" "$stage_dir/kselftest/kselftest-list.txt" "${noskip[@]}"
+grep -qE '^bpfrec guest: [0-9]+ passed, 0 failed' "$log" ||
+	die "the recorder's guest tests did not all pass (see $log)"
