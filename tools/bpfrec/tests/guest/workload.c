@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A small BPF workload for the recorder's guest tests and the `make run`
+ * demo, with raw bpf() syscalls only (no libbpf) so that it links
+ * statically and runs in a busybox initramfs.
+ *
+ * One round:
+ *   1. BPF_BTF_LOAD of a tiny BTF blob: "int" and "struct demo_val";
+ *   2. an array map "demo_map" with that BTF as key and value type
+ *      (without BTF when the kernel refuses it);
+ *   3. a raw_tracepoint program "demo_prog" that counts into the map;
+ *   4. a link: BPF_RAW_TRACEPOINT_OPEN on sched_switch;
+ *   5. close link, program, map and BTF, then wait until every id is
+ *      gone, so that all release records (some come from a kworker) are
+ *      emitted before the next round and before the workload exits.
+ *
+ *   usage: workload [-n ROUNDS] [-l FILE]
+ *
+ * -l FILE gets the ids, one object a line, read with
+ * BPF_OBJ_GET_INFO_BY_FD while the object lives:
+ *   pid PID
+ *   btf ID
+ *   map ID TYPE NAME
+ *   prog ID TYPE NAME TAG
+ *   link ID TYPE PROGID
+ * TYPE is libbpf's name of the map, program or link type.
+ * Exit status: 0 ok, 1 a bpf() call failed, 2 usage.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+#include <linux/btf.h>
+
+#define MAP_NAME	"demo_map"
+#define PROG_NAME	"demo_prog"
+#define TP_NAME		"sched_switch"
+#define RELEASE_WAIT_MS	20000
+
+static FILE *ids;
+
+static int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+static __u64 ptr(const void *p)
+{
+	return (__u64)(unsigned long)p;
+}
+
+static void id_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void id_line(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ids)
+		return;
+	va_start(ap, fmt);
+	vfprintf(ids, fmt, ap);
+	va_end(ap);
+	fflush(ids);
+}
+
+static int obj_info(int fd, void *info, __u32 len)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = len;
+	attr.info.info = ptr(info);
+	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
+}
+
+/* BTF: [1] int (32 bits, signed), [2] struct demo_val { int a; int b; } */
+static const char btf_strs[] = "\0int\0demo_val\0a\0b";
+
+struct demo_btf {
+	struct btf_header hdr;
+	__u32 types[3 + 1 + 3 + 2 * 3];
+	char strs[sizeof(btf_strs)];
+};
+
+static int load_btf(void)
+{
+	static struct demo_btf b;
+	static char log[4096];
+	union bpf_attr attr;
+	__u32 *t = b.types;
+	int fd;
+
+	memset(&b, 0, sizeof(b));
+	/* int */
+	*t++ = 1;				/* name_off "int" */
+	*t++ = BTF_KIND_INT << 24;
+	*t++ = 4;				/* size */
+	*t++ = BTF_INT_SIGNED << 24 | 32;	/* encoding, offset 0, 32 bits */
+	/* struct demo_val */
+	*t++ = 5;				/* name_off "demo_val" */
+	*t++ = BTF_KIND_STRUCT << 24 | 2;	/* two members */
+	*t++ = 8;				/* size */
+	*t++ = 14; *t++ = 1; *t++ = 0;		/* a: int, bit offset 0 */
+	*t++ = 16; *t++ = 1; *t++ = 32;		/* b: int, bit offset 32 */
+	memcpy(b.strs, btf_strs, sizeof(btf_strs));
+
+	b.hdr.magic = BTF_MAGIC;
+	b.hdr.version = BTF_VERSION;
+	b.hdr.hdr_len = sizeof(b.hdr);
+	b.hdr.type_off = 0;
+	b.hdr.type_len = sizeof(b.types);
+	b.hdr.str_off = sizeof(b.types);
+	b.hdr.str_len = sizeof(b.strs);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = ptr(&b);
+	attr.btf_size = offsetof(struct demo_btf, strs) + sizeof(btf_strs);
+	fd = sys_bpf(BPF_BTF_LOAD, &attr);
+	if (fd < 0) {
+		int err = errno;
+
+		/* again with a log, to say why */
+		attr.btf_log_buf = ptr(log);
+		attr.btf_log_size = sizeof(log);
+		attr.btf_log_level = 1;
+		log[0] = '\0';
+		sys_bpf(BPF_BTF_LOAD, &attr);
+		errno = err;
+		fprintf(stderr, "workload: BPF_BTF_LOAD: %s\n%s", strerror(err), log);
+	}
+	return fd;
+}
+
+static int create_map(int btf_fd, int *with_btf)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = 4;
+	attr.value_size = 8;
+	attr.max_entries = 1;
+	strncpy(attr.map_name, MAP_NAME, sizeof(attr.map_name) - 1);
+	attr.btf_fd = btf_fd;
+	attr.btf_key_type_id = 1;
+	attr.btf_value_type_id = 2;
+	fd = sys_bpf(BPF_MAP_CREATE, &attr);
+	*with_btf = fd >= 0;
+	if (fd < 0) {
+		fprintf(stderr, "workload: map with BTF: %s; creating it without\n",
+			strerror(errno));
+		attr.btf_fd = 0;
+		attr.btf_key_type_id = 0;
+		attr.btf_value_type_id = 0;
+		fd = sys_bpf(BPF_MAP_CREATE, &attr);
+		if (fd < 0)
+			fprintf(stderr, "workload: BPF_MAP_CREATE: %s\n", strerror(errno));
+	}
+	return fd;
+}
+
+#define INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+
+/* value = lookup(map, 0); if (value) __sync_fetch_and_add(&value->a, 1); return 0; */
+static int load_prog(int map_fd)
+{
+	const struct bpf_insn insns[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 0),
+		INSN(BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_1, -4, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4),
+		INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, map_fd),
+		INSN(0, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
+		INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 2, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1),
+		INSN(BPF_STX | BPF_ATOMIC | BPF_W, BPF_REG_0, BPF_REG_1, 0, BPF_ADD),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	static char log[16384];
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	attr.insns = ptr(insns);
+	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	attr.license = ptr("GPL");
+	strncpy(attr.prog_name, PROG_NAME, sizeof(attr.prog_name) - 1);
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (fd < 0) {
+		int err = errno;
+
+		attr.log_buf = ptr(log);
+		attr.log_size = sizeof(log);
+		attr.log_level = 1;
+		log[0] = '\0';
+		sys_bpf(BPF_PROG_LOAD, &attr);
+		fprintf(stderr, "workload: BPF_PROG_LOAD: %s\n%s", strerror(err), log);
+	}
+	return fd;
+}
+
+static int attach(int prog_fd)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.name = ptr(TP_NAME);
+	attr.raw_tracepoint.prog_fd = prog_fd;
+	fd = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+	if (fd < 0)
+		fprintf(stderr, "workload: BPF_RAW_TRACEPOINT_OPEN %s: %s\n", TP_NAME,
+			strerror(errno));
+	return fd;
+}
+
+static __u32 map_count(int map_fd)
+{
+	__u32 key = 0, value[2] = { 0, 0 };
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map_fd;
+	attr.key = ptr(&key);
+	attr.value = ptr(value);
+	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+		return 0;
+	return value[0];
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* 1 while an object with @id exists, 0 once it is gone */
+static int alive(int cmd, __u32 id)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	switch (cmd) {
+	case BPF_BTF_GET_FD_BY_ID:
+		attr.btf_id = id;
+		break;
+	case BPF_LINK_GET_FD_BY_ID:
+		attr.link_id = id;
+		break;
+	case BPF_PROG_GET_FD_BY_ID:
+		attr.prog_id = id;
+		break;
+	default:
+		attr.map_id = id;
+		break;
+	}
+	fd = sys_bpf(cmd, &attr);
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	return errno != ENOENT;
+}
+
+/* Wait until @id is released; 0 when it was, -1 after RELEASE_WAIT_MS. */
+static int wait_gone(int cmd, __u32 id, const char *what)
+{
+	int ms;
+
+	for (ms = 0; ms < RELEASE_WAIT_MS; ms++) {
+		if (!alive(cmd, id))
+			return 0;
+		sleep_ms(1);
+	}
+	fprintf(stderr, "workload: %s id %u still exists after %d ms\n", what, id,
+		RELEASE_WAIT_MS);
+	return -1;
+}
+
+static int round_once(int round)
+{
+	int btf_fd = -1, map_fd = -1, prog_fd = -1, link_fd = -1;
+	struct bpf_btf_info btf_info;
+	struct bpf_map_info map_info;
+	struct bpf_prog_info prog_info;
+	struct bpf_link_info link_info;
+	char tag[2 * BPF_TAG_SIZE + 1];
+	int with_btf, ret = 1, i;
+
+	btf_fd = load_btf();
+	if (btf_fd < 0)
+		goto out;
+	memset(&btf_info, 0, sizeof(btf_info));
+	if (obj_info(btf_fd, &btf_info, sizeof(btf_info))) {
+		perror("workload: BTF info");
+		goto out;
+	}
+	printf("round %d: loaded BTF id %u\n", round, btf_info.id);
+	id_line("btf %u\n", btf_info.id);
+
+	map_fd = create_map(btf_fd, &with_btf);
+	if (map_fd < 0)
+		goto out;
+	memset(&map_info, 0, sizeof(map_info));
+	if (obj_info(map_fd, &map_info, sizeof(map_info))) {
+		perror("workload: map info");
+		goto out;
+	}
+	printf("round %d: created map %s id %u (array%s)\n", round, map_info.name,
+	       map_info.id, with_btf ? ", BTF struct demo_val" : "");
+	id_line("map %u array %s\n", map_info.id, map_info.name);
+
+	prog_fd = load_prog(map_fd);
+	if (prog_fd < 0)
+		goto out;
+	memset(&prog_info, 0, sizeof(prog_info));
+	if (obj_info(prog_fd, &prog_info, sizeof(prog_info))) {
+		perror("workload: prog info");
+		goto out;
+	}
+	for (i = 0; i < BPF_TAG_SIZE; i++)
+		snprintf(tag + 2 * i, 3, "%02x", prog_info.tag[i]);
+	printf("round %d: loaded prog %s id %u (raw_tracepoint, tag %s)\n", round,
+	       prog_info.name, prog_info.id, tag);
+	id_line("prog %u raw_tracepoint %s %s\n", prog_info.id, prog_info.name, tag);
+
+	link_fd = attach(prog_fd);
+	if (link_fd < 0)
+		goto out;
+	memset(&link_info, 0, sizeof(link_info));
+	if (obj_info(link_fd, &link_info, sizeof(link_info))) {
+		perror("workload: link info");
+		goto out;
+	}
+	printf("round %d: attached link id %u (raw_tracepoint %s, prog %u)\n", round,
+	       link_info.id, TP_NAME, link_info.prog_id);
+	id_line("link %u raw_tracepoint %u\n", link_info.id, link_info.prog_id);
+
+	sleep_ms(10);	/* a few context switches for the program */
+	printf("round %d: demo_prog ran %u times\n", round, map_count(map_fd));
+
+	/* release in a known order: link, program, map, BTF */
+	close(link_fd);
+	close(prog_fd);
+	close(map_fd);
+	close(btf_fd);
+	link_fd = prog_fd = map_fd = btf_fd = -1;
+	ret = 0;
+	if (wait_gone(BPF_LINK_GET_FD_BY_ID, link_info.id, "link") ||
+	    wait_gone(BPF_PROG_GET_FD_BY_ID, prog_info.id, "prog") ||
+	    wait_gone(BPF_MAP_GET_FD_BY_ID, map_info.id, "map") ||
+	    wait_gone(BPF_BTF_GET_FD_BY_ID, btf_info.id, "BTF"))
+		ret = 1;
+	printf("round %d: released link %u, prog %u, map %u, BTF %u%s\n", round,
+	       link_info.id, prog_info.id, map_info.id, btf_info.id,
+	       ret ? " (not all gone)" : "");
+out:
+	if (link_fd >= 0)
+		close(link_fd);
+	if (prog_fd >= 0)
+		close(prog_fd);
+	if (map_fd >= 0)
+		close(map_fd);
+	if (btf_fd >= 0)
+		close(btf_fd);
+	fflush(stdout);
+	return ret;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: workload [-n ROUNDS] [-l IDS_FILE]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *ids_path = NULL;
+	int rounds = 1, opt, i;
+	char *end;
+
+	while ((opt = getopt(argc, argv, "n:l:h")) != -1) {
+		switch (opt) {
+		case 'n':
+			rounds = strtol(optarg, &end, 10);
+			if (*end || rounds < 1 || rounds > 100000)
+				usage();
+			break;
+		case 'l':
+			ids_path = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+	if (ids_path) {
+		ids = fopen(ids_path, "w");
+		if (!ids) {
+			fprintf(stderr, "workload: %s: %s\n", ids_path, strerror(errno));
+			return 1;
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("workload: pid %d, %d round%s of BTF, map, program and link\n",
+	       (int)getpid(), rounds, rounds == 1 ? "" : "s");
+	id_line("pid %d\n", (int)getpid());
+	for (i = 1; i <= rounds; i++) {
+		if (round_once(i))
+			return 1;
+	}
+	/*
+	 * A release record is emitted just after its id disappears: give the
+	 * last one a moment to reach the recorder's ring before we exit.
+	 */
+	sleep_ms(50);
+	if (ids && fclose(ids)) {
+		perror("workload: ids file");
+		return 1;
+	}
+	return 0;
+}
