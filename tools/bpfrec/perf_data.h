@@ -312,6 +312,23 @@ struct pd_file_info {
 	__u64 last_sample_time;
 };
 
+/* Body of PERF_RECORD_BPF_EVENT, laid out as the kernel writes it. */
+struct pd_bpf_event {
+	__u16 type;			/* PERF_BPF_EVENT_* */
+	__u16 flags;
+	__u32 id;
+	__u8 tag[BPF_TAG_SIZE];
+};
+
+/* PERF_RECORD_KSYMBOL, decoded. */
+struct pd_ksymbol {
+	__u64 addr;
+	__u32 len;
+	__u16 ksym_type;
+	__u16 flags;
+	const char *name;
+};
+
 /* One decoded record, in file order. */
 struct pd_record {
 	__u32 type;			/* PERF_RECORD_* */
@@ -321,19 +338,8 @@ struct pd_record {
 	bool has_sample;		/* sample_id trailer was parsed */
 	struct pd_sample sample;
 	union {
-		struct {
-			__u16 type;
-			__u16 flags;
-			__u32 id;
-			__u8 tag[BPF_TAG_SIZE];
-		} bpf;
-		struct {
-			__u64 addr;
-			__u32 len;
-			__u16 ksym_type;
-			__u16 flags;
-			const char *name;
-		} ksymbol;
+		struct pd_bpf_event bpf;
+		struct pd_ksymbol ksymbol;
 		struct {
 			__u32 pid;
 			__u32 tid;

@@ -320,12 +320,7 @@ int pd_write_bpf_event(struct pd_writer *w, __u16 type, __u16 flags,
 		       __u32 id, const __u8 tag[BPF_TAG_SIZE],
 		       const struct pd_sample *s)
 {
-	struct {
-		__u16 type;
-		__u16 flags;
-		__u32 id;
-		__u8 tag[BPF_TAG_SIZE];
-	} body = { .type = type, .flags = flags, .id = id };
+	struct pd_bpf_event body = { .type = type, .flags = flags, .id = id };
 
 	if (tag)
 		memcpy(body.tag, tag, sizeof(body.tag));

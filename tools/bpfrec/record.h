@@ -91,14 +91,6 @@ int resolve_link(__u32 id, struct pd_link *l);
 int resolve_btf(__u32 id, struct pd_btf *b, bool with_data);
 
 /* record_sink.c: perf records to the writer, captured facts to the table. */
-struct bpf_event_body {
-	struct perf_event_header header;
-	__u16 type;
-	__u16 flags;
-	__u32 id;
-	__u8 tag[BPF_TAG_SIZE];
-};
-
 struct sink {
 	struct pd_writer *w;
 	struct facts *facts;
@@ -106,7 +98,7 @@ struct sink {
 	__u64 records;
 	__u64 lost_records;	/* sum of PERF_RECORD_LOST */
 	/* announced objects whose facts had not come yet */
-	struct bpf_event_body *pending;
+	struct pd_bpf_event *pending;
 	size_t nr_pending, cap_pending;
 };
 

@@ -213,7 +213,7 @@ struct lost_body {
  * Returns true when still unknown: with the capture running that is the
  * normal case, its fact may come after the record (bpf() exit hook).
  */
-static bool resolve_announced(struct sink *k, const struct bpf_event_body *e, bool now)
+static bool resolve_announced(struct sink *k, const struct pd_bpf_event *e, bool now)
 {
 	struct pd_prog *p;
 	struct pd_map *m;
@@ -264,11 +264,11 @@ static bool resolve_announced(struct sink *k, const struct bpf_event_body *e, bo
 	return false;
 }
 
-static int defer(struct sink *k, const struct bpf_event_body *e)
+static int defer(struct sink *k, const struct pd_bpf_event *e)
 {
 	if (k->nr_pending == k->cap_pending) {
 		size_t cap = k->cap_pending ? k->cap_pending * 2 : 1024;
-		struct bpf_event_body *p = realloc(k->pending, cap * sizeof(*p));
+		struct pd_bpf_event *p = realloc(k->pending, cap * sizeof(*p));
 
 		if (!p)
 			return -ENOMEM;
@@ -293,7 +293,7 @@ void sink_finish(struct sink *k)
 
 int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr)
 {
-	const struct bpf_event_body *bpf = (const void *)hdr;
+	const struct pd_bpf_event *bpf = (const void *)(hdr + 1);
 	struct sink *k = ctx;
 	int err;
 
@@ -308,7 +308,7 @@ int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr)
 			k->lost_records += ((const struct lost_body *)hdr)->lost;
 		break;
 	case PERF_RECORD_BPF_EVENT:
-		if (hdr->size < sizeof(*bpf))
+		if (hdr->size < sizeof(*hdr) + sizeof(*bpf))
 			break;
 		/* without capture, resolve now like perf: the object may live on */
 		if (resolve_announced(k, bpf, !k->cap))

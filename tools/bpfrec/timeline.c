@@ -97,16 +97,11 @@ static int take(struct slot *s, const struct pd_record *rec)
 	s->ev.sample = rec->sample;
 	switch (rec->type) {
 	case PERF_RECORD_BPF_EVENT:
-		s->ev.bpf.type = rec->bpf.type;
-		s->ev.bpf.flags = rec->bpf.flags;
-		s->ev.bpf.id = rec->bpf.id;
-		memcpy(s->ev.bpf.tag, rec->bpf.tag, BPF_TAG_SIZE);
+		s->ev.bpf = rec->bpf;
 		return 1;
 	case PERF_RECORD_KSYMBOL:
-		s->ev.ksymbol.addr = rec->ksymbol.addr;
-		s->ev.ksymbol.len = rec->ksymbol.len;
-		s->ev.ksymbol.ksym_type = rec->ksymbol.ksym_type;
-		s->ev.ksymbol.flags = rec->ksymbol.flags;
+		/* The reader's string lives until its next record only. */
+		s->ev.ksymbol = rec->ksymbol;
 		s->ev.ksymbol.name = strdup(rec->ksymbol.name);
 		return s->ev.ksymbol.name ? 1 : -ENOMEM;
 	case PERF_RECORD_LOST:
@@ -128,7 +123,7 @@ static void free_slots(struct slot *slots, size_t nr)
 	for (i = 0; i < nr; i++) {
 		free(slots[i].comm);
 		if (slots[i].ev.type == PERF_RECORD_KSYMBOL)
-			free(slots[i].ev.ksymbol.name);
+			free((char *)slots[i].ev.ksymbol.name);
 	}
 	free(slots);
 }
@@ -227,7 +222,7 @@ void timeline_free(struct timeline *tl)
 
 	for (i = 0; tl->ev && i < tl->nr; i++) {
 		if (tl->ev[i].type == PERF_RECORD_KSYMBOL)
-			free(tl->ev[i].ksymbol.name);
+			free((char *)tl->ev[i].ksymbol.name);
 	}
 	for (i = 0; i < tl->nr_comms; i++)
 		free(tl->comms[i]);

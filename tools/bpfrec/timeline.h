@@ -15,19 +15,8 @@ struct tl_event {
 	struct pd_sample sample;
 	const char *comm;		/* NULL when no record names the task */
 	union {
-		struct {
-			__u16 type;
-			__u16 flags;
-			__u32 id;
-			__u8 tag[BPF_TAG_SIZE];
-		} bpf;
-		struct {
-			__u64 addr;
-			__u32 len;
-			__u16 ksym_type;
-			__u16 flags;
-			char *name;
-		} ksymbol;
+		struct pd_bpf_event bpf;
+		struct pd_ksymbol ksymbol;	/* name owned by the timeline */
 		__u64 lost;
 	};
 };
