@@ -194,6 +194,9 @@ struct pd_facts {
 	bool has_capture;		/* file carried a BPFREC feature */
 };
 
+/* Free a program's arrays and zero their counts; the scalars stay. */
+void pd_prog_free_arrays(struct pd_prog *p);
+
 const struct pd_prog *pd_facts_prog(const struct pd_facts *f, __u32 id);
 const struct pd_map *pd_facts_map(const struct pd_facts *f, __u32 id);
 const struct pd_link *pd_facts_link(const struct pd_facts *f, __u32 id);

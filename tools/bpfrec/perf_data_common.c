@@ -170,18 +170,16 @@ int pd_prog_copy(struct pd_prog *dst, const struct pd_prog *src)
 	}
 	return 0;
 nomem:
-	pd_prog_release(dst);
+	pd_prog_free_arrays(dst);
 	return -ENOMEM;
 }
 
-void pd_prog_release(struct pd_prog *p)
+void pd_prog_free_arrays(struct pd_prog *p)
 {
 	__u32 i;
 
-	if (p->func_names) {
-		for (i = 0; i < p->nr_func_names; i++)
-			free(p->func_names[i]);
-	}
+	for (i = 0; p->func_names && i < p->nr_func_names; i++)
+		free(p->func_names[i]);
 	free(p->func_names);
 	free(p->map_ids);
 	free(p->ksym_addrs);
@@ -189,7 +187,15 @@ void pd_prog_release(struct pd_prog *p)
 	free(p->sub_tags);
 	free(p->func_info);
 	free(p->line_info);
-	memset(p, 0, sizeof(*p));
+	p->map_ids = NULL;
+	p->ksym_addrs = NULL;
+	p->ksym_lens = NULL;
+	p->sub_tags = NULL;
+	p->func_info = NULL;
+	p->line_info = NULL;
+	p->func_names = NULL;
+	p->nr_map_ids = p->nr_ksyms = p->nr_func_info = 0;
+	p->nr_line_info = p->nr_func_names = 0;
 }
 
 int pd_btf_copy(struct pd_btf *dst, const struct pd_btf *src)
@@ -211,7 +217,7 @@ void pd_facts_release(struct pd_facts *f)
 	size_t i;
 
 	for (i = 0; i < f->nr_progs; i++)
-		pd_prog_release(&f->progs[i]);
+		pd_prog_free_arrays(&f->progs[i]);
 	for (i = 0; i < f->nr_btfs; i++)
 		pd_btf_release(&f->btfs[i]);
 	free(f->progs);
@@ -280,7 +286,7 @@ static size_t sort_dedup(void *base, size_t nr, size_t size,
 
 static void release_prog(void *p)
 {
-	pd_prog_release(p);
+	pd_prog_free_arrays(p);
 }
 
 static void release_btf(void *p)
@@ -299,15 +305,14 @@ void pd_facts_sort_dedup(struct pd_facts *f)
 				release_btf);
 }
 
-static const void *find_id(const void *base, size_t nr, size_t size,
-			   __u32 id)
+void *pd_find_id(const void *base, size_t nr, size_t size, __u32 id)
 {
 	size_t lo = 0, hi = nr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const void *e = (const char *)base + mid * size;
-		__u32 eid = *(const __u32 *)e;
+		void *e = (char *)base + mid * size;
+		__u32 eid = *(__u32 *)e;
 
 		if (eid == id)
 			return e;
@@ -321,22 +326,22 @@ static const void *find_id(const void *base, size_t nr, size_t size,
 
 const struct pd_prog *pd_facts_prog(const struct pd_facts *f, __u32 id)
 {
-	return find_id(f->progs, f->nr_progs, sizeof(*f->progs), id);
+	return pd_find_id(f->progs, f->nr_progs, sizeof(*f->progs), id);
 }
 
 const struct pd_map *pd_facts_map(const struct pd_facts *f, __u32 id)
 {
-	return find_id(f->maps, f->nr_maps, sizeof(*f->maps), id);
+	return pd_find_id(f->maps, f->nr_maps, sizeof(*f->maps), id);
 }
 
 const struct pd_link *pd_facts_link(const struct pd_facts *f, __u32 id)
 {
-	return find_id(f->links, f->nr_links, sizeof(*f->links), id);
+	return pd_find_id(f->links, f->nr_links, sizeof(*f->links), id);
 }
 
 const struct pd_btf *pd_facts_btf(const struct pd_facts *f, __u32 id)
 {
-	return find_id(f->btfs, f->nr_btfs, sizeof(*f->btfs), id);
+	return pd_find_id(f->btfs, f->nr_btfs, sizeof(*f->btfs), id);
 }
 
 void pd_buf_string(struct pd_buf *b, const char *s)

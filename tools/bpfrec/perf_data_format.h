@@ -252,11 +252,12 @@ void pd_file_info_release(struct pd_file_info *info);
 
 /* Deep copies and release of facts (perf_data_common.c). */
 int pd_prog_copy(struct pd_prog *dst, const struct pd_prog *src);
-void pd_prog_release(struct pd_prog *p);
 int pd_btf_copy(struct pd_btf *dst, const struct pd_btf *src);
 void pd_btf_release(struct pd_btf *b);
 void pd_facts_release(struct pd_facts *f);
 /* Sort every array by id; of equal ids the last one added is kept. */
 void pd_facts_sort_dedup(struct pd_facts *f);
+/* Binary search of @nr elements of @size, sorted by their leading id. */
+void *pd_find_id(const void *base, size_t nr, size_t size, __u32 id);
 
 #endif /* BPFREC_PERF_DATA_FORMAT_H */

@@ -237,7 +237,7 @@ static int decode_one_prog_info(struct pd_cursor *c, struct pd_facts *f)
 	if (!err)
 		err = append_prog(f, &p);
 	if (err)
-		pd_prog_release(&p);
+		pd_prog_free_arrays(&p);
 	return err;
 }
 
@@ -326,25 +326,6 @@ static int ext_func_names(struct pd_prog *p, __u32 n, struct pd_cursor *var)
 	return 0;
 }
 
-/* Binary search of the first @nr elements, sorted by their leading id. */
-static void *find_sorted(void *base, size_t nr, size_t size, __u32 id)
-{
-	size_t lo = 0, hi = nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		__u32 eid = *(__u32 *)((char *)base + mid * size);
-
-		if (eid == id)
-			return (char *)base + mid * size;
-		if (eid < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 /*
  * Our facts of a program complete or replace what BPF_PROG_INFO said:
  * the arrays stay, the scalars and names are ours.
@@ -356,7 +337,7 @@ static int ext_prog(struct pd_facts *f, size_t nr_sorted,
 	__u32 i;
 	int err;
 
-	p = find_sorted(f->progs, nr_sorted, sizeof(*p), d->id);
+	p = pd_find_id(f->progs, nr_sorted, sizeof(*p), d->id);
 	if (!p) {
 		memset(&fresh, 0, sizeof(fresh));
 		p = &fresh;
@@ -384,7 +365,7 @@ static int ext_prog(struct pd_facts *f, size_t nr_sorted,
 		if (!err)
 			err = append_prog(f, p);
 		if (err)
-			pd_prog_release(p);
+			pd_prog_free_arrays(p);
 	}
 	return err;
 }
@@ -443,7 +424,7 @@ static int ext_btf(struct pd_facts *f, size_t nr_sorted,
 {
 	struct pd_btf *b, *btfs;
 
-	b = find_sorted(f->btfs, nr_sorted, sizeof(*b), d->id);
+	b = pd_find_id(f->btfs, nr_sorted, sizeof(*b), d->id);
 	if (!b) {
 		btfs = realloc(f->btfs, (f->nr_btfs + 1) * sizeof(*btfs));
 		if (!btfs)

@@ -82,7 +82,6 @@ void facts_finish(struct facts *f, struct facts_stats *st);
 /* Hand everything to the writer. */
 int facts_store(struct facts *f, struct pd_writer *w);
 void facts_free(struct facts *f);
-void prog_free_arrays(struct pd_prog *p);
 
 /* resolve.c: facts by id through the BPF syscalls, while the object exists. */
 int resolve_prog(__u32 id, struct pd_prog *p);

@@ -176,30 +176,6 @@ int facts_store(struct facts *f, struct pd_writer *w)
 	return 0;
 }
 
-void prog_free_arrays(struct pd_prog *p)
-{
-	__u32 i;
-
-	free(p->map_ids);
-	free(p->ksym_addrs);
-	free(p->ksym_lens);
-	free(p->sub_tags);
-	free(p->func_info);
-	free(p->line_info);
-	for (i = 0; p->func_names && i < p->nr_func_names; i++)
-		free(p->func_names[i]);
-	free(p->func_names);
-	p->map_ids = NULL;
-	p->ksym_addrs = NULL;
-	p->ksym_lens = NULL;
-	p->sub_tags = NULL;
-	p->func_info = NULL;
-	p->line_info = NULL;
-	p->func_names = NULL;
-	p->nr_map_ids = p->nr_ksyms = p->nr_func_info = 0;
-	p->nr_line_info = p->nr_func_names = 0;
-}
-
 static void kind_free(struct kind *k)
 {
 	free(k->items);
@@ -217,7 +193,7 @@ void facts_free(struct facts *f)
 	progs = f->progs.items;
 	btfs = f->btfs.items;
 	for (i = 0; i < f->progs.nr; i++)
-		prog_free_arrays(&progs[i]);
+		pd_prog_free_arrays(&progs[i]);
 	for (i = 0; i < f->btfs.nr; i++)
 		free(btfs[i].data);
 	kind_free(&f->progs);

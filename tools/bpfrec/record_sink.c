@@ -45,7 +45,7 @@ static void prog_from_capture(struct pd_prog *p, const struct cap_prog *c)
 {
 	__u32 nr_funcs = c->nr_func_info < CAP_MAX_FUNCS ? c->nr_func_info : CAP_MAX_FUNCS;
 
-	prog_free_arrays(p);
+	pd_prog_free_arrays(p);
 	p->flags |= PD_F_CAPTURED;
 	p->type = c->type;
 	memcpy(p->tag, c->tag, sizeof(p->tag));
@@ -91,7 +91,7 @@ static void prog_add_syscall(struct pd_prog *p)
 		s.origin = p->origin;
 		s.flags |= p->flags;
 	}
-	prog_free_arrays(p);
+	pd_prog_free_arrays(p);
 	*p = s;
 }
 

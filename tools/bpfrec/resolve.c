@@ -100,7 +100,7 @@ int resolve_prog(__u32 id, struct pd_prog *p)
 	if (!err)
 		err = info_by_id(bpf_prog_get_fd_by_id(id), &arr, sizeof(arr));
 	if (err) {
-		prog_free_arrays(p);
+		pd_prog_free_arrays(p);
 		return err;
 	}
 	p->nr_map_ids = arr.nr_map_ids;
