@@ -67,13 +67,13 @@ static int encode_event_desc(const struct pd_feat_input *in,
 {
 	__u8 attr[PD_ATTR_SIZE];
 
-	pd_attr_to_disk(in->attr, attr);
+	pd_attr_to_disk(in->cfg.attr, attr);
 	pd_buf_u32(b, 1);
 	pd_buf_u32(b, PD_ATTR_SIZE);
 	pd_buf_put(b, attr, sizeof(attr));
-	pd_buf_u32(b, in->nr_ids);
-	pd_buf_string(b, in->event_name ? in->event_name : "bpf-events");
-	pd_buf_put(b, in->ids, in->nr_ids * sizeof(__u64));
+	pd_buf_u32(b, in->cfg.nr_ids);
+	pd_buf_string(b, in->cfg.event_name);
+	pd_buf_put(b, in->cfg.ids, in->cfg.nr_ids * sizeof(__u64));
 	return 1;
 }
 
@@ -387,9 +387,9 @@ int pd_feat_encode(int feat, const struct pd_feat_input *in, struct pd_buf *b)
 		pd_buf_u64(b, (__u64)si.totalram * si.mem_unit / 1024);
 		return 1;
 	case PD_HEADER_CMDLINE:
-		pd_buf_u32(b, in->argc);
-		for (i = 0; i < in->argc; i++)
-			pd_buf_string(b, in->argv[i]);
+		pd_buf_u32(b, in->cfg.argc);
+		for (i = 0; i < in->cfg.argc; i++)
+			pd_buf_string(b, in->cfg.argv[i]);
 		return 1;
 	case PD_HEADER_EVENT_DESC:
 		return encode_event_desc(in, b);

@@ -211,12 +211,7 @@ void pd_attr_to_disk(const struct perf_event_attr *attr,
 
 /* Feature encoders for the writer (perf_data_features.c). */
 struct pd_feat_input {
-	const struct perf_event_attr *attr;
-	const char *event_name;
-	const __u64 *ids;
-	size_t nr_ids;
-	int argc;
-	char *const *argv;
+	struct pd_writer_config cfg;	/* the writer's copy */
 	__u64 first_time;
 	__u64 last_time;
 	struct pd_facts *facts;		/* sorted by id, one fact per id */

@@ -477,12 +477,14 @@ static const int features[] = {
 static int write_features(struct pd_writer *w, struct pd_file_header *h)
 {
 	struct pd_feat_input in = {
-		.attr = &w->attr,
-		.event_name = w->event_name,
-		.ids = w->ids,
-		.nr_ids = w->nr_ids,
-		.argc = w->argc,
-		.argv = w->argv,
+		.cfg = {
+			.attr = &w->attr,
+			.event_name = w->event_name,
+			.ids = w->ids,
+			.nr_ids = w->nr_ids,
+			.argc = w->argc,
+			.argv = w->argv,
+		},
 		.first_time = w->first_time,
 		.last_time = w->last_time,
 		.facts = &w->facts,
