@@ -173,6 +173,7 @@ static __always_inline void emit_prog(struct bpf_prog *prog)
 	func_cnt = BPF_CORE_READ(aux, func_cnt);
 	e->nr_jited_ksyms = e->jited_len ? (func_cnt ? func_cnt : 1) : 0;
 	e->nr_func_info = BPF_CORE_READ(aux, func_info_cnt);
+	e->nr_line_info = BPF_CORE_READ(aux, nr_linfo);
 	e->nr_map_ids = BPF_CORE_READ(aux, used_map_cnt);
 	prog_map_ids(e, aux);
 	prog_func_names(e, aux);

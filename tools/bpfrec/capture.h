@@ -44,6 +44,7 @@ struct cap_prog {
 	__u32 btf_id;
 	__u32 nr_jited_ksyms;
 	__u32 nr_func_info;
+	__u32 nr_line_info;	/* count only: the records are not read */
 	__u32 nr_map_ids;	/* may exceed CAP_MAX_MAP_IDS: ids truncated */
 	__u32 nr_func_names;	/* func_info[] and func_names[] filled */
 	__u32 nr_ksyms;		/* ksym_*[] and sub_tags[] filled */

@@ -122,6 +122,12 @@ struct pd_prog {
 	struct bpf_func_info *func_info;
 	__u32 nr_line_info;
 	struct bpf_line_info *line_info;
+	/*
+	 * Line info records the program has, known without line_info[]:
+	 * the in-kernel capture reads only the count, and a short-lived
+	 * program is gone before the syscalls could fetch the records.
+	 */
+	__u32 nr_lines;
 
 	/* Function names resolved from BTF func_info, one per sub-program. */
 	__u32 nr_func_names;

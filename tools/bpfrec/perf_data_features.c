@@ -271,6 +271,7 @@ static void ext_prog(struct pd_buf *b, const struct pd_prog *p)
 	d.load_time = p->load_time;
 	origin_to_disk(&d.origin, &p->origin);
 	d.nr_func_names = p->nr_func_names;
+	d.nr_lines = p->nr_lines;
 	for (i = 0; i < p->nr_func_names; i++) {
 		size_t len = strnlen(p->func_names[i], 0xffff);
 

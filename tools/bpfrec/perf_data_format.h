@@ -140,7 +140,7 @@ struct pd_disk_prog {
 	__u64 load_time;
 	struct pd_disk_origin origin;
 	__u32 nr_func_names;
-	__u32 pad;
+	__u32 nr_lines;
 };
 
 struct pd_disk_map {

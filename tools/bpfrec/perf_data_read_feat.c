@@ -200,6 +200,8 @@ static int decode_one_prog_info(struct pd_cursor *c, struct pd_facts *f)
 	p.jited_len = info.jited_prog_len;
 	p.xlated_len = info.xlated_prog_len;
 	p.btf_id = info.btf_id;
+	/* the kernel's count, also when perf did not keep the records */
+	p.nr_lines = info.nr_line_info;
 
 	/* perf only relies on sub-programs when all three counts agree. */
 	has_ksyms = (arrays & (1ULL << PD_BPIL_JITED_KSYMS)) &&
@@ -359,6 +361,7 @@ static int ext_prog(struct pd_facts *f, size_t nr_sorted,
 	memcpy(p->name, d->name, sizeof(p->name));
 	p->name[sizeof(p->name) - 1] = '\0';
 	p->load_time = d->load_time;
+	p->nr_lines = d->nr_lines;
 	origin_from_disk(&p->origin, &d->origin);
 	err = ext_func_names(p, d->nr_func_names, var);
 	if (p == &fresh) {

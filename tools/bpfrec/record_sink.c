@@ -58,6 +58,7 @@ static void prog_from_capture(struct pd_prog *p, const struct cap_prog *c)
 	p->jited_len = c->jited_len;
 	p->xlated_len = c->xlated_len;
 	p->btf_id = c->btf_id;
+	p->nr_lines = c->nr_line_info;
 	if (c->nr_map_ids <= CAP_MAX_MAP_IDS && (p->map_ids = dup_array(c->map_ids, c->nr_map_ids, 4)))
 		p->nr_map_ids = c->nr_map_ids;
 	if (c->nr_ksyms == c->nr_jited_ksyms) {

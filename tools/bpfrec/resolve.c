@@ -109,6 +109,7 @@ int resolve_prog(__u32 id, struct pd_prog *p)
 		p->nr_ksyms = arr.nr_jited_ksyms;
 	p->nr_func_info = arr.nr_func_info;
 	p->nr_line_info = arr.nr_line_info;
+	p->nr_lines = info.nr_line_info;
 
 	p->id = info.id;
 	p->type = info.type;

@@ -180,8 +180,8 @@ static void prog_row(struct row *r, const struct pd_facts *f, bool load)
 		     NULL, p->func_names);
 		kv_str(r, "funcs", r->scratch[1]);
 	}
-	if (p->nr_line_info)
-		kv_num(r, "lines", KV_U64, p->nr_line_info);
+	if (p->nr_lines)
+		kv_num(r, "lines", KV_U64, p->nr_lines);
 	if (p->origin.comm[0] || p->origin.pid || p->origin.uid)
 		kv_num(r, "uid", KV_U64, p->origin.uid);
 }

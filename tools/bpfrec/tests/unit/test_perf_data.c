@@ -129,14 +129,16 @@ static int write_reference(const char *file, bool with_lost, bool close_it,
 		.btf_id = 11, .nr_map_ids = 2, .map_ids = map_ids,
 		.nr_ksyms = 2, .ksym_addrs = addr, .ksym_lens = lens,
 		.sub_tags = sub_tags, .nr_func_info = 2, .func_info = finfo,
-		.nr_line_info = 1, .line_info = linfo, .nr_func_names = 2,
-		.func_names = fnames,
+		.nr_line_info = 1, .line_info = linfo, .nr_lines = 1,
+		.nr_func_names = 2, .func_names = fnames,
 		.origin = { .pid = 4242, .tid = 4243, .uid = 1000,
 			    .time = 5000, .comm = "execsnoop" },
 	};
 	struct pd_prog synth = {
 		.id = 3, .flags = PD_F_SYNTHESISED | PD_F_SYSCALL,
 		.type = BPF_PROG_TYPE_CGROUP_SKB, .name = "sd_fw_ingress",
+		/* the line count without the records, as the capture knows it */
+		.nr_lines = 42,
 	};
 	struct pd_prog unresolved = { .id = 8, .flags = PD_F_UNRESOLVED };
 	struct pd_map map = {
@@ -403,7 +405,8 @@ static void test_roundtrip_facts(void)
 	      p->ksym_lens[0] == 96 && p->sub_tags[1][0] == 0xca,
 	      "prog 7 sub-programs");
 	CHECK(p && p->nr_func_info == 2 && p->func_info[1].insn_off == 10 &&
-	      p->nr_line_info == 1 && p->line_info[0].line_col == 7 << 10,
+	      p->nr_line_info == 1 && p->line_info[0].line_col == 7 << 10 &&
+	      p->nr_lines == 1,
 	      "prog 7 func and line info");
 	CHECK(p && p->nr_func_names == 2 && !strcmp(p->func_names[0], "handle_exec") &&
 	      !strcmp(p->func_names[1], "helper"), "prog 7 function names");
@@ -412,6 +415,8 @@ static void test_roundtrip_facts(void)
 	      "prog 8 unresolved, the later fact won");
 	p = pd_facts_prog(f, 3);
 	CHECK(p && (p->flags & PD_F_SYNTHESISED), "prog 3 synthesised");
+	CHECK(p && p->nr_lines == 42 && p->nr_line_info == 0 && !p->line_info,
+	      "prog 3 line count without records (BPFREC)");
 	m = pd_facts_map(f, 9);
 	CHECK(m && m->type == BPF_MAP_TYPE_HASH && m->key_size == 4 &&
 	      m->value_size == 16 && m->max_entries == 1024 &&
@@ -723,7 +728,7 @@ static void test_script(void)
 	count_lines(path("script.txt"), " PROG_LOAD ", line, sizeof(line));
 	CHECK(strstr(line, "0.000000 [000]           0/0 -") &&
 	      strstr(line, "sd_fw_ingress    cgroup_skb") &&
-	      strstr(line, " synthesised"),
+	      strstr(line, " synthesised lines=42"),
 	      "script: synthesised program first: %s", line);
 	count_lines(path("script.txt"), "PROG_LOAD         7", line, sizeof(line));
 	CHECK(strstr(line, "0.000003 [001]     4242/4243 execsnoop") &&
