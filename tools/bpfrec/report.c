@@ -52,27 +52,10 @@ static const char report_doc[] =
 	"\v"
 	"Exit status: 0 ok, 1 unreadable or malformed file, 2 usage error.";
 
-static const struct argp_option report_options[] = {
-	{ "input", 'i', "FILE", 0, "perf.data to read (default: perf.data)", 0 },
+static const struct argp_child report_children[] = {
+	{ &timeline_input_argp, 0, NULL, 0 },
 	{ 0 }
 };
-
-static error_t report_parse(int key, char *arg, struct argp_state *state)
-{
-	const char **input = state->input;
-
-	switch (key) {
-	case 'i':
-		*input = arg;
-		break;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
 
 static bool event_kind(__u16 type, enum kind *k, bool *create)
 {
@@ -450,10 +433,10 @@ static void summary(const char *path, const struct timeline *tl)
 int cmd_report(int argc, char **argv)
 {
 	const char *input = "perf.data";
+	/* without a parser of its own, argp gives &input to the child */
 	struct argp argp = {
-		.options = report_options,
-		.parser = report_parse,
 		.doc = report_doc,
+		.children = report_children,
 	};
 	struct obj *objs, **v;
 	struct timeline tl;

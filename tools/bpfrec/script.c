@@ -19,8 +19,12 @@ struct script_args {
 enum { OPT_JSON = 0x100 };
 
 static const struct argp_option script_options[] = {
-	{ "input", 'i', "FILE", 0, "perf.data to read (default: perf.data)", 0 },
 	{ "json", OPT_JSON, NULL, 0, "one JSON object per line", 0 },
+	{ 0 }
+};
+
+static const struct argp_child script_children[] = {
+	{ &timeline_input_argp, 0, NULL, 0 },
 	{ 0 }
 };
 
@@ -42,15 +46,14 @@ static error_t script_parse(int key, char *arg, struct argp_state *state)
 {
 	struct script_args *a = state->input;
 
+	(void)arg;
 	switch (key) {
-	case 'i':
-		a->input = arg;
+	case ARGP_KEY_INIT:
+		/* -i belongs to timeline_input_argp */
+		state->child_inputs[0] = &a->input;
 		break;
 	case OPT_JSON:
 		a->json = true;
-		break;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -435,6 +438,7 @@ int cmd_script(int argc, char **argv)
 		.options = script_options,
 		.parser = script_parse,
 		.doc = script_doc,
+		.children = script_children,
 	};
 	struct timeline tl;
 	char err[300];

@@ -281,3 +281,30 @@ void timeline_time(__u64 ns, char *buf, size_t len)
 	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(ns / 1000000000),
 		 (unsigned long long)(ns % 1000000000 / 1000));
 }
+
+static const struct argp_option input_options[] = {
+	{ "input", 'i', "FILE", 0, "perf.data to read (default: perf.data)", 0 },
+	{ 0 }
+};
+
+static error_t input_parse(int key, char *arg, struct argp_state *state)
+{
+	const char **input = state->input;
+
+	switch (key) {
+	case 'i':
+		*input = arg;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp timeline_input_argp = {
+	.options = input_options,
+	.parser = input_parse,
+};

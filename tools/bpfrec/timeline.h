@@ -6,6 +6,7 @@
 #ifndef BPFREC_TIMELINE_H
 #define BPFREC_TIMELINE_H
 
+#include <argp.h>
 #include <stddef.h>
 #include "perf_data.h"
 
@@ -30,6 +31,13 @@ struct timeline {
 	char **comms;			/* owned strings events point to */
 	size_t nr_comms;
 };
+
+/*
+ * The input option of the commands that show a timeline, and the
+ * refusal of any other argument: an argp child whose input is the
+ * const char * that -i sets.
+ */
+extern const struct argp timeline_input_argp;
 
 /* Load and sort @path; on failure one line in @err. */
 int timeline_load(struct timeline *tl, const char *path, char *err,
