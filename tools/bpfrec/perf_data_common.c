@@ -121,46 +121,56 @@ static int dup_array(void *dstp, const void *src, size_t n, size_t size)
 	return 0;
 }
 
+/* Let go of a program's arrays without freeing them. */
+static void forget_arrays(struct pd_prog *p)
+{
+	p->map_ids = NULL;
+	p->ksym_addrs = NULL;
+	p->ksym_lens = NULL;
+	p->sub_tags = NULL;
+	p->func_info = NULL;
+	p->line_info = NULL;
+	p->func_names = NULL;
+	p->nr_map_ids = p->nr_ksyms = p->nr_func_info = 0;
+	p->nr_line_info = p->nr_func_names = 0;
+}
+
 int pd_prog_copy(struct pd_prog *dst, const struct pd_prog *src)
 {
 	__u32 i;
 
+	/* What fails half way frees only what was copied so far. */
 	*dst = *src;
-	dst->map_ids = NULL;
-	dst->ksym_addrs = NULL;
-	dst->ksym_lens = NULL;
-	dst->sub_tags = NULL;
-	dst->func_info = NULL;
-	dst->line_info = NULL;
-	dst->func_names = NULL;
+	forget_arrays(dst);
 
 	/* A count without its array means nothing: drop it. */
-	if (!src->map_ids)
-		dst->nr_map_ids = 0;
-	if (!src->ksym_addrs || !src->ksym_lens || !src->sub_tags)
-		dst->nr_ksyms = 0;
-	if (!src->func_info)
-		dst->nr_func_info = 0;
-	if (!src->line_info)
-		dst->nr_line_info = 0;
-	if (!src->func_names)
-		dst->nr_func_names = 0;
-
-	if (dup_array(&dst->map_ids, src->map_ids, dst->nr_map_ids, 4) ||
-	    dup_array(&dst->ksym_addrs, src->ksym_addrs, dst->nr_ksyms, 8) ||
-	    dup_array(&dst->ksym_lens, src->ksym_lens, dst->nr_ksyms, 4) ||
-	    dup_array(&dst->sub_tags, src->sub_tags, dst->nr_ksyms,
-		      BPF_TAG_SIZE) ||
-	    dup_array(&dst->func_info, src->func_info, dst->nr_func_info,
+	if (dup_array(&dst->map_ids, src->map_ids, src->nr_map_ids, 4))
+		goto nomem;
+	if (dst->map_ids)
+		dst->nr_map_ids = src->nr_map_ids;
+	if (src->ksym_addrs && src->ksym_lens && src->sub_tags) {
+		if (dup_array(&dst->ksym_addrs, src->ksym_addrs, src->nr_ksyms, 8) ||
+		    dup_array(&dst->ksym_lens, src->ksym_lens, src->nr_ksyms, 4) ||
+		    dup_array(&dst->sub_tags, src->sub_tags, src->nr_ksyms,
+			      BPF_TAG_SIZE))
+			goto nomem;
+		dst->nr_ksyms = src->nr_ksyms;
+	}
+	if (dup_array(&dst->func_info, src->func_info, src->nr_func_info,
 		      sizeof(struct bpf_func_info)) ||
-	    dup_array(&dst->line_info, src->line_info, dst->nr_line_info,
+	    dup_array(&dst->line_info, src->line_info, src->nr_line_info,
 		      sizeof(struct bpf_line_info)))
 		goto nomem;
+	if (dst->func_info)
+		dst->nr_func_info = src->nr_func_info;
+	if (dst->line_info)
+		dst->nr_line_info = src->nr_line_info;
 
-	if (dst->nr_func_names) {
-		dst->func_names = calloc(dst->nr_func_names, sizeof(char *));
+	if (src->func_names && src->nr_func_names) {
+		dst->func_names = calloc(src->nr_func_names, sizeof(char *));
 		if (!dst->func_names)
 			goto nomem;
+		dst->nr_func_names = src->nr_func_names;
 		for (i = 0; i < dst->nr_func_names; i++) {
 			dst->func_names[i] = strdup(src->func_names[i] ?
 						    src->func_names[i] : "");
@@ -187,15 +197,7 @@ void pd_prog_free_arrays(struct pd_prog *p)
 	free(p->sub_tags);
 	free(p->func_info);
 	free(p->line_info);
-	p->map_ids = NULL;
-	p->ksym_addrs = NULL;
-	p->ksym_lens = NULL;
-	p->sub_tags = NULL;
-	p->func_info = NULL;
-	p->line_info = NULL;
-	p->func_names = NULL;
-	p->nr_map_ids = p->nr_ksyms = p->nr_func_info = 0;
-	p->nr_line_info = p->nr_func_names = 0;
+	forget_arrays(p);
 }
 
 int pd_btf_copy(struct pd_btf *dst, const struct pd_btf *src)
