@@ -86,7 +86,11 @@ const char *pd_bpf_event_name(__u16 type);
 #define PD_F_SYSCALL		(1U << 3) /* facts from BPF_OBJ_GET_INFO_BY_FD */
 #define PD_F_PERF		(1U << 4) /* read from perf's BPF_PROG_INFO */
 
-/* Who created an object, when known (all zero otherwise). */
+/*
+ * Who created an object, when known (all zero otherwise).  This struct,
+ * pd_map, pd_link and pd_capture are also laid out as the BPFREC feature
+ * stores them: add fields at the end only.
+ */
 struct pd_origin {
 	__u32 pid;			/* tgid of the creating task */
 	__u32 tid;

@@ -224,16 +224,6 @@ static int encode_bpf_btf(const struct pd_facts *f, struct pd_buf *b)
 	return 1;
 }
 
-static void origin_to_disk(struct pd_disk_origin *d, const struct pd_origin *o)
-{
-	memset(d, 0, sizeof(*d));
-	d->pid = o->pid;
-	d->tid = o->tid;
-	d->uid = o->uid;
-	d->time = o->time;
-	memcpy(d->comm, o->comm, sizeof(d->comm));
-}
-
 static void ext_item(struct pd_buf *b, __u16 kind, const void *fixed,
 		     __u16 fixed_len, const struct pd_buf *var)
 {
@@ -269,7 +259,7 @@ static void ext_prog(struct pd_buf *b, const struct pd_prog *p)
 	memcpy(d.tag, p->tag, sizeof(d.tag));
 	memcpy(d.name, p->name, sizeof(d.name));
 	d.load_time = p->load_time;
-	origin_to_disk(&d.origin, &p->origin);
+	d.origin = p->origin;
 	d.nr_func_names = p->nr_func_names;
 	d.nr_lines = p->nr_lines;
 	for (i = 0; i < p->nr_func_names; i++) {
@@ -280,43 +270,6 @@ static void ext_prog(struct pd_buf *b, const struct pd_prog *p)
 	}
 	ext_item(b, PD_EXT_PROG, &d, sizeof(d), &names);
 	pd_buf_free(&names);
-}
-
-static void ext_map(struct pd_buf *b, const struct pd_map *m)
-{
-	struct pd_disk_map d;
-
-	memset(&d, 0, sizeof(d));
-	d.id = m->id;
-	d.flags = m->flags;
-	d.type = m->type;
-	d.key_size = m->key_size;
-	d.value_size = m->value_size;
-	d.max_entries = m->max_entries;
-	d.map_flags = m->map_flags;
-	d.btf_id = m->btf_id;
-	d.btf_key_type_id = m->btf_key_type_id;
-	d.btf_value_type_id = m->btf_value_type_id;
-	d.map_extra = m->map_extra;
-	memcpy(d.name, m->name, sizeof(d.name));
-	origin_to_disk(&d.origin, &m->origin);
-	ext_item(b, PD_EXT_MAP, &d, sizeof(d), NULL);
-}
-
-static void ext_link(struct pd_buf *b, const struct pd_link *l)
-{
-	struct pd_disk_link d;
-
-	memset(&d, 0, sizeof(d));
-	d.id = l->id;
-	d.flags = l->flags;
-	d.type = l->type;
-	d.prog_id = l->prog_id;
-	d.attach_type = l->attach_type;
-	memcpy(d.target, l->target, sizeof(d.target));
-	d.target[sizeof(d.target) - 1] = '\0';
-	origin_to_disk(&d.origin, &l->origin);
-	ext_item(b, PD_EXT_LINK, &d, sizeof(d), NULL);
 }
 
 static void ext_btf(struct pd_buf *b, const struct pd_btf *bt)
@@ -330,7 +283,7 @@ static void ext_btf(struct pd_buf *b, const struct pd_btf *bt)
 	d.size = bt->size;
 	memcpy(d.name, bt->name, sizeof(d.name));
 	d.name[sizeof(d.name) - 1] = '\0';
-	origin_to_disk(&d.origin, &bt->origin);
+	d.origin = bt->origin;
 	ext_item(b, PD_EXT_BTF, &d, sizeof(d), NULL);
 }
 
@@ -340,24 +293,19 @@ static int encode_bpfrec(const struct pd_facts *f, struct pd_buf *b)
 		.magic = PD_EXT_MAGIC,
 		.version = PD_EXT_VERSION,
 	};
-	struct pd_disk_capture c = {
-		.flags = f->capture.flags,
-		.start_time = f->capture.start_time,
-		.end_time = f->capture.end_time,
-		.lost_records = f->capture.lost_records,
-		.lost_facts = f->capture.lost_facts,
-	};
 	size_t i;
 
 	pd_buf_put(b, &h, sizeof(h));
 	if (f->has_capture)
-		ext_item(b, PD_EXT_CAPTURE, &c, sizeof(c), NULL);
+		ext_item(b, PD_EXT_CAPTURE, &f->capture, sizeof(f->capture),
+			 NULL);
 	for (i = 0; i < f->nr_progs; i++)
 		ext_prog(b, &f->progs[i]);
 	for (i = 0; i < f->nr_maps; i++)
-		ext_map(b, &f->maps[i]);
+		ext_item(b, PD_EXT_MAP, &f->maps[i], sizeof(f->maps[i]), NULL);
 	for (i = 0; i < f->nr_links; i++)
-		ext_link(b, &f->links[i]);
+		ext_item(b, PD_EXT_LINK, &f->links[i], sizeof(f->links[i]),
+			 NULL);
 	for (i = 0; i < f->nr_btfs; i++)
 		ext_btf(b, &f->btfs[i]);
 	return 1;

@@ -109,23 +109,15 @@ struct pd_ext_item {
 	__u32 len;			/* fixed and variable part */
 };
 
-struct pd_disk_origin {
-	__u32 pid;
-	__u32 tid;
-	__u32 uid;
-	__u32 pad;
-	__u64 time;
-	char comm[PD_COMM_LEN];
-};
-
-struct pd_disk_capture {
-	__u32 flags;
-	__u32 pad;
-	__u64 start_time;
-	__u64 end_time;
-	__u64 lost_records;
-	__u64 lost_facts;
-};
+/*
+ * pd_origin, pd_capture, pd_map and pd_link hold no pointer and no
+ * padding: their items are those structs as they are, and so may only
+ * grow at their end.  The sizes pin the layout of the files written.
+ */
+_Static_assert(sizeof(struct pd_origin) == 40, "BPFREC origin layout");
+_Static_assert(sizeof(struct pd_capture) == 40, "BPFREC capture layout");
+_Static_assert(sizeof(struct pd_map) == 104, "BPFREC map item layout");
+_Static_assert(sizeof(struct pd_link) == 192, "BPFREC link item layout");
 
 /* Followed by nr_func_names times { u16 len; bytes }. */
 struct pd_disk_prog {
@@ -138,36 +130,9 @@ struct pd_disk_prog {
 	__u8 tag[BPF_TAG_SIZE];
 	char name[PD_NAME_LEN];
 	__u64 load_time;
-	struct pd_disk_origin origin;
+	struct pd_origin origin;
 	__u32 nr_func_names;
 	__u32 nr_lines;
-};
-
-struct pd_disk_map {
-	__u32 id;
-	__u32 flags;
-	__u32 type;
-	__u32 key_size;
-	__u32 value_size;
-	__u32 max_entries;
-	__u32 map_flags;
-	__u32 btf_id;
-	__u32 btf_key_type_id;
-	__u32 btf_value_type_id;
-	__u64 map_extra;
-	char name[PD_NAME_LEN];
-	struct pd_disk_origin origin;
-};
-
-struct pd_disk_link {
-	__u32 id;
-	__u32 flags;
-	__u32 type;
-	__u32 prog_id;
-	__u32 attach_type;
-	__u32 pad;
-	char target[PD_TARGET_LEN];
-	struct pd_disk_origin origin;
 };
 
 /* The BTF data itself goes to BPF_BTF, where perf expects it. */
@@ -177,7 +142,7 @@ struct pd_disk_btf {
 	__u32 kernel;
 	__u32 size;
 	char name[PD_BTF_NAME_LEN];
-	struct pd_disk_origin origin;
+	struct pd_origin origin;
 };
 
 #define PD_ALIGN8(x)	(((x) + 7) & ~(__u64)7)

@@ -289,16 +289,8 @@ static int decode_btf(struct pd_cursor *c, struct pd_facts *f)
 	return c->bad ? -EINVAL : 0;
 }
 
-static void origin_from_disk(struct pd_origin *o, const struct pd_disk_origin *d)
-{
-	memset(o, 0, sizeof(*o));
-	o->pid = d->pid;
-	o->tid = d->tid;
-	o->uid = d->uid;
-	o->time = d->time;
-	memcpy(o->comm, d->comm, sizeof(o->comm));
-	o->comm[sizeof(o->comm) - 1] = '\0';
-}
+/* The file's strings may lack their NUL. */
+#define TERMINATE(s)	((s)[sizeof(s) - 1] = '\0')
 
 /* Function names of an ext prog item: { u16 len; bytes } each. */
 static int ext_func_names(struct pd_prog *p, __u32 n, struct pd_cursor *var)
@@ -359,10 +351,11 @@ static int ext_prog(struct pd_facts *f, size_t nr_sorted,
 	p->btf_id = d->btf_id;
 	memcpy(p->tag, d->tag, sizeof(p->tag));
 	memcpy(p->name, d->name, sizeof(p->name));
-	p->name[sizeof(p->name) - 1] = '\0';
+	TERMINATE(p->name);
 	p->load_time = d->load_time;
 	p->nr_lines = d->nr_lines;
-	origin_from_disk(&p->origin, &d->origin);
+	p->origin = d->origin;
+	TERMINATE(p->origin.comm);
 	err = ext_func_names(p, d->nr_func_names, var);
 	if (p == &fresh) {
 		if (!err)
@@ -373,51 +366,31 @@ static int ext_prog(struct pd_facts *f, size_t nr_sorted,
 	return err;
 }
 
-static int ext_map(struct pd_facts *f, const struct pd_disk_map *d)
+static int ext_map(struct pd_facts *f, struct pd_map *d)
 {
-	struct pd_map *m, *maps;
+	struct pd_map *maps;
 
 	maps = realloc(f->maps, (f->nr_maps + 1) * sizeof(*maps));
 	if (!maps)
 		return -ENOMEM;
 	f->maps = maps;
-	m = &f->maps[f->nr_maps++];
-	memset(m, 0, sizeof(*m));
-	m->id = d->id;
-	m->flags = d->flags;
-	m->type = d->type;
-	m->key_size = d->key_size;
-	m->value_size = d->value_size;
-	m->max_entries = d->max_entries;
-	m->map_flags = d->map_flags;
-	m->btf_id = d->btf_id;
-	m->btf_key_type_id = d->btf_key_type_id;
-	m->btf_value_type_id = d->btf_value_type_id;
-	m->map_extra = d->map_extra;
-	memcpy(m->name, d->name, sizeof(m->name));
-	m->name[sizeof(m->name) - 1] = '\0';
-	origin_from_disk(&m->origin, &d->origin);
+	TERMINATE(d->name);
+	TERMINATE(d->origin.comm);
+	f->maps[f->nr_maps++] = *d;
 	return 0;
 }
 
-static int ext_link(struct pd_facts *f, const struct pd_disk_link *d)
+static int ext_link(struct pd_facts *f, struct pd_link *d)
 {
-	struct pd_link *l, *links;
+	struct pd_link *links;
 
 	links = realloc(f->links, (f->nr_links + 1) * sizeof(*links));
 	if (!links)
 		return -ENOMEM;
 	f->links = links;
-	l = &f->links[f->nr_links++];
-	memset(l, 0, sizeof(*l));
-	l->id = d->id;
-	l->flags = d->flags;
-	l->type = d->type;
-	l->prog_id = d->prog_id;
-	l->attach_type = d->attach_type;
-	memcpy(l->target, d->target, sizeof(l->target));
-	l->target[sizeof(l->target) - 1] = '\0';
-	origin_from_disk(&l->origin, &d->origin);
+	TERMINATE(d->target);
+	TERMINATE(d->origin.comm);
+	f->links[f->nr_links++] = *d;
 	return 0;
 }
 
@@ -441,19 +414,10 @@ static int ext_btf(struct pd_facts *f, size_t nr_sorted,
 	b->kernel = d->kernel;
 	b->size = d->size;
 	memcpy(b->name, d->name, sizeof(b->name));
-	b->name[sizeof(b->name) - 1] = '\0';
-	origin_from_disk(&b->origin, &d->origin);
+	TERMINATE(b->name);
+	b->origin = d->origin;
+	TERMINATE(b->origin.comm);
 	return 0;
-}
-
-static void ext_capture(struct pd_facts *f, const struct pd_disk_capture *d)
-{
-	f->capture.flags = d->flags;
-	f->capture.start_time = d->start_time;
-	f->capture.end_time = d->end_time;
-	f->capture.lost_records = d->lost_records;
-	f->capture.lost_facts = d->lost_facts;
-	f->has_capture = true;
 }
 
 static int decode_bpfrec(struct pd_cursor *c, struct pd_facts *f)
@@ -472,10 +436,10 @@ static int decode_bpfrec(struct pd_cursor *c, struct pd_facts *f)
 
 	while (!err && c->pos < c->len) {
 		union {
-			struct pd_disk_capture capture;
+			struct pd_capture capture;
 			struct pd_disk_prog prog;
-			struct pd_disk_map map;
-			struct pd_disk_link link;
+			struct pd_map map;
+			struct pd_link link;
 			struct pd_disk_btf btf;
 		} d;
 		struct pd_ext_item item;
@@ -498,7 +462,8 @@ static int decode_bpfrec(struct pd_cursor *c, struct pd_facts *f)
 		};
 		switch (item.kind) {
 		case PD_EXT_CAPTURE:
-			ext_capture(f, &d.capture);
+			f->capture = d.capture;
+			f->has_capture = true;
 			break;
 		case PD_EXT_PROG:
 			err = ext_prog(f, nr_progs, &d.prog, &var);
