@@ -41,6 +41,13 @@ key=$({
 mkdir -p "$out"
 exec 8>"$out/.lock"
 flock 8
+# Hold the source tree shared while compiling: prepare-source.sh takes it exclusively
+# before re-patching, so another run's series change cannot swap files under kbuild.
+exec 9>"$CACHE/.source.lock"
+flock -s 9
+if [ $variant = patched ] && [ "$(cat "$tree/.bpfrec-applied" 2>/dev/null)" != "$series" ]; then
+	die "patches/series changed while this build waited; run it again"
+fi
 if [ -f "$out/.bpfrec-key" ] && [ "$(cat "$out/.bpfrec-key")" = "$key" ] &&
    [ -f "$out/arch/x86/boot/bzImage" ]; then
 	stage "kernel $variant-$flavour: cached ($key)" >&2
