@@ -135,9 +135,10 @@ else
 	fail "script exits 0 without warnings" "status $rc: $(head -n 2 "$tmp/text.err" | tr '\n' ' ')"
 fi
 
-# The JSON lines as a tab-separated table, in file (= time) order:
-#   seq event id pid tid comm name type tag time_ns details
-awk '
+# to_table JSON: the JSON lines as a tab-separated table, in file (= time)
+# order:  seq event id pid tid comm name type tag time_ns details
+to_table() {
+	awk '
 function jstr(l, k) {
 	if (match(l, "\"" k "\":\"[^\"]*\""))
 		return substr(l, RSTART + length(k) + 4, RLENGTH - length(k) - 5)
@@ -159,7 +160,9 @@ function jobj(l, k) {
 		jnum($0, "tid"), jstr($0, "comm"), jstr($0, "name"),
 		jstr($0, "type"), jstr($0, "tag"), jnum($0, "time_ns"),
 		jobj($0, "details")
-}' "$tmp/json" >"$tmp/table"
+}' "$1"
+}
+to_table "$tmp/json" >"$tmp/table"
 
 # The text and the JSON rendering tell the same story: event and id per line.
 bad=$(awk -F '\t' '
@@ -185,10 +188,14 @@ bad=$(awk -F '\t' '$2 == "LOST" { n++ } END { if (n) print n " LOST records" }' 
 grep -q 'LOST' "$tmp/rec.err" && bad="$bad record said: $(grep LOST "$tmp/rec.err")"
 result "no records lost" "$bad"
 
-# check_kind KIND CREATE RELEASE TYPE: the per-id checks of one object kind
+# check_kind KIND CREATE RELEASE RELCHECK: the per-id checks of one object
+# kind, on the ids file $IDS and the table $TABLE of a recording of $N
+# rounds by pid $WPID.  Check names start with $PFX.  SYNTH=1: the objects
+# existed before the recording, their creation records are synthesised.
+# RELCHECK, when set, names a check that the release records carry $WPID.
 check_kind() {
-	awk -F '\t' -v kind="$1" -v cev="$2" -v rev="$3" -v want_type="$4" \
-	    -v wpid="$wpid" -v n="$ROUNDS" -v oflags="$5" '
+	awk -F '\t' -v kind="$1" -v cev="$2" -v rev="$3" -v oflags="$4" \
+	    -v wpid="$WPID" -v n="$N" -v pfx="$PFX" -v synth="$SYNTH" '
 	function add(name, msg) {
 		if (!(name in err)) {
 			order[++nchk] = name
@@ -243,20 +250,22 @@ check_kind() {
 		}
 	}
 	END {
-		c1 = kind ": one " cev " and one " rev " per id"
-		c2 = kind ": " cev " before " rev
-		c3 = kind ": " cev " by the workload (pid, tid, comm)"
-		c4 = kind == "btf" ? "btf: user BTF in both records" : \
+		c1 = pfx kind ": one " cev " and one " rev " per id"
+		c2 = pfx kind ": " cev " before " rev
+		c3 = pfx kind ": " cev (synth ? " marked synthesised" : " by the workload (pid, tid, comm)")
+		c4 = pfx (kind == "btf" ? "btf: user BTF in both records" : \
 		     (kind == "link" ? "link: type in both records" : \
 		     (kind == "map" ? "map: type and name in both records" : \
-		     "prog: type, name and tag in both records"))
-		c5 = kind ": resolved details"
-		c6 = kind ": exact counts (" n " " cev ", " n " " rev ", none stray)"
+		     "prog: type, name and tag in both records")))
+		c5 = pfx kind ": resolved details"
+		c6 = pfx kind ": exact counts (" n " " cev ", " n " " rev ", none stray)"
+		if (oflags != "")
+			oflags = pfx oflags
 		add(c1, ""); add(c2, ""); add(c3, ""); add(c4, ""); add(c5, ""); add(c6, "")
 		if (nid != n)
 			add(c6, nid " ids in the ids file, want " n)
 		if (ncreate != n || nrel != n)
-			add(c6, ncreate " " cev " and " nrel " " rev " for our ids")
+			add(c6, ncreate + 0 " " cev " and " nrel + 0 " " rev " for our ids")
 		if (stray != "")
 			add(c6, "workload " cev " of unknown ids:" stray)
 		for (i = 1; i <= nid; i++) {
@@ -267,7 +276,9 @@ check_kind() {
 			}
 			if (cseq[id] >= rseq[id] || ctime[id] > rtime[id])
 				add(c2, "id " id ": " cev " at " ctime[id] ", " rev " at " rtime[id])
-			if (cpid[id] != wpid || ctid[id] != wpid || ccomm[id] != "workload")
+			if (synth && detail(cdet[id], "synthesised") != "true")
+				add(c3, "id " id ": not marked synthesised: {" cdet[id] "}")
+			else if (!synth && (cpid[id] != wpid || ctid[id] != wpid || ccomm[id] != "workload"))
 				add(c3, "id " id ": pid/tid " cpid[id] "/" ctid[id] " comm " ccomm[id] ", want " wpid " workload")
 			if (kind != "btf" && (ctype[id] != etype[id] || rtype[id] != etype[id]))
 				add(c4, "id " id ": type " ctype[id] "/" rtype[id] ", want " etype[id])
@@ -280,7 +291,7 @@ check_kind() {
 			d = cdet[id]
 			if (detail(d, "unresolved") != "" || detail(rdet[id], "unresolved") != "")
 				add(c5, "id " id ": unresolved")
-			else if (detail(d, "synthesised") != "")
+			else if (!synth && detail(d, "synthesised") != "")
 				add(c5, "id " id ": marked synthesised")
 			else if (kind == "map" && (detail(d, "key") != 4 || detail(d, "value") != 8 || detail(d, "max_entries") != 1))
 				add(c5, "id " id ": {" d "}, want key 4, value 8, max_entries 1")
@@ -292,14 +303,19 @@ check_kind() {
 				add(c5, "id " id ": prog " detail(d, "prog") ", want " eprog[id])
 			if (oflags != "" && rpid[id] != wpid)
 				add(oflags, "id " id ": " rev " from pid " rpid[id] " (" rcomm[id] "), want " wpid)
+			from = from " " id ":" rpid[id] "/" rcomm[id]
 		}
+		printf "#\t%s%s: %s from (id:pid/comm)%s\n", pfx, kind, rev, from
 		if (oflags != "")
 			add(oflags, "")
 		for (i = 1; i <= nchk; i++)
 			printf "%s\t%s\n", order[i], err[order[i]]
-	}' "$ids" "$tmp/table" >"$tmp/check.$1"
+	}' "$IDS" "$TABLE" >"$tmp/check.$1"
 	while IFS='	' read -r name msg; do
-		result "$name" "$msg"
+		case "$name" in
+		"#")	echo "# $msg" ;;
+		*)	result "$name" "$msg" ;;
+		esac
 	done <"$tmp/check.$1"
 }
 
@@ -314,7 +330,8 @@ case "$(uname -r)" in
 	rel_link="link: LINK_DETACH by the workload (6.1 releases in task)" ;;
 esac
 
-check_kind prog PROG_LOAD PROG_UNLOAD raw_tracepoint "$rel_prog"
+IDS=$ids TABLE=$tmp/table N=$ROUNDS WPID=$wpid PFX= SYNTH=0
+check_kind prog PROG_LOAD PROG_UNLOAD "$rel_prog"
 
 # Every program JITed and unJITed: one KSYMBOL register and unregister each.
 if [ "$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null)" = 0 ]; then
@@ -347,9 +364,9 @@ if [ "$lacks" = 1 ]; then
 		fail "no map/link/BTF records without bpf_obj_event" "$nobj such records"
 	fi
 else
-	check_kind map MAP_CREATE MAP_FREE array ""
-	check_kind link LINK_ATTACH LINK_DETACH raw_tracepoint "$rel_link"
-	check_kind btf BTF_LOAD BTF_UNLOAD "" ""
+	check_kind map MAP_CREATE MAP_FREE ""
+	check_kind link LINK_ATTACH LINK_DETACH "$rel_link"
+	check_kind btf BTF_LOAD BTF_UNLOAD ""
 fi
 
 # --- report ---------------------------------------------------------------
@@ -412,5 +429,67 @@ bad=$(awk '
 	/^Alive at the end/ { s = 1; next }
 	s && ($1 " " $2) in mine { printf "%s %s; ", $1, $2 }' "$ids" "$tmp/report")
 result "report: none of the workload's objects alive at the end" "$bad"
+
+# --- objects that exist before the recording starts ----------------------
+
+# The workload creates one round and holds it (-w); bpfrec record starts,
+# synthesises the existing objects, then its command lets the workload
+# release them and waits for the workload's "done" line.
+pre=$tmp/pre
+mkdir "$pre" && mkfifo "$pre/ctl" || { fail "pre-existing: setup"; finish; }
+"$WORKLOAD" -n 1 -w -l "$pre/ids" <"$pre/ctl" >"$pre/wl.out" 2>&1 &
+w2=$!
+exec 3>"$pre/ctl"
+i=0
+while ! grep -q '^link ' "$pre/ids" 2>/dev/null && [ $i -lt 60 ]; do
+	kill -0 "$w2" 2>/dev/null || break
+	sleep 1
+	i=$((i + 1))
+done
+if ! grep -q '^link ' "$pre/ids" 2>/dev/null; then
+	fail "pre-existing: workload holds its objects" "$(tr '\n' ' ' <"$pre/wl.out")"
+	exec 3>&-
+	kill "$w2" 2>/dev/null
+	finish
+fi
+"$BPFREC" record -e bpf-events -o "$pre/rec.data" -- sh -c '
+	echo go >"$1/ctl"
+	i=0
+	while ! grep -q "^done" "$1/ids"; do
+		i=$((i + 1))
+		[ $i -gt 60 ] && exit 1
+		sleep 1
+	done' sh "$pre" >"$pre/rec.out" 2>"$pre/rec.err"
+rc=$?
+exec 3>&-
+wait "$w2"
+wrc=$?
+sed 's/^/# workload: /' "$pre/wl.out"
+sed 's/^/# record: /' "$pre/rec.out" "$pre/rec.err"
+if [ "$rc" -eq 0 ] && [ "$wrc" -eq 0 ]; then
+	pass "pre-existing: record and workload exit 0"
+else
+	fail "pre-existing: record and workload exit 0" "record $rc, workload $wrc"
+fi
+"$BPFREC" script -i "$pre/rec.data" --json >"$pre/json" 2>"$pre/json.err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ ! -s "$pre/json.err" ]; then
+	pass "pre-existing: script --json exits 0 without warnings"
+else
+	fail "pre-existing: script --json exits 0 without warnings" "status $rc: $(head -n 2 "$pre/json.err" | tr '\n' ' ')"
+fi
+to_table "$pre/json" >"$pre/table"
+IDS=$pre/ids TABLE=$pre/table N=1 PFX="pre-existing " SYNTH=1
+WPID=$(awk '$1 == "pid" { print $2; exit }' "$pre/ids")
+check_kind prog PROG_LOAD PROG_UNLOAD "$rel_prog"
+if [ "$lacks" = 1 ]; then
+	for k in map link btf; do
+		skip "pre-existing $k: synthesised and release records" "$reason"
+	done
+else
+	check_kind map MAP_CREATE MAP_FREE ""
+	check_kind link LINK_ATTACH LINK_DETACH "$rel_link"
+	check_kind btf BTF_LOAD BTF_UNLOAD ""
+fi
 
 finish

@@ -14,7 +14,10 @@
  *      gone, so that all release records (some come from a kworker) are
  *      emitted before the next round and before the workload exits.
  *
- *   usage: workload [-n ROUNDS] [-l FILE]
+ *   usage: workload [-n ROUNDS] [-l FILE] [-w]
+ *
+ * -w holds each round's objects until a line (or EOF) arrives on stdin,
+ * so that a test can start a recorder while they exist.
  *
  * -l FILE gets the ids, one object a line, read with
  * BPF_OBJ_GET_INFO_BY_FD while the object lives:
@@ -23,6 +26,7 @@
  *   map ID TYPE NAME
  *   prog ID TYPE NAME TAG
  *   link ID TYPE PROGID
+ *   done                      (all released, just before exiting)
  * TYPE is libbpf's name of the map, program or link type.
  * Exit status: 0 ok, 1 a bpf() call failed, 2 usage.
  */
@@ -45,6 +49,7 @@
 #define RELEASE_WAIT_MS	20000
 
 static FILE *ids;
+static int hold;
 
 static int sys_bpf(int cmd, union bpf_attr *attr)
 {
@@ -354,6 +359,13 @@ static int round_once(int round)
 
 	sleep_ms(10);	/* a few context switches for the program */
 	printf("round %d: demo_prog ran %u times\n", round, map_count(map_fd));
+	if (hold) {
+		char line[64];
+
+		printf("round %d: holding the objects until a line on stdin\n", round);
+		if (!fgets(line, sizeof(line), stdin))
+			printf("round %d: EOF on stdin\n", round);
+	}
 
 	/* release in a known order: link, program, map, BTF */
 	close(link_fd);
@@ -385,7 +397,7 @@ out:
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: workload [-n ROUNDS] [-l IDS_FILE]\n");
+	fprintf(stderr, "usage: workload [-n ROUNDS] [-l IDS_FILE] [-w]\n");
 	exit(2);
 }
 
@@ -395,7 +407,7 @@ int main(int argc, char **argv)
 	int rounds = 1, opt, i;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "n:l:h")) != -1) {
+	while ((opt = getopt(argc, argv, "n:l:wh")) != -1) {
 		switch (opt) {
 		case 'n':
 			rounds = strtol(optarg, &end, 10);
@@ -404,6 +416,9 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 			ids_path = optarg;
+			break;
+		case 'w':
+			hold = 1;
 			break;
 		default:
 			usage();
@@ -431,6 +446,7 @@ int main(int argc, char **argv)
 	 * last one a moment to reach the recorder's ring before we exit.
 	 */
 	sleep_ms(50);
+	id_line("done\n");
 	if (ids && fclose(ids)) {
 		perror("workload: ids file");
 		return 1;
