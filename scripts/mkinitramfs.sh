@@ -17,6 +17,9 @@ cp /bin/busybox "$root/bin/busybox"
 for app in $("$root/bin/busybox" --list-full); do
 	[ -e "$root/$app" ] || ln -s /bin/busybox "$root/$app"
 done
+# The kselftest runner calls 'timeout --foreground', which busybox lacks: ship coreutils'.
+rm -f "$root/usr/bin/timeout"
+cp /usr/bin/timeout "$root/usr/bin/timeout"
 install -m 755 "$TOP/scripts/guest-init.sh" "$root/init"
 install -m 755 "$run" "$root/run.sh"
 echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
@@ -31,7 +34,7 @@ for spec in "$@"; do
 done
 
 # Copy the loader and libraries of every dynamically linked executable we ship.
-find "$root/opt" -type f -perm -u+x | while read -r f; do
+find "$root/opt" "$root/usr/bin/timeout" -type f -perm -u+x | while read -r f; do
 	libs=$(ldd "$f" 2>/dev/null) || continue
 	echo "$libs" | grep -oE '/[^ ]+' | while read -r lib; do
 		[ -e "$root$lib" ] || { mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; }
