@@ -194,7 +194,7 @@ result "no records lost" "$bad"
 # existed before the recording, their creation records are synthesised.
 # RELCHECK, when set, names a check that the release records carry $WPID.
 check_kind() {
-	awk -F '\t' -v kind="$1" -v cev="$2" -v rev="$3" -v oflags="$4" \
+	awk -F '\t' -v kind="$1" -v cev="$2" -v rev="$3" -v relchk="$4" \
 	    -v wpid="$WPID" -v n="$N" -v pfx="$PFX" -v synth="$SYNTH" '
 	function add(name, msg) {
 		if (!(name in err)) {
@@ -214,10 +214,9 @@ check_kind() {
 	}
 	FILENAME == ARGV[1] {
 		# ids: pid, then per round btf, map, prog, link
-		if ($0 ~ /^btf /) cur_btf = substr($0, 5)
-		if ($0 ~ /^map /) { split($0, f, " "); cur_map = f[2] }
-		if ($0 ~ /^prog /) { split($0, f, " "); cur_prog = f[2] }
 		split($0, f, " ")
+		if (f[1] == "btf") cur_btf = f[2]
+		if (f[1] == "map") cur_map = f[2]
 		if (f[1] != kind)
 			next
 		nid++
@@ -226,6 +225,7 @@ check_kind() {
 		etype[f[2]] = f[3]
 		ename[f[2]] = kind == "map" ? f[4] : (kind == "prog" ? f[4] : "")
 		etag[f[2]] = kind == "prog" ? f[5] : ""
+		esize[f[2]] = kind == "btf" ? f[3] : ""
 		eprog[f[2]] = kind == "link" ? f[4] : ""
 		ebtf[f[2]] = cur_btf
 		emap[f[2]] = cur_map
@@ -259,8 +259,8 @@ check_kind() {
 		     "prog: type, name and tag in both records")))
 		c5 = pfx kind ": resolved details"
 		c6 = pfx kind ": exact counts (" n " " cev ", " n " " rev ", none stray)"
-		if (oflags != "")
-			oflags = pfx oflags
+		if (relchk != "")
+			relchk = pfx relchk
 		add(c1, ""); add(c2, ""); add(c3, ""); add(c4, ""); add(c5, ""); add(c6, "")
 		if (nid != n)
 			add(c6, nid " ids in the ids file, want " n)
@@ -301,13 +301,21 @@ check_kind() {
 				add(c5, "id " id ": maps " detail(d, "maps") ", want " emap[id])
 			else if (kind == "link" && detail(d, "prog") != eprog[id])
 				add(c5, "id " id ": prog " detail(d, "prog") ", want " eprog[id])
-			if (oflags != "" && rpid[id] != wpid)
-				add(oflags, "id " id ": " rev " from pid " rpid[id] " (" rcomm[id] "), want " wpid)
+			else if (kind == "link" && detail(d, "target") != "" && detail(d, "target") != "raw_tp sched_switch")
+				add(c5, "id " id ": target \"" detail(d, "target") "\", want raw_tp sched_switch or none")
+			else if (kind == "btf" && detail(d, "size") != esize[id])
+				add(c5, "id " id ": size " detail(d, "size") ", want " esize[id])
+			if (kind == "link")
+				targets = targets " " id ":" (detail(d, "target") == "" ? "none" : detail(d, "target"))
+			if (relchk != "" && rpid[id] != wpid)
+				add(relchk, "id " id ": " rev " from pid " rpid[id] " (" rcomm[id] "), want " wpid)
 			from = from " " id ":" rpid[id] "/" rcomm[id]
 		}
 		printf "#\t%s%s: %s from (id:pid/comm)%s\n", pfx, kind, rev, from
-		if (oflags != "")
-			add(oflags, "")
+		if (kind == "link")
+			printf "#\t%slink: targets%s\n", pfx, targets
+		if (relchk != "")
+			add(relchk, "")
 		for (i = 1; i <= nchk; i++)
 			printf "%s\t%s\n", order[i], err[order[i]]
 	}' "$IDS" "$TABLE" >"$tmp/check.$1"

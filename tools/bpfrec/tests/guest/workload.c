@@ -22,7 +22,7 @@
  * -l FILE gets the ids, one object a line, read with
  * BPF_OBJ_GET_INFO_BY_FD while the object lives:
  *   pid PID
- *   btf ID
+ *   btf ID SIZE
  *   map ID TYPE NAME
  *   prog ID TYPE NAME TAG
  *   link ID TYPE PROGID
@@ -317,7 +317,7 @@ static int round_once(int round)
 		goto out;
 	}
 	printf("round %d: loaded BTF id %u\n", round, btf_info.id);
-	id_line("btf %u\n", btf_info.id);
+	id_line("btf %u %u\n", btf_info.id, btf_info.btf_size);
 
 	map_fd = create_map(btf_fd, &with_btf);
 	if (map_fd < 0)
