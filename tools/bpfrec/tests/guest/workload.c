@@ -48,6 +48,9 @@
 #define TP_NAME		"sched_switch"
 #define RELEASE_WAIT_MS	20000
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+
 static FILE *ids;
 static int hold;
 
@@ -61,9 +64,7 @@ static __u64 ptr(const void *p)
 	return (__u64)(unsigned long)p;
 }
 
-static void id_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void id_line(const char *fmt, ...)
+static __printf(1, 2) void id_line(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -113,8 +114,12 @@ static int load_btf(void)
 	*t++ = 5;				/* name_off "demo_val" */
 	*t++ = BTF_KIND_STRUCT << 24 | 2;	/* two members */
 	*t++ = 8;				/* size */
-	*t++ = 14; *t++ = 1; *t++ = 0;		/* a: int, bit offset 0 */
-	*t++ = 16; *t++ = 1; *t++ = 32;		/* b: int, bit offset 32 */
+	*t++ = 14;				/* a: int, bit offset 0 */
+	*t++ = 1;
+	*t++ = 0;
+	*t++ = 16;				/* b: int, bit offset 32 */
+	*t++ = 1;
+	*t++ = 32;
 	memcpy(b.strs, btf_strs, sizeof(btf_strs));
 
 	b.hdr.magic = BTF_MAGIC;
@@ -200,7 +205,7 @@ static int load_prog(int map_fd)
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 	attr.insns = ptr(insns);
-	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	attr.insn_cnt = ARRAY_SIZE(insns);
 	attr.license = ptr("GPL");
 	strncpy(attr.prog_name, PROG_NAME, sizeof(attr.prog_name) - 1);
 	fd = sys_bpf(BPF_PROG_LOAD, &attr);
@@ -372,7 +377,10 @@ static int round_once(int round)
 	close(prog_fd);
 	close(map_fd);
 	close(btf_fd);
-	link_fd = prog_fd = map_fd = btf_fd = -1;
+	link_fd = -1;
+	prog_fd = -1;
+	map_fd = -1;
+	btf_fd = -1;
 	ret = 0;
 	if (wait_gone(BPF_LINK_GET_FD_BY_ID, link_info.id, "link") ||
 	    wait_gone(BPF_PROG_GET_FD_BY_ID, prog_info.id, "prog") ||
@@ -395,7 +403,7 @@ out:
 	return ret;
 }
 
-static void usage(void)
+static void print_usage(void)
 {
 	fprintf(stderr, "usage: workload [-n ROUNDS] [-l IDS_FILE] [-w]\n");
 	exit(2);
@@ -412,7 +420,7 @@ int main(int argc, char **argv)
 		case 'n':
 			rounds = strtol(optarg, &end, 10);
 			if (*end || rounds < 1 || rounds > 100000)
-				usage();
+				print_usage();
 			break;
 		case 'l':
 			ids_path = optarg;
@@ -421,11 +429,11 @@ int main(int argc, char **argv)
 			hold = 1;
 			break;
 		default:
-			usage();
+			print_usage();
 		}
 	}
 	if (optind != argc)
-		usage();
+		print_usage();
 	if (ids_path) {
 		ids = fopen(ids_path, "w");
 		if (!ids) {
