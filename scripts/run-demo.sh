@@ -23,7 +23,7 @@ echo "==== bpfrec report -i demo.data"
 bpfrec report -i demo.data
 SH
 chmod +x "$demo"
-"$TOP/scripts/vm.sh" "$@" --log "$CACHE/run-demo.log" \
+"$TOP/scripts/vm.sh" "$@" \
 	--add "$TOP/tools/bpfrec/bpfrec:/opt/bpfrec/bin" --add "$demo:/opt/bpfrec/bin" \
 	--add "$TOP/tools/bpfrec/.output/guest:/opt/bpfrec/tests" \
 	-- sh "/opt/bpfrec/bin/$(basename "$demo")" |

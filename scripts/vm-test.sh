@@ -36,7 +36,9 @@ cp "$TOP/tools/bpfrec/bpfrec" "$TOP/scripts/guest-tests.sh" "$stage_dir/bin/"
 adds=("$stage_dir/kselftest/.:/opt/kselftest" "$stage_dir/bin/.:/opt/bpfrec/bin")
 adds+=("$guest:/opt/bpfrec/tests")
 
-log=$CACHE/vm-test-$name.log
+# One log per run: several runs may share the cache at once.
+mkdir -p "$CACHE/logs"
+log=$CACHE/logs/vm-test-$name.$$.log
 "$TOP/scripts/vm.sh" "${vmargs[@]}" --timeout 1200 --log "$log" \
 	$(printf -- '--add %s ' "${adds[@]}") -- /opt/bpfrec/bin/guest-tests.sh "${targets[@]}"
 

@@ -2,7 +2,7 @@
 # Boot the guest kernel under QEMU and run a command in it; exit with the command's status.
 #   usage: scripts/vm.sh [--debug] [--unpatched] [--timeout SEC] [--log FILE]
 #                        [--add SRC:GUEST_DIR]... [--shell | -- CMD [ARGS]]
-# The console is shown and saved (default $CACHE/console-<variant>.log). The run fails when
+# The console is shown and saved (default $CACHE/logs/console-<variant>.<pid>.log). The run fails when
 # the guest does not report an exit status in time, or when the console shows a kernel
 # splat (WARNING, BUG, KASAN, lockdep, RCU, Oops, panic), whatever the command returned.
 # TCG is the default: a KVM guest hung at boot on these machines. BPFREC_KVM=1 asks for KVM.
@@ -30,7 +30,11 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ $shell = 1 ] || [ $# -gt 0 ] || { echo "vm.sh: no command given (use -- CMD or --shell)" >&2; exit 2; }
-log=${log:-$CACHE/console-$variant.log}
+mkdir -p "$CACHE/logs"
+# Keep the 40 newest logs: every run writes its own.
+find "$CACHE/logs" -name '*.log' -printf '%T@ %p\n' | sort -rn | tail -n +41 | cut -d' ' -f2- |
+	xargs -r rm -f
+log=${log:-$CACHE/logs/console-$variant.$$.log}
 
 kbuild=$("$TOP/scripts/build-kernel.sh" "${kargs[@]}")
 work=$(mktemp -d)
