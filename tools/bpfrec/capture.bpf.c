@@ -225,6 +225,19 @@ static __always_inline void emit_link(struct bpf_link *link, __u32 id)
 	func = BPF_CORE_READ(prog, aux, attach_func_name);
 	if (func)
 		bpf_probe_read_kernel_str(e->attach_func, sizeof(e->attach_func), func);
+	/*
+	 * A raw_tp program names no function: the link holds the tracepoint.
+	 * The syscalls report it only while the link lives, which a short
+	 * one may not do until the recorder asks.
+	 */
+	if (e->type == BPF_LINK_TYPE_RAW_TRACEPOINT &&
+	    bpf_core_type_exists(struct bpf_raw_tp_link)) {
+		struct bpf_raw_tp_link *rl = container_of(link, struct bpf_raw_tp_link, link);
+
+		func = BPF_CORE_READ(rl, btp, tp, name);
+		if (func)
+			bpf_probe_read_kernel_str(e->tp_name, sizeof(e->tp_name), func);
+	}
 
 	submit(e);
 }

@@ -79,6 +79,7 @@ struct cap_link {
 	__u32 attach_type;	/* the program's expected_attach_type */
 	__u32 attach_btf_id;
 	char attach_func[CAP_FUNC_NAME_LEN];
+	char tp_name[CAP_FUNC_NAME_LEN];	/* raw_tp links: the tracepoint */
 };
 
 struct cap_btf {

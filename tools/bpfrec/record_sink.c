@@ -142,6 +142,7 @@ static int on_link(struct sink *k, const struct cap_link *c)
 {
 	struct pd_link *l = facts_link(k->facts, c->hdr.id, NULL);
 	struct pd_link s = {};
+	bool named;
 
 	if (!l)
 		return -ENOMEM;
@@ -149,18 +150,22 @@ static int on_link(struct sink *k, const struct cap_link *c)
 	l->type = c->type;
 	l->prog_id = c->prog_id;
 	l->attach_type = c->attach_type;
+	/* a raw_tp target is spelt as resolve_link() spells it */
+	named = c->attach_func[0] || c->tp_name[0];
 	if (c->attach_func[0])
 		snprintf(l->target, sizeof(l->target), "%s", c->attach_func);
+	else if (c->tp_name[0])
+		snprintf(l->target, sizeof(l->target), "raw_tp %s", c->tp_name);
 	else if (c->attach_btf_id)
 		snprintf(l->target, sizeof(l->target), "btf_id %u", c->attach_btf_id);
 	origin_from(&l->origin, &c->hdr);
 	/*
-	 * A function name reads better than the syscall's "btf_id N obj M";
-	 * without one, the syscall names more targets (raw_tp, iter, cgroup).
+	 * A name reads better than the syscall's "btf_id N obj M"; without
+	 * one, the syscall names more targets (iter, cgroup, netns, ...).
 	 */
 	if (!resolve_link(c->hdr.id, &s)) {
 		l->flags |= PD_F_SYSCALL;
-		if (!c->attach_func[0] && s.target[0])
+		if (!named && s.target[0])
 			memcpy(l->target, s.target, sizeof(l->target));
 	}
 	return 0;
