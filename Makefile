@@ -14,7 +14,7 @@ else ifneq ($(KCONFIG),default)
 $(error KCONFIG must be 'default' or 'debug', not '$(KCONFIG)')
 endif
 
-.PHONY: all deps tools kernel selftests vm-test check check-series bisect-check \
+.PHONY: all deps tools kernel vm-test check check-series bisect-check \
 	unit-test fuzz-test host-test run shell bench bench-kernel help clean
 
 all: tools
@@ -27,9 +27,6 @@ tools: deps
 
 kernel: deps
 	@scripts/build-kernel.sh $(KFLAGS) >/dev/null
-
-selftests: deps
-	@scripts/build-selftests.sh >/dev/null
 
 vm-test: deps
 	@scripts/vm-test.sh $(KFLAGS)

@@ -1,13 +1,19 @@
 #!/bin/bash
 # Build the kselftests with the patched tree's own framework (lib.mk, kselftest_harness.h,
 # run_kselftest.sh): the tree's perf_events target as a regression check plus the project's
-# targets from selftests/. Prints the install directory (run_kselftest.sh inside).
-#   usage: scripts/build-selftests.sh
+# targets from selftests/, installed (run_kselftest.sh, kselftest-list.txt) into OUT.
+#   usage: scripts/build-selftests.sh OUT
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+[ $# -eq 1 ] || { echo "usage: $0 OUT" >&2; exit 2; }
+install=$(realpath -m "$1")
 tree=$("$TOP/scripts/prepare-source.sh")
 kbuild=$("$TOP/scripts/build-kernel.sh")
+out=$CACHE/kselftest
+mkdir -p "$out"
+exec 7>"$out/.lock"
+flock 7
 targets="perf_events"
 for d in "$TOP"/selftests/*/; do
 	[ -f "$d/Makefile" ] || continue
@@ -16,15 +22,12 @@ for d in "$TOP"/selftests/*/; do
 	targets="$targets $t"
 done
 
-out=$CACHE/kselftest
-rm -rf "$out"
-mkdir -p "$out"
+rm -rf "$install"
 log=$out/build.log
-ksmake=(make -C "$tree/tools/testing/selftests" O="$kbuild" KSFT_INSTALL_PATH="$out/install")
+ksmake=(make -C "$tree/tools/testing/selftests" O="$kbuild" KSFT_INSTALL_PATH="$install")
 # 6.1's selftests Makefile only fails when every target fails: build one at a time.
 for t in $targets; do
 	logged "$log" "${ksmake[@]}" TARGETS="$t"
 done
 logged "$log" "${ksmake[@]}" TARGETS="$targets" install
-stage "kselftests built: $(wc -l <"$out/install/kselftest-list.txt") tests in $targets" >&2
-echo "$out/install"
+stage "kselftests built: $(wc -l <"$install/kselftest-list.txt") tests in $targets" >&2

@@ -5,6 +5,12 @@ mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mkdir -p /dev/pts /tmp /sys/fs/bpf
+# devtmpfs has no /dev/std* links (udev makes them); the kselftest runner writes the
+# tests' output to /dev/stdout, which would otherwise become a plain file.
+ln -s /proc/self/fd /dev/fd
+ln -s /proc/self/fd/0 /dev/stdin
+ln -s /proc/self/fd/1 /dev/stdout
+ln -s /proc/self/fd/2 /dev/stderr
 mount -t tmpfs tmp /tmp
 mount -t bpf bpf /sys/fs/bpf
 mount -t debugfs debugfs /sys/kernel/debug

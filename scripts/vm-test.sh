@@ -19,19 +19,19 @@ if [ "${1:-}" = --debug ]; then
 	done
 fi
 
-ksft=$("$TOP/scripts/build-selftests.sh")
 stage "building the recorder and its guest tests" >&2
 logged "$CACHE/bpfrec-build.log" make -C "$TOP/tools/bpfrec" bpfrec guest-tests
 guest=$TOP/tools/bpfrec/.output/guest
 
 stage_dir=$(mktemp -d)
 trap 'rm -rf "$stage_dir"' EXIT
-mkdir -p "$stage_dir/kselftest" "$stage_dir/bin"
-cp -a "$ksft/." "$stage_dir/kselftest/"
+ksft=$stage_dir/kselftest
+"$TOP/scripts/build-selftests.sh" "$ksft"
 if [ ${#targets[@]} -gt 0 ]; then
-	grep -E "^($(IFS='|'; echo "${targets[*]}")):" "$ksft/kselftest-list.txt" \
-		>"$stage_dir/kselftest/kselftest-list.txt"
+	grep -E "^($(IFS='|'; echo "${targets[*]}")):" "$ksft/kselftest-list.txt" >"$ksft/list"
+	mv "$ksft/list" "$ksft/kselftest-list.txt"
 fi
+mkdir -p "$stage_dir/bin"
 cp "$TOP/tools/bpfrec/bpfrec" "$TOP/scripts/guest-tests.sh" "$stage_dir/bin/"
 adds=("$stage_dir/kselftest/.:/opt/kselftest" "$stage_dir/bin/.:/opt/bpfrec/bin")
 adds+=("$guest:/opt/bpfrec/tests")
