@@ -85,6 +85,7 @@ const char *pd_bpf_event_name(__u16 type);
 #define PD_F_CAPTURED		(1U << 2) /* facts taken in kernel context */
 #define PD_F_SYSCALL		(1U << 3) /* facts from BPF_OBJ_GET_INFO_BY_FD */
 #define PD_F_PERF		(1U << 4) /* read from perf's BPF_PROG_INFO */
+#define PD_F_SELF		(1U << 5) /* the recorder's own (its capture) */
 
 /*
  * Who created an object, when known (all zero otherwise).  This struct,

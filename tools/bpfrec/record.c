@@ -369,6 +369,8 @@ static int finish(struct recorder *r, int err)
 	c.lost_facts = r->have_cap ? capture_drops(&r->cap) : 0;
 	pd_writer_set_capture(r->w, &c);
 	sink_finish(&r->sink);
+	if (r->have_cap)
+		capture_mark_self(&r->cap, r->sink.facts);
 	facts_finish(r->sink.facts, &st);
 	ret = facts_store(r->sink.facts, r->w);
 	if (!err)

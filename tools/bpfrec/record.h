@@ -46,6 +46,10 @@ int capture_drain(struct capture *c);
 __u64 capture_drops(const struct capture *c);
 void capture_stop(struct capture *c);
 
+struct facts;
+/* Mark the capture's own programs, maps, links and BTF in @f as PD_F_SELF. */
+void capture_mark_self(const struct capture *c, struct facts *f);
+
 /* record_cmd.c: the workload after "--". */
 struct workload {
 	pid_t pid;
@@ -72,6 +76,15 @@ struct pd_link *facts_link(struct facts *f, __u32 id, bool *created);
 struct pd_btf *facts_btf(struct facts *f, __u32 id, bool *created);
 /* Resolve BTF @id with its raw data unless known already. */
 void facts_want_btf(struct facts *f, __u32 id);
+
+enum fact_kind { FACT_PROG, FACT_MAP, FACT_LINK, FACT_BTF };
+
+/*
+ * Mark the known object @id the recorder's own (PD_F_SELF), created by
+ * @origin; an id without facts stays unknown.
+ */
+void facts_mark_self(struct facts *f, enum fact_kind kind, __u32 id,
+		     const struct pd_origin *origin);
 struct facts_stats {
 	size_t objects, unresolved;		/* of every kind */
 	size_t progs, progs_unresolved;

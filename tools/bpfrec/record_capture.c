@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "record.h"
@@ -135,6 +137,48 @@ int capture_drain(struct capture *c)
 __u64 capture_drops(const struct capture *c)
 {
 	return __atomic_load_n(&c->skel->bss->drops, __ATOMIC_RELAXED);
+}
+
+/* Fills @info (zeroed first) for the object of @fd; false without one. */
+static bool obj_info(int fd, void *info, __u32 len)
+{
+	memset(info, 0, len);
+	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, info, &len);
+}
+
+/*
+ * The capture's objects exist before the recording starts, so they are
+ * synthesised like everybody's: mark them, so that no one takes them
+ * for objects of the system being recorded.
+ */
+void capture_mark_self(const struct capture *c, struct facts *f)
+{
+	const struct bpf_object_skeleton *sk = c->skel->skeleton;
+	struct pd_origin self = { .pid = getpid(), .tid = getpid(), .uid = getuid() };
+	struct bpf_prog_info prog;
+	struct bpf_map_info map;
+	struct bpf_link_info link;
+	struct bpf_btf_info btf;
+	const struct btf *obj_btf;
+	int i;
+
+	/* the skeleton is loaded and attached by the main thread */
+	prctl(PR_GET_NAME, self.comm);
+	for (i = 0; i < sk->prog_cnt; i++) {
+		struct bpf_link *l = *sk->progs[i].link;
+
+		if (obj_info(bpf_program__fd(*sk->progs[i].prog), &prog, sizeof(prog)))
+			facts_mark_self(f, FACT_PROG, prog.id, &self);
+		if (l && obj_info(bpf_link__fd(l), &link, sizeof(link)))
+			facts_mark_self(f, FACT_LINK, link.id, &self);
+	}
+	for (i = 0; i < sk->map_cnt; i++) {
+		if (obj_info(bpf_map__fd(*sk->maps[i].map), &map, sizeof(map)))
+			facts_mark_self(f, FACT_MAP, map.id, &self);
+	}
+	obj_btf = bpf_object__btf(c->skel->obj);
+	if (obj_btf && obj_info(btf__fd(obj_btf), &btf, sizeof(btf)))
+		facts_mark_self(f, FACT_BTF, btf.id, &self);
 }
 
 void capture_stop(struct capture *c)

@@ -82,6 +82,17 @@ static void *lookup(struct kind *k, __u32 id, bool *created)
 	return item;
 }
 
+/* The entry for @id if there is one: unlike lookup(), never creates it. */
+static void *find(struct kind *k, __u32 id)
+{
+	size_t s;
+
+	if (!k->nr_slots)
+		return NULL;
+	s = slot_of(k, id);
+	return k->slots[s] ? (char *)k->items + (k->slots[s] - 1) * k->size : NULL;
+}
+
 struct facts *facts_new(void)
 {
 	struct facts *f = calloc(1, sizeof(*f));
@@ -123,6 +134,42 @@ void facts_want_btf(struct facts *f, __u32 id)
 	/* perf names sub-programs from this data (its BPF_BTF feature) */
 	if (b && created)
 		resolve_btf(id, b, true);
+}
+
+void facts_mark_self(struct facts *f, enum fact_kind kind, __u32 id,
+		     const struct pd_origin *origin)
+{
+	struct pd_prog *p;
+	struct pd_map *m;
+	struct pd_link *l;
+	struct pd_btf *b;
+
+	switch (kind) {
+	case FACT_PROG:
+		if ((p = find(&f->progs, id))) {
+			p->flags |= PD_F_SELF;
+			p->origin = *origin;
+		}
+		break;
+	case FACT_MAP:
+		if ((m = find(&f->maps, id))) {
+			m->flags |= PD_F_SELF;
+			m->origin = *origin;
+		}
+		break;
+	case FACT_LINK:
+		if ((l = find(&f->links, id))) {
+			l->flags |= PD_F_SELF;
+			l->origin = *origin;
+		}
+		break;
+	case FACT_BTF:
+		if ((b = find(&f->btfs, id))) {
+			b->flags |= PD_F_SELF;
+			b->origin = *origin;
+		}
+		break;
+	}
 }
 
 static void mark_unresolved(struct kind *k, struct facts_stats *st)

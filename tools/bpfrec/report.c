@@ -32,6 +32,7 @@ struct obj {
 	char type[40];
 	bool synthesised;
 	bool unresolved;
+	bool self;			/* the recorder's own (PD_F_SELF) */
 };
 
 struct change {
@@ -143,9 +144,13 @@ static void describe(struct obj *o, const struct timeline *tl,
 	}
 	o->unresolved = flags & PD_F_UNRESOLVED;
 	o->synthesised = flags & PD_F_SYNTHESISED;
+	o->self = flags & PD_F_SELF;
 	if (o->unresolved && o->kind == K_PROG)
 		snprintf(o->type, sizeof(o->type), "unresolved");
-	if (origin && (origin->pid || origin->comm[0])) {
+	if (o->self) {
+		o->pid = origin->pid;
+		o->comm = TL_SELF_NAME;
+	} else if (origin && (origin->pid || origin->comm[0])) {
 		o->pid = origin->pid;
 		o->comm = origin->comm;
 	} else if (e->has_sample) {
@@ -238,9 +243,19 @@ static bool alive(const struct obj *o)
 	return (o->created || o->synthesised) && !o->destroyed;
 }
 
+/* What is left out of the tables of the user's objects. */
+static void self_line(const char *what, const size_t cnt[NR_KINDS])
+{
+	if (!cnt[K_PROG] && !cnt[K_MAP] && !cnt[K_LINK] && !cnt[K_BTF])
+		return;
+	printf("  %s %s: %zu prog, %zu map, %zu link, %zu btf\n", TL_SELF_NAME,
+	       what, cnt[K_PROG], cnt[K_MAP], cnt[K_LINK], cnt[K_BTF]);
+}
+
+/* The recorder's own objects are counted apart, in a line of their own. */
 static void by_type(struct obj **v, size_t n)
 {
-	size_t i = 0, j;
+	size_t i = 0, j, self[NR_KINDS] = { 0 };
 
 	qsort(v, n, sizeof(*v), type_cmp);
 	printf("\nObjects by kind and type:\n");
@@ -248,19 +263,27 @@ static void by_type(struct obj **v, size_t n)
 	       "CREATED", "DESTROYED", "ALIVE", "SYNTHESISED", "UNRESOLVED");
 	while (i < n) {
 		struct type_count c = { .kind = v[i]->kind, .type = v[i]->type };
+		size_t nr = 0;
 
 		for (j = i; j < n && !type_cmp(&v[i], &v[j]); j++) {
+			if (v[j]->self) {
+				self[v[j]->kind]++;
+				continue;
+			}
+			nr++;
 			c.created += v[j]->created;
 			c.destroyed += v[j]->destroyed;
 			c.alive += alive(v[j]);
 			c.synthesised += v[j]->synthesised;
 			c.unresolved += v[j]->unresolved;
 		}
-		printf("  %-5s %-24s %8zu %10zu %6zu %12zu %11zu\n",
-		       kind_names[c.kind], c.type, c.created, c.destroyed,
-		       c.alive, c.synthesised, c.unresolved);
+		if (nr)
+			printf("  %-5s %-24s %8zu %10zu %6zu %12zu %11zu\n",
+			       kind_names[c.kind], c.type, c.created,
+			       c.destroyed, c.alive, c.synthesised, c.unresolved);
 		i = j;
 	}
+	self_line("not counted", self);
 }
 
 static int proc_cmp(const void *a, const void *b)
@@ -361,13 +384,19 @@ static const char *obj_name(const struct timeline *tl, const struct obj *o)
 	}
 }
 
+/* The user's survivors, listed; the recorder's own, counted apart. */
 static void survivors(const struct timeline *tl, struct obj *objs, size_t n)
 {
-	size_t i, nr = 0, listed = 0;
+	size_t i, nr = 0, listed = 0, self[NR_KINDS] = { 0 };
 
-	for (i = 0; i < n; i++)
-		nr += alive(&objs[i]);
+	for (i = 0; i < n; i++) {
+		if (objs[i].self)
+			self[objs[i].kind] += alive(&objs[i]);
+		else
+			nr += alive(&objs[i]);
+	}
 	printf("\nAlive at the end of the recording: %zu\n", nr);
+	self_line("also alive", self);
 	if (!nr)
 		return;
 	printf("  %-5s %8s %-16s %-24s %s\n", "KIND", "ID", "NAME", "TYPE",
@@ -375,7 +404,7 @@ static void survivors(const struct timeline *tl, struct obj *objs, size_t n)
 	for (i = 0; i < n && listed < MAX_ALIVE_LISTED; i++) {
 		const struct obj *o = &objs[i];
 
-		if (!alive(o))
+		if (o->self || !alive(o))
 			continue;
 		printf("  %-5s %8u %-16s %-24s %u %s%s\n", kind_names[o->kind],
 		       o->id, obj_name(tl, o), o->type, o->pid,

@@ -76,6 +76,7 @@ struct kv {
 struct row {
 	const struct tl_event *e;
 	const char *comm;
+	bool self;			/* about one of the recorder's objects */
 	const char *event;
 	bool has_id;
 	__u32 id;
@@ -321,6 +322,7 @@ static void build_row(struct row *r, const struct timeline *tl,
 	memset(r, 0, sizeof(*r));
 	r->e = e;
 	r->comm = timeline_comm(tl, e);
+	r->self = timeline_self(tl, e);
 	switch (e->type) {
 	case PERF_RECORD_BPF_EVENT:
 		bpf_row(r, tl->facts);
@@ -333,9 +335,69 @@ static void build_row(struct row *r, const struct timeline *tl,
 		kv_num(r, "lost", KV_U64, e->lost);
 		break;
 	}
+	if (r->self)
+		kv_flag(r, "self");
 }
 
-static void print_text(const struct row *r)
+/*
+ * Text columns whose values vary in length are as wide as their longest
+ * value in the file, within bounds; a longer value is cut and ends in '~'.
+ * COMM stays at 16: a task's comm is at most 15 characters (only /proc's
+ * names of kernel threads are longer) and readers of the text rely on it.
+ */
+struct widths {
+	int comm, event, name, type;
+};
+
+static const struct widths min_widths = { 16, 12, 16, 20 };
+/* a BPF symbol, bpf_prog_<tag>_<name>, takes 26 + the name */
+static const struct widths max_widths = { 16, 16, 56, 32 };
+
+static const char *row_comm(const struct row *r)
+{
+	if (r->comm)
+		return r->comm;
+	/* no task is known: the recorder synthesised the record */
+	return r->self ? TL_SELF_NAME : "-";
+}
+
+static const char *row_name(const struct row *r)
+{
+	return r->name && r->name[0] ? r->name : "-";
+}
+
+static const char *row_type(const struct row *r)
+{
+	return r->type ? r->type : "-";
+}
+
+static int widen(int width, int max, const char *s)
+{
+	int len = strlen(s);
+
+	if (len > width)
+		width = len < max ? len : max;
+	return width;
+}
+
+static void fit_widths(struct widths *w, const struct row *r)
+{
+	w->comm = widen(w->comm, max_widths.comm, row_comm(r));
+	w->event = widen(w->event, max_widths.event, r->event);
+	w->name = widen(w->name, max_widths.name, row_name(r));
+	w->type = widen(w->type, max_widths.type, row_type(r));
+}
+
+/* @s left-aligned in @width columns, cut to fit, then a space. */
+static void put_col(const char *s, int width)
+{
+	if ((int)strlen(s) > width)
+		printf("%.*s~ ", width - 1, s);
+	else
+		printf("%-*s ", width, s);
+}
+
+static void print_text(const struct row *r, const struct widths *w)
 {
 	const struct pd_sample *s = &r->e->sample;
 	char time[32], pidtid[32], cpu[16], id[16];
@@ -354,10 +416,13 @@ static void print_text(const struct row *r)
 		snprintf(id, sizeof(id), "%u", r->id);
 	else
 		strcpy(id, "-");
-	printf("%16s %5s %13s %-16s %-12s %6s %-16s %-20s %-16s", time, cpu,
-	       pidtid, r->comm ? r->comm : "-", r->event, id,
-	       r->name && r->name[0] ? r->name : "-", r->type ? r->type : "-",
-	       r->tag[0] ? r->tag : "-");
+	printf("%16s %5s %13s ", time, cpu, pidtid);
+	put_col(row_comm(r), w->comm);
+	put_col(r->event, w->event);
+	printf("%6s ", id);
+	put_col(row_name(r), w->name);
+	put_col(row_type(r), w->type);
+	printf("%-16s", r->tag[0] ? r->tag : "-");
 	for (i = 0; i < r->nr_kv; i++) {
 		const struct kv *kv = &r->kv[i];
 
@@ -440,6 +505,7 @@ int cmd_script(int argc, char **argv)
 		.doc = script_doc,
 		.children = script_children,
 	};
+	struct widths w = min_widths;
 	struct timeline tl;
 	char err[300];
 	struct row row;
@@ -452,16 +518,20 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "bpfrec script: %s: %s\n", args.input, err);
 		return BPFREC_EXIT_ERROR;
 	}
+	for (i = 0; !args.json && i < tl.nr; i++) {
+		build_row(&row, &tl, &tl.ev[i]);
+		fit_widths(&w, &row);
+	}
 	if (!args.json)
-		printf("#%15s %5s %13s %-16s %-12s %6s %-16s %-20s %-16s %s\n",
-		       "TIME", "CPU", "PID/TID", "COMM", "EVENT", "ID", "NAME",
-		       "TYPE", "TAG", "DETAILS");
+		printf("#%15s %5s %13s %-*s %-*s %6s %-*s %-*s %-16s %s\n",
+		       "TIME", "CPU", "PID/TID", w.comm, "COMM", w.event, "EVENT",
+		       "ID", w.name, "NAME", w.type, "TYPE", "TAG", "DETAILS");
 	for (i = 0; i < tl.nr; i++) {
 		build_row(&row, &tl, &tl.ev[i]);
 		if (args.json)
 			print_json(&row);
 		else
-			print_text(&row);
+			print_text(&row, &w);
 	}
 	if (pd_reader_warning(tl.reader))
 		fprintf(stderr, "bpfrec script: warning: %s: %s\n", args.input,

@@ -163,6 +163,31 @@ static int read_all(struct timeline *tl, struct slot **slotsp, size_t *nrp,
 	return 0;
 }
 
+/* The addresses KSYMBOL records give the recorder's own programs. */
+static int self_addrs(struct timeline *tl)
+{
+	const struct pd_facts *f = tl->facts;
+	size_t i, n = 0;
+	__u32 j;
+
+	for (i = 0; i < f->nr_progs; i++) {
+		if (f->progs[i].flags & PD_F_SELF)
+			n += f->progs[i].nr_ksyms;
+	}
+	if (!n)
+		return 0;
+	tl->self_addrs = calloc(n, sizeof(*tl->self_addrs));
+	if (!tl->self_addrs)
+		return -ENOMEM;
+	for (i = 0; i < f->nr_progs; i++) {
+		const struct pd_prog *p = &f->progs[i];
+
+		for (j = 0; (p->flags & PD_F_SELF) && j < p->nr_ksyms; j++)
+			tl->self_addrs[tl->nr_self_addrs++] = p->ksym_addrs[j];
+	}
+	return 0;
+}
+
 int timeline_load(struct timeline *tl, const char *path, char *err,
 		  size_t errlen)
 {
@@ -177,6 +202,11 @@ int timeline_load(struct timeline *tl, const char *path, char *err,
 		return -EINVAL;
 	tl->facts = pd_reader_facts(tl->reader);
 	tl->info = pd_reader_info(tl->reader);
+	if (self_addrs(tl)) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+		goto fail;
+	}
 	ret = read_all(tl, &slots, &nr, err, errlen);
 	if (ret)
 		goto fail;
@@ -227,37 +257,44 @@ void timeline_free(struct timeline *tl)
 	for (i = 0; i < tl->nr_comms; i++)
 		free(tl->comms[i]);
 	free(tl->comms);
+	free(tl->self_addrs);
 	free(tl->ev);
 	pd_reader_close(tl->reader);
 	memset(tl, 0, sizeof(*tl));
 }
 
+/* The creator of the object BPF record @e is about, and the fact's flags. */
 static const struct pd_origin *creator(const struct pd_facts *f,
-				       const struct tl_event *e)
+				       const struct tl_event *e, __u32 *flags)
 {
 	const struct pd_prog *p;
 	const struct pd_map *m;
 	const struct pd_link *l;
 	const struct pd_btf *b;
 
+	*flags = 0;
 	if (e->type != PERF_RECORD_BPF_EVENT)
 		return NULL;
 	switch (e->bpf.type) {
 	case PERF_BPF_EVENT_PROG_LOAD:
 	case PERF_BPF_EVENT_PROG_UNLOAD:
 		p = pd_facts_prog(f, e->bpf.id);
+		*flags = p ? p->flags : 0;
 		return p ? &p->origin : NULL;
 	case PERF_BPF_EVENT_MAP_CREATE:
 	case PERF_BPF_EVENT_MAP_FREE:
 		m = pd_facts_map(f, e->bpf.id);
+		*flags = m ? m->flags : 0;
 		return m ? &m->origin : NULL;
 	case PERF_BPF_EVENT_LINK_ATTACH:
 	case PERF_BPF_EVENT_LINK_DETACH:
 		l = pd_facts_link(f, e->bpf.id);
+		*flags = l ? l->flags : 0;
 		return l ? &l->origin : NULL;
 	case PERF_BPF_EVENT_BTF_LOAD:
 	case PERF_BPF_EVENT_BTF_UNLOAD:
 		b = pd_facts_btf(f, e->bpf.id);
+		*flags = b ? b->flags : 0;
 		return b ? &b->origin : NULL;
 	}
 	return NULL;
@@ -266,14 +303,31 @@ static const struct pd_origin *creator(const struct pd_facts *f,
 const char *timeline_comm(const struct timeline *tl, const struct tl_event *e)
 {
 	const struct pd_origin *o;
+	__u32 flags;
 
 	if (e->comm)
 		return e->comm;
 	/* The creator's comm names records from the creating process. */
-	o = creator(tl->facts, e);
+	o = creator(tl->facts, e, &flags);
 	if (o && o->comm[0] && e->has_sample && o->pid == e->sample.pid)
 		return o->comm;
 	return NULL;
+}
+
+bool timeline_self(const struct timeline *tl, const struct tl_event *e)
+{
+	__u32 flags;
+	size_t i;
+
+	if (e->type == PERF_RECORD_KSYMBOL) {
+		for (i = 0; i < tl->nr_self_addrs; i++) {
+			if (tl->self_addrs[i] == e->ksymbol.addr)
+				return true;
+		}
+		return false;
+	}
+	creator(tl->facts, e, &flags);
+	return flags & PD_F_SELF;
 }
 
 void timeline_time(__u64 ns, char *buf, size_t len)

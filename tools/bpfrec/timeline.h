@@ -30,7 +30,13 @@ struct timeline {
 	size_t nr;
 	char **comms;			/* owned strings events point to */
 	size_t nr_comms;
+	__u64 *self_addrs;		/* JIT images of the recorder's programs */
+	size_t nr_self_addrs;
 };
+
+/* Who created the recorder's own objects (PD_F_SELF), as shown. */
+#define TL_SELF_NAME	"bpfrec (self)"
+
 
 /*
  * The input option of the commands that show a timeline, and the
@@ -46,6 +52,12 @@ void timeline_free(struct timeline *tl);
 
 /* Comm of @e: its task's COMM record, else the object's creator. */
 const char *timeline_comm(const struct timeline *tl, const struct tl_event *e);
+
+/*
+ * Whether @e is about one of the recorder's own objects: a BPF record of
+ * an object marked PD_F_SELF, or the KSYMBOL of such a program's image.
+ */
+bool timeline_self(const struct timeline *tl, const struct tl_event *e);
 
 /* "12.345678": perf's sec.usec rendering of a sample time. */
 void timeline_time(__u64 ns, char *buf, size_t len);

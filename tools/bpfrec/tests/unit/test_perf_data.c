@@ -727,17 +727,17 @@ static void test_script(void)
 	      "script: header + 10 BPF + 2 KSYMBOL + 1 LOST (no COMM, MMAP, FINISHED_ROUND)");
 	count_lines(path("script.txt"), " PROG_LOAD ", line, sizeof(line));
 	CHECK(strstr(line, "0.000000 [000]           0/0 -") &&
-	      strstr(line, "sd_fw_ingress    cgroup_skb") &&
+	      strstr(line, "sd_fw_ingress                         cgroup_skb") &&
 	      strstr(line, " synthesised lines=42"),
 	      "script: synthesised program first: %s", line);
 	count_lines(path("script.txt"), "PROG_LOAD         7", line, sizeof(line));
 	CHECK(strstr(line, "0.000003 [001]     4242/4243 execsnoop") &&
-	      strstr(line, "handle_exec      tracepoint           deadbeef01020304 jited=144 xlated=200 maps=9,10 btf=11 funcs=handle_exec,helper lines=1 uid=1000"),
+	      strstr(line, "handle_exec                           tracepoint           deadbeef01020304 jited=144 xlated=200 maps=9,10 btf=11 funcs=handle_exec,helper lines=1 uid=1000"),
 	      "script: prog 7 line: %s", line);
 	CHECK(count_lines(path("script.txt"), "unresolved", NULL, 0) == 3,
 	      "script: prog 8 load/unload and btf 12 marked unresolved");
 	count_lines(path("script.txt"), "MAP_CREATE", line, sizeof(line));
-	CHECK(strstr(line, "events           hash") &&
+	CHECK(strstr(line, "events                                hash") &&
 	      strstr(line, "key=4 value=16 max_entries=1024 flags=0x1 btf=11"),
 	      "script: map line: %s", line);
 	count_lines(path("script.txt"), "LINK_ATTACH", line, sizeof(line));
@@ -786,6 +786,174 @@ static void test_report(void)
 	CHECK(strstr(line, "      2       1       1       2"),
 	      "report: 4242 execsnoop: progs 7, 8, map 9, link 5, btf 11, 12: %s",
 	      line);
+}
+
+/*
+ * The recorder's own objects (PD_F_SELF) round trip and are shown apart;
+ * a task named by a COMM record of the recorder's, a name longer than
+ * its column, and every column where the header puts it.
+ */
+#define LONG_SYM "bpf_prog_0123456789abcdef_a_function_name_longer_than_any_column"
+
+static void write_self(const char *file)
+{
+	struct perf_event_attr attr = test_attr();
+	char *argv[] = { "bpfrec" };
+	struct pd_writer_config cfg = {
+		.attr = &attr, .event_name = "bpf-events", .ids = ids,
+		.nr_ids = 2, .argc = 1, .argv = argv,
+	};
+	const struct pd_origin self = { .pid = 99, .tid = 99, .comm = "bpfrec" };
+	const __u32 synth = PD_F_SYNTHESISED | PD_F_SYSCALL;
+	__u64 addr = 0xffffffffc0003000ULL;
+	__u32 len = 64;
+	__u8 sub_tag[1][8] = { { 1, 2, 3, 4, 5, 6, 7, 8 } };
+	struct pd_prog own = {
+		.id = 20, .flags = synth | PD_F_SELF,
+		.type = BPF_PROG_TYPE_TRACING, .name = "prog_load",
+		.nr_ksyms = 1, .ksym_addrs = &addr, .ksym_lens = &len,
+		.sub_tags = sub_tag, .origin = self,
+	};
+	struct pd_prog user = {
+		.id = 30, .flags = PD_F_CAPTURED, .type = BPF_PROG_TYPE_XDP,
+		.name = "xdp_user", .origin = { .pid = 4242, .comm = "loader" },
+	};
+	struct pd_map own_map = { .id = 21, .flags = synth | PD_F_SELF,
+				  .type = BPF_MAP_TYPE_RINGBUF, .name = "events",
+				  .origin = self };
+	struct pd_map user_map = { .id = 31, .flags = PD_F_CAPTURED,
+				   .type = BPF_MAP_TYPE_ARRAY, .name = "counts",
+				   .origin = { .pid = 4242, .comm = "loader" } };
+	struct pd_link own_link = { .id = 22, .flags = synth | PD_F_SELF,
+				    .type = BPF_LINK_TYPE_TRACING, .prog_id = 20,
+				    .origin = self };
+	struct pd_btf own_btf = { .id = 23, .flags = synth | PD_F_SELF,
+				  .origin = self };
+	struct pd_sample s = sample(0, 0);
+	struct pd_writer *w;
+
+	if (pd_writer_open(&w, file, &cfg))
+		return;
+	s.pid = s.tid = 0;
+	pd_write_ksymbol(w, addr, len, PERF_RECORD_KSYMBOL_TYPE_BPF, 0,
+			 "bpf_prog_0102030405060708_prog_load", &s);
+	pd_write_bpf_event(w, PERF_BPF_EVENT_PROG_LOAD, 0, 20, NULL, &s);
+	pd_write_bpf_event(w, PERF_BPF_EVENT_MAP_CREATE, BPF_MAP_TYPE_RINGBUF,
+			   21, NULL, &s);
+	pd_write_bpf_event(w, PERF_BPF_EVENT_LINK_ATTACH, BPF_LINK_TYPE_TRACING,
+			   22, NULL, &s);
+	pd_write_bpf_event(w, PERF_BPF_EVENT_BTF_LOAD, 0, 23, NULL, &s);
+	s = sample(100, 1);
+	pd_write_bpf_event(w, PERF_BPF_EVENT_MAP_CREATE, BPF_MAP_TYPE_ARRAY,
+			   31, NULL, &s);
+	pd_write_ksymbol(w, 0xffffffffc0004000ULL, 32,
+			 PERF_RECORD_KSYMBOL_TYPE_BPF, 0, LONG_SYM, &s);
+	pd_write_bpf_event(w, PERF_BPF_EVENT_PROG_LOAD, 0, 30, NULL, &s);
+	/* the map freed by a kworker, named as record does it: 1 ns before */
+	s = (struct pd_sample){ .pid = 28, .tid = 28, .time = 200, .id = ids[0] };
+	pd_write_bpf_event(w, PERF_BPF_EVENT_MAP_FREE, BPF_MAP_TYPE_ARRAY, 31,
+			   NULL, &s);
+	s.time--;
+	pd_write_comm(w, 28, 28, "kworker/0:1", false, &s);
+	pd_write_finished_round(w);
+	pd_writer_add_prog(w, &own);
+	pd_writer_add_prog(w, &user);
+	pd_writer_add_map(w, &own_map);
+	pd_writer_add_map(w, &user_map);
+	pd_writer_add_link(w, &own_link);
+	pd_writer_add_btf(w, &own_btf);
+	pd_writer_close(w);
+}
+
+/* Every line of @file has a column boundary (a space) right before @col. */
+static bool aligned(const char *file, size_t col)
+{
+	FILE *f = fopen(file, "r");
+	char line[1024];
+	bool ok = !!f;
+
+	while (ok && fgets(line, sizeof(line), f))
+		ok = strlen(line) > col && line[col - 1] == ' ' && line[col] != ' ';
+	if (f)
+		fclose(f);
+	return ok;
+}
+
+static void test_self_and_names(void)
+{
+	char file[256], line[1024];
+	char *argv[] = { "script", "-i", file, NULL, NULL };
+	struct pd_reader *r;
+	const struct pd_facts *f;
+	const struct pd_prog *p;
+	size_t tag_col;
+
+	snprintf(file, sizeof(file), "%s", path("self.data"));
+	write_self(file);
+	r = open_ok(file);
+	if (!r)
+		return;
+	f = pd_reader_facts(r);
+	p = pd_facts_prog(f, 20);
+	CHECK(p && (p->flags & PD_F_SELF) && p->origin.pid == 99 &&
+	      !strcmp(p->origin.comm, "bpfrec") &&
+	      (p = pd_facts_prog(f, 30)) && !(p->flags & PD_F_SELF),
+	      "self: prog 20 is the recorder's, prog 30 is not");
+	CHECK(pd_facts_map(f, 21) && (pd_facts_map(f, 21)->flags & PD_F_SELF) &&
+	      pd_facts_link(f, 22) && (pd_facts_link(f, 22)->flags & PD_F_SELF) &&
+	      pd_facts_btf(f, 23) && (pd_facts_btf(f, 23)->flags & PD_F_SELF) &&
+	      !(pd_facts_map(f, 31)->flags & PD_F_SELF),
+	      "self: map 21, link 22, btf 23 are the recorder's, map 31 is not");
+	pd_reader_close(r);
+
+	CHECK(run_cmd(cmd_script, 3, argv, path("self.txt")) == 0,
+	      "self: script exits 0");
+	CHECK(count_lines(path("self.txt"), "bpfrec (self)    ", NULL, 0) == 5,
+	      "self: the recorder's 4 objects and its program's KSYMBOL shown as bpfrec (self)");
+	CHECK(count_lines(path("self.txt"), " self", NULL, 0) == 5,
+	      "self: and marked self in their details");
+	count_lines(path("self.txt"), " PROG_LOAD ", line, sizeof(line));
+	CHECK(strstr(line, "0/0 bpfrec (self)    PROG_LOAD        20 prog_load") &&
+	      strstr(line, " synthesised uid=0 self\n"),
+	      "self: prog 20 line: %s", line);
+	count_lines(path("self.txt"), "MAP_FREE", line, sizeof(line));
+	CHECK(strstr(line, "28/28 kworker/0:1      MAP_FREE         31 counts "),
+	      "names: the kworker named by its COMM record: %s", line);
+	count_lines(path("self.txt"), "0123456789abcdef", line, sizeof(line));
+	CHECK(strstr(line, " KSYMBOL           - bpf_prog_0123456789abcdef_a_function_name_longer_than_a~ bpf "),
+	      "script: a name longer than 56 columns is cut and marked: %s", line);
+	count_lines(path("self.txt"), "#", line, sizeof(line));
+	tag_col = strstr(line, "TAG") ? (size_t)(strstr(line, "TAG") - line) : 0;
+	CHECK(tag_col && aligned(path("self.txt"), tag_col) &&
+	      aligned(path("self.txt"), strstr(line, "TYPE") - line),
+	      "script: TYPE and TAG columns aligned on every line");
+
+	argv[3] = "--json";
+	CHECK(run_cmd(cmd_script, 4, argv, path("self.json")) == 0,
+	      "self: script --json exits 0");
+	count_lines(path("self.json"), "\"id\":20,", line, sizeof(line));
+	CHECK(!strcmp(line, "{\"time\":0.000000,\"time_ns\":0,\"cpu\":0,\"pid\":0,\"tid\":0,\"event\":\"PROG_LOAD\",\"id\":20,\"name\":\"prog_load\",\"type\":\"tracing\",\"details\":{\"synthesised\":true,\"uid\":0,\"self\":true}}\n"),
+	      "self: json of prog 20: %s", line);
+
+	argv[0] = "report";
+	CHECK(run_cmd(cmd_report, 3, argv, path("self-report.txt")) == 0,
+	      "self: report exits 0");
+	CHECK(count_lines(path("self-report.txt"), "  prog  tracing", NULL, 0) == 0 &&
+	      count_lines(path("self-report.txt"), "  map   ringbuf", NULL, 0) == 0 &&
+	      count_lines(path("self-report.txt"), "  prog  xdp", NULL, 0) == 1,
+	      "self: report counts only the user's objects by type");
+	CHECK(count_lines(path("self-report.txt"), "  bpfrec (self) not counted: 1 prog, 1 map, 1 link, 1 btf\n", NULL, 0) == 1,
+	      "self: report says what it did not count");
+	count_lines(path("self-report.txt"), " 99 bpfrec (self) ", line, sizeof(line));
+	CHECK(!strcmp(line, "        99 bpfrec (self)          1       1       1       1\n"),
+	      "self: report: the recorder as creating process: %s", line);
+	count_lines(path("self-report.txt"), "Alive at the end", line, sizeof(line));
+	CHECK(!strcmp(line, "Alive at the end of the recording: 1\n"),
+	      "self: report: 1 alive of the user's: %s", line);
+	CHECK(count_lines(path("self-report.txt"), "  bpfrec (self) also alive: 1 prog, 1 map, 1 link, 1 btf\n", NULL, 0) == 1 &&
+	      count_lines(path("self-report.txt"), "  prog        30 xdp_user", NULL, 0) == 1 &&
+	      count_lines(path("self-report.txt"), "  prog        20 ", NULL, 0) == 0,
+	      "self: report lists the user's survivor, counts the recorder's apart");
 }
 
 static void test_json_escape(void)
@@ -871,6 +1039,7 @@ int main(void)
 	test_malformed();
 	test_script();
 	test_report();
+	test_self_and_names();
 	test_json_escape();
 	test_perf_reads_ours();
 	if (!failed)
