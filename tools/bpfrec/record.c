@@ -194,6 +194,10 @@ static int drain_all(struct recorder *r)
 		if (err)
 			goto out;
 	}
+	/* name the tasks of these records while they still exist */
+	err = names_flush(&r->sink.names, r->w);
+	if (err)
+		goto out;
 	/* a round (and its flush) only when there was something */
 	err = r->sink.records != before ? pd_write_finished_round(r->w) : 0;
 out:
@@ -391,6 +395,7 @@ static void cleanup(struct recorder *r)
 		capture_stop(&r->cap);
 	rings_close(&r->rings);
 	facts_free(r->sink.facts);
+	names_free(&r->sink.names);
 	free(r->scratch);
 	if (r->epfd >= 0)
 		close(r->epfd);

@@ -102,6 +102,26 @@ int resolve_map(__u32 id, struct pd_map *m);
 int resolve_link(__u32 id, struct pd_link *l);
 int resolve_btf(__u32 id, struct pd_btf *b, bool with_data);
 
+/*
+ * record_comm.c: COMM records of our own for the tasks the kernel sent
+ * none for, named from /proc after each drain.
+ */
+struct task_names {
+	__u32 *tids;		/* open addressing, 0 = empty */
+	int *state;		/* per slot: named, unnamed, or index in todo */
+	size_t cap, used;
+	struct pd_sample *todo;	/* earliest record of each unnamed task */
+	size_t nr_todo, cap_todo;
+};
+
+/* The kernel named @tid in a COMM record. */
+int names_comm(struct task_names *n, __u32 tid);
+/* A record of task @s->tid at @s->time. */
+int names_seen(struct task_names *n, const struct pd_sample *s);
+/* Name the tasks seen since the last flush, where /proc can. */
+int names_flush(struct task_names *n, struct pd_writer *w);
+void names_free(struct task_names *n);
+
 /* record_sink.c: perf records to the writer, captured facts to the table. */
 struct sink {
 	struct pd_writer *w;
@@ -112,6 +132,7 @@ struct sink {
 	/* announced objects whose facts had not come yet */
 	struct pd_bpf_event *pending;
 	size_t nr_pending, cap_pending;
+	struct task_names names;
 };
 
 int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr);

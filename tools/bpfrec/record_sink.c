@@ -297,9 +297,22 @@ void sink_finish(struct sink *k)
 	k->nr_pending = k->cap_pending = 0;
 }
 
+/*
+ * The sample_id trailer of a record of our rings: record_ring.c asks for
+ * TID, TIME, CPU and IDENTIFIER, laid out as struct pd_sample.
+ */
+static const struct pd_sample *trailer(const struct perf_event_header *hdr)
+{
+	if (hdr->size < sizeof(*hdr) + sizeof(struct pd_sample))
+		return NULL;
+	return (const void *)((const char *)hdr + hdr->size - sizeof(struct pd_sample));
+}
+
 int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr)
 {
 	const struct pd_bpf_event *bpf = (const void *)(hdr + 1);
+	const __u32 *pid_tid = (const void *)(hdr + 1);
+	const struct pd_sample *s = trailer(hdr);
 	struct sink *k = ctx;
 	int err;
 
@@ -313,9 +326,20 @@ int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr)
 		if (hdr->size >= sizeof(struct lost_body))
 			k->lost_records += ((const struct lost_body *)hdr)->lost;
 		break;
+	case PERF_RECORD_COMM:
+		if (s)
+			return names_comm(&k->names, pid_tid[1]);
+		break;
+	case PERF_RECORD_KSYMBOL:
+		if (s)
+			return names_seen(&k->names, s);
+		break;
 	case PERF_RECORD_BPF_EVENT:
-		if (hdr->size < sizeof(*hdr) + sizeof(*bpf))
+		if (hdr->size < sizeof(*hdr) + sizeof(*bpf) + sizeof(*s))
 			break;
+		err = names_seen(&k->names, s);
+		if (err)
+			return err;
 		/* without capture, resolve now like perf: the object may live on */
 		if (resolve_announced(k, bpf, !k->cap))
 			return defer(k, bpf);

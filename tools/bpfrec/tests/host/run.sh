@@ -145,6 +145,71 @@ else
 	fail "existing programs synthesised"
 fi
 
+# The recorder's own objects are marked self; the first recorder's, which
+# existed at start like any program, are not.
+python3 - "$tmp/second.data" "$BPFREC" >"$tmp/self.check" <<'EOF'
+import json, subprocess, sys
+out = subprocess.run([sys.argv[2], "script", "-i", sys.argv[1], "--json"],
+                     capture_output=True, text=True).stdout
+own = {"prog_load", "map_create", "link_attach", "btf_load", "bpf_exit"}
+loads = [json.loads(l) for l in out.splitlines() if '"PROG_LOAD"' in l]
+mine = [e for e in loads if e["details"].get("self")]
+other = [e for e in loads if not e["details"].get("self") and e.get("name") in own]
+bad = [e["id"] for e in mine if e.get("name") not in own or not e["details"].get("synthesised")]
+print("ok" if mine and other and not bad else
+      "self %d, first recorder's %d, wrong %s" % (len(mine), len(other), bad))
+EOF
+if [ "$(cat "$tmp/self.check")" = ok ] &&
+   "$BPFREC" report -i "$tmp/second.data" 2>/dev/null | grep -q '^  bpfrec (self) also alive: [1-9]'; then
+	pass "the recorder's own objects marked self, the other recorder's not"
+else
+	fail "the recorder's own objects marked self" "$(cat "$tmp/self.check")"
+fi
+
+# A task with no COMM record in the recording (it neither execs nor
+# renames itself then) is named from /proc while it lives: Linux perf
+# shows the name too.
+cat >"$tmp/loader.py" <<'EOF'
+import ctypes, os, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+libc.prctl(15, b"bpfrec-named", 0, 0, 0)		# PR_SET_NAME
+print("ready", flush=True)
+sys.stdin.readline()
+# socket filter "r0 = 0; exit"
+insns = ctypes.create_string_buffer(struct.pack("<BBhiBBhi", 0xb7, 0, 0, 0, 0x95, 0, 0, 0))
+lic = ctypes.create_string_buffer(b"GPL")
+attr = ctypes.create_string_buffer(struct.pack("<IIQQ", 1, 2, ctypes.addressof(insns),
+                                               ctypes.addressof(lic)).ljust(128, b"\0"))
+fd = libc.syscall(321, 5, attr, 128)			# bpf(BPF_PROG_LOAD)
+if fd < 0:
+    sys.exit("BPF_PROG_LOAD: " + os.strerror(ctypes.get_errno()))
+os.close(fd)
+print("done", flush=True)
+sys.stdin.readline()		# lives on, like a kernel thread, until EOF
+EOF
+mkfifo "$tmp/ctl"
+python3 "$tmp/loader.py" <"$tmp/ctl" >"$tmp/loader.out" 2>&1 &
+loader=$!
+exec 3>"$tmp/ctl"
+i=0
+while ! grep -q ready "$tmp/loader.out" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+"$BPFREC" record -o "$tmp/named.data" -- sh -c '
+	echo go >&3
+	i=0
+	while ! grep -q done "$1" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done' \
+	sh "$tmp/loader.out" >/dev/null 2>"$tmp/err"
+exec 3>&-
+wait $loader
+"$PERF" script --show-bpf-events -i "$tmp/named.data" >"$tmp/perf.out" 2>/dev/null
+n=$(grep -c "^ *bpfrec-named *$loader .*PERF_RECORD_BPF_EVENT" "$tmp/perf.out")
+if grep -q done "$tmp/loader.out" && [ "$n" -eq 2 ]; then
+	pass "a task without COMM record named from /proc (perf shows it)"
+else
+	fail "a task without COMM record named from /proc" \
+		"$n of 2 BPF records of pid $loader named: $(tr '\n' ' ' <"$tmp/loader.out")"
+fi
+
 # The storm: every program with its name, type and tag, in bpfrec script,
 # and in what perf shows of our file.
 "$BPFREC" record -o "$tmp/storm.data" -- "$STORM" -n "$N" -l "$tmp/storm.list" \

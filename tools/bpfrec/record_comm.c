@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Names of the tasks records come from.  The kernel sends a COMM record
+ * when a task execs or renames itself during the recording; a task that
+ * does neither - any kernel thread, such as the kworker that frees a map
+ * - stays nameless.  After each drain, such a task is named from /proc in
+ * a COMM record of our own, but only if /proc shows the very task of the
+ * record: one that was running before the record.  Otherwise it stays
+ * nameless; nothing is guessed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "record.h"
+
+enum { UNNAMED = -1, NAMED = -2 };	/* else: index into todo[] */
+
+static size_t slot(const struct task_names *n, __u32 tid)
+{
+	size_t mask = n->cap - 1, s = (tid * 2654435761u) & mask;
+
+	while (n->tids[s] && n->tids[s] != tid)
+		s = (s + 1) & mask;
+	return s;
+}
+
+static int grow(struct task_names *n)
+{
+	struct task_names g = { .cap = n->cap ? n->cap * 2 : 256 };
+	size_t i, s;
+
+	g.tids = calloc(g.cap, sizeof(*g.tids));
+	g.state = calloc(g.cap, sizeof(*g.state));
+	if (!g.tids || !g.state) {
+		free(g.tids);
+		free(g.state);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n->cap; i++) {
+		if (!n->tids[i])
+			continue;
+		s = slot(&g, n->tids[i]);
+		g.tids[s] = n->tids[i];
+		g.state[s] = n->state[i];
+	}
+	free(n->tids);
+	free(n->state);
+	n->tids = g.tids;
+	n->state = g.state;
+	n->cap = g.cap;
+	return 0;
+}
+
+/* The state of @tid, added as UNNAMED when new; NULL without memory. */
+static int *state_of(struct task_names *n, __u32 tid)
+{
+	size_t s;
+
+	if ((n->used + 1) * 2 > n->cap && grow(n))
+		return NULL;
+	s = slot(n, tid);
+	if (!n->tids[s]) {
+		n->tids[s] = tid;
+		n->state[s] = UNNAMED;
+		n->used++;
+	}
+	return &n->state[s];
+}
+
+int names_comm(struct task_names *n, __u32 tid)
+{
+	int *st = state_of(n, tid);
+
+	if (!st)
+		return -ENOMEM;
+	/* a comm from after the record: what it was before is unknown */
+	if (*st >= 0)
+		n->todo[*st].tid = 0;
+	*st = NAMED;
+	return 0;
+}
+
+int names_seen(struct task_names *n, const struct pd_sample *s)
+{
+	int *st;
+
+	/* tid 0 is each CPU's idle task, which /proc does not list */
+	if (!s->tid)
+		return 0;
+	st = state_of(n, s->tid);
+	if (!st)
+		return -ENOMEM;
+	if (*st == NAMED)
+		return 0;
+	if (*st >= 0) {
+		/* rings drain one CPU after another: not in time order */
+		if (s->time < n->todo[*st].time)
+			n->todo[*st] = *s;
+		return 0;
+	}
+	if (n->nr_todo == n->cap_todo) {
+		size_t cap = n->cap_todo ? n->cap_todo * 2 : 64;
+		struct pd_sample *t = realloc(n->todo, cap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		n->todo = t;
+		n->cap_todo = cap;
+	}
+	*st = n->nr_todo;
+	n->todo[n->nr_todo++] = *s;
+	return 0;
+}
+
+/*
+ * The comm of task @tid if it started before @before (CLOCK_MONOTONIC ns).
+ * One read of /proc/<tid>/stat gives the name and the start of the same
+ * task; its name is /proc/<tid>/comm's, the full one of kernel threads.
+ * The start, in clock ticks of CLOCK_BOOTTIME, is never earlier than on
+ * CLOCK_MONOTONIC: a task whose tick ends before @before started before.
+ */
+static int proc_comm(__u32 tid, __u64 before, char *comm, size_t len)
+{
+	unsigned long long start, tick = 1000000000ULL / sysconf(_SC_CLK_TCK);
+	char path[32], buf[1024], *name, *end, *field;
+	ssize_t n;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = 0;
+	/* "pid (comm) state ...": the comm may hold spaces and ')' */
+	name = strchr(buf, '(');
+	end = strrchr(buf, ')');
+	if (!name || !end || end < name)
+		return -EIO;
+	/* starttime is field 22: 20 spaces on from the comm's end */
+	field = end;
+	for (i = 0; i < 20 && field; i++)
+		field = strchr(field + 1, ' ');
+	if (!field || sscanf(field, "%llu", &start) != 1)
+		return -EIO;
+	if ((start + 1) * tick > before)
+		return -ESRCH;
+	snprintf(comm, len, "%.*s", (int)(end - name - 1), name + 1);
+	return 0;
+}
+
+int names_flush(struct task_names *n, struct pd_writer *w)
+{
+	char comm[256];
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n->nr_todo; i++) {
+		struct pd_sample s = n->todo[i];
+		int *st;
+
+		if (!s.tid)
+			continue;
+		st = state_of(n, s.tid);
+		if (!st)
+			return -ENOMEM;
+		*st = UNNAMED;
+		if (err || proc_comm(s.tid, s.time, comm, sizeof(comm)))
+			continue;
+		/* in time order right before the record it names, for every reader */
+		s.time--;
+		err = pd_write_comm(w, s.pid, s.tid, comm, false, &s);
+		if (!err)
+			*st = NAMED;
+	}
+	n->nr_todo = 0;
+	return err;
+}
+
+void names_free(struct task_names *n)
+{
+	free(n->tids);
+	free(n->state);
+	free(n->todo);
+	memset(n, 0, sizeof(*n));
+}
