@@ -2,9 +2,10 @@
 # Boot the guest kernel under QEMU and run a command in it; exit with the command's status.
 #   usage: scripts/vm.sh [--debug] [--unpatched] [--timeout SEC] [--log FILE]
 #                        [--add SRC:GUEST_DIR]... [--shell | -- CMD [ARGS]]
-# The console is shown and saved (default $CACHE/logs/console-<variant>.<pid>.log). The run fails when
-# the guest does not report an exit status in time, or when the console shows a kernel
-# splat (WARNING, BUG, KASAN, lockdep, RCU, Oops, panic), whatever the command returned.
+# The console is shown and saved (default $CACHE/logs/console-<variant>.<pid>.log).
+# The run fails when the guest does not report an exit status in time, or when the
+# console shows a kernel splat (WARNING, BUG, KASAN, lockdep, RCU, Oops, panic),
+# whatever the command returned.
 # TCG is the default: a KVM guest hung at boot on these machines. BPFREC_KVM=1 asks for KVM.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
