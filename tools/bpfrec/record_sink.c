@@ -160,12 +160,14 @@ static int on_link(struct sink *k, const struct cap_link *c)
 		snprintf(l->target, sizeof(l->target), "btf_id %u", c->attach_btf_id);
 	origin_from(&l->origin, &c->hdr);
 	/*
-	 * A name reads better than the syscall's "btf_id N obj M"; without
+	 * A name reads better than the syscall's "btf_id N obj M", and the
+	 * syscall would add nothing else: its fd may then hold the last
+	 * reference, and the detach would happen in the recorder.  Without
 	 * one, the syscall names more targets (iter, cgroup, netns, ...).
 	 */
-	if (!resolve_link(c->hdr.id, &s)) {
+	if (!named && !resolve_link(c->hdr.id, &s)) {
 		l->flags |= PD_F_SYSCALL;
-		if (!named && s.target[0])
+		if (s.target[0])
 			memcpy(l->target, s.target, sizeof(l->target));
 	}
 	return 0;
