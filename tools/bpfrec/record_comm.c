@@ -115,6 +115,33 @@ int names_seen(struct task_names *n, const struct pd_sample *s)
 	return 0;
 }
 
+#define PF_WQ_WORKER	0x20		/* include/linux/sched.h */
+#define COMM_MAX	15		/* TASK_COMM_LEN - 1 */
+
+/*
+ * /proc follows a workqueue worker's comm with '+' or '-' and what it ran
+ * last - at the time /proc is read, not at the record's.  The comm has at
+ * most COMM_MAX characters, so the mark is within the first COMM_MAX + 1:
+ * cut there when only one '+' or '-' is.  Otherwise keep all of it.
+ */
+static void strip_worker_desc(char *name)
+{
+	char *mark = NULL;
+	int i;
+
+	if (strlen(name) <= COMM_MAX)
+		return;
+	for (i = 1; i <= COMM_MAX; i++) {
+		if (name[i] != '+' && name[i] != '-')
+			continue;
+		if (mark)
+			return;
+		mark = &name[i];
+	}
+	if (mark)
+		*mark = 0;
+}
+
 /*
  * The comm of task @tid if it started before @before (CLOCK_MONOTONIC ns).
  * One read of /proc/<tid>/stat gives the name and the start of the same
@@ -125,9 +152,10 @@ int names_seen(struct task_names *n, const struct pd_sample *s)
 static int proc_comm(__u32 tid, __u64 before, char *comm, size_t len)
 {
 	unsigned long long start, tick = 1000000000ULL / sysconf(_SC_CLK_TCK);
-	char path[32], buf[1024], *name, *end, *field;
+	char path[32], buf[1024], *name, *end;
+	unsigned int flags;
 	ssize_t n;
-	int fd, i;
+	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%u/stat", tid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -143,15 +171,16 @@ static int proc_comm(__u32 tid, __u64 before, char *comm, size_t len)
 	end = strrchr(buf, ')');
 	if (!name || !end || end < name)
 		return -EIO;
-	/* starttime is field 22: 20 spaces on from the comm's end */
-	field = end;
-	for (i = 0; i < 20 && field; i++)
-		field = strchr(field + 1, ' ');
-	if (!field || sscanf(field, "%llu", &start) != 1)
+	/* fields 3 to 22: state ppid pgrp session tty tpgid flags ... starttime */
+	if (sscanf(end + 1, " %*c %*d %*d %*d %*d %*d %u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+		   &flags, &start) != 2)
 		return -EIO;
 	if ((start + 1) * tick > before)
 		return -ESRCH;
-	snprintf(comm, len, "%.*s", (int)(end - name - 1), name + 1);
+	*end = 0;
+	snprintf(comm, len, "%s", name + 1);
+	if (flags & PF_WQ_WORKER)
+		strip_worker_desc(comm);
 	return 0;
 }
 
