@@ -4,7 +4,9 @@
  * MAP_CREATE/MAP_FREE perf records.
  *
  * Runs rounds of N BPF_MAP_CREATE + close() pairs in three modes,
- * interleaved so that drift of the machine hits all of them alike:
+ * interleaved and in a rotating order so that drift of the machine and
+ * the after-effects of one mode (closing events) hit all of them alike,
+ * after one untimed warm-up round:
  *   none  - no perf event listening
  *   prog  - system-wide dummy events with attr.bpf_event (program records
  *           only: on a patched kernel, map records cost one atomic read)
@@ -15,8 +17,9 @@
  * The process is pinned to one CPU so all records go to one ring.
  * Build against the patched uapi header: -I include/uapi of this repository.
  *
- * Prints one line per mode with the median rate over the rounds:
- *   map_churn mode=none ops_per_sec=123456 rounds=7 n=20000
+ * Prints one line per mode with the median rate over the rounds and the
+ * interquartile range, which tells how noisy the machine was:
+ *   map_churn mode=none ops_per_sec=123456 p25=120000 p75=125000 rounds=7 n=20000
  *
  *   usage: map_churn [-n pairs_per_round] [-r rounds]
  */
@@ -194,11 +197,15 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	for (r = 0; r < rounds; r++) {
-		for (m = 0; m < NR_MODES; m++) {
-			struct listener *l = &listeners[m];
+	for (r = -1; r < rounds; r++) {
+		int k;
+
+		for (k = 0; k < NR_MODES; k++) {
+			struct listener *l;
 			double t0, t1;
 
+			m = (k + (r < 0 ? 0 : r)) % NR_MODES;
+			l = &listeners[m];
 			if (!avail[m])
 				continue;
 			if (m != MODE_NONE) {
@@ -223,7 +230,8 @@ int main(int argc, char **argv)
 				}
 			}
 			t1 = now();
-			rates[m][r] = n / (t1 - t0);
+			if (r >= 0)
+				rates[m][r] = n / (t1 - t0);
 			if (m != MODE_NONE) {
 				listener_drain(l);
 				listener_close(l);
@@ -238,8 +246,9 @@ int main(int argc, char **argv)
 			continue;
 		}
 		qsort(rates[m], rounds, sizeof(double), cmp_double);
-		printf("map_churn mode=%s ops_per_sec=%.0f rounds=%d n=%d\n",
-		       mode_name[m], rates[m][rounds / 2], rounds, n);
+		printf("map_churn mode=%s ops_per_sec=%.0f p25=%.0f p75=%.0f rounds=%d n=%d\n",
+		       mode_name[m], rates[m][rounds / 2], rates[m][rounds / 4],
+		       rates[m][(3 * rounds) / 4], rounds, n);
 	}
 	return 0;
 }
