@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 churn_args=("$@")
-[ ${#churn_args[@]} -gt 0 ] || churn_args=(-n 4000 -r 31)
+[ ${#churn_args[@]} -gt 0 ] || churn_args=(-n 1000 -r 61)
 
 work=$CACHE/bench
 rm -f "$work"/*.out

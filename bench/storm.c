@@ -7,9 +7,11 @@
  * Program i is named PREFIXi, returns i (so every tag differs) and
  * alternates between socket filter and sched_cls.  With -l FILE, it lists
  * "id name type tag" of every program, taken while the program was
- * loaded: the truth a recording is checked against.
+ * loaded: the truth a recording is checked against.  With -k USEC, each
+ * program lives that long before it is closed: long enough for a
+ * recorder to find some of them still loaded.
  *
- * Usage: storm [-n N] [-p PREFIX] [-l FILE]
+ * Usage: storm [-n N] [-p PREFIX] [-l FILE] [-k USEC]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -65,11 +67,11 @@ static int list(FILE *out, int fd)
 int main(int argc, char **argv)
 {
 	const char *prefix = "storm", *path = NULL;
-	unsigned int n = 2000, i;
+	unsigned int n = 2000, keep_us = 0, i;
 	FILE *out = NULL;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "n:p:l:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:p:l:k:")) != -1) {
 		switch (opt) {
 		case 'n':
 			n = strtoul(optarg, NULL, 10);
@@ -80,8 +82,11 @@ int main(int argc, char **argv)
 		case 'l':
 			path = optarg;
 			break;
+		case 'k':
+			keep_us = strtoul(optarg, NULL, 10);
+			break;
 		default:
-			fprintf(stderr, "usage: storm [-n N] [-p PREFIX] [-l FILE]\n");
+			fprintf(stderr, "usage: storm [-n N] [-p PREFIX] [-l FILE] [-k USEC]\n");
 			return 2;
 		}
 	}
@@ -99,6 +104,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "storm: info of program %u: %s\n", i, strerror(errno));
 			return 1;
 		}
+		if (keep_us)
+			usleep(keep_us);
 		close(fd);
 	}
 	if (out && fclose(out)) {
