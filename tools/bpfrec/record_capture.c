@@ -67,6 +67,32 @@ static void select_syscall_exit(struct capture_bpf *skel)
 		bpf_program__set_autoload(prog, prog == skel->progs.bpf_exit);
 }
 
+/*
+ * Whether the kernel refuses trampoline programs outright: a security
+ * module may, even to root, before the verifier looks at the program.
+ * Asked with one two-instruction program rather than learnt from a failed
+ * load of the capture, which parses the vmlinux BTF and relocates every
+ * program first: most of the recorder's start-up.  A kernel that takes
+ * trampolines rejects this one for want of a btf_id, with EINVAL.
+ */
+static bool trampolines_refused(void)
+{
+	const struct bpf_insn insns[] = {
+		/* r0 = 0; exit */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY);
+	int fd;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns, 2, &opts);
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	return errno == EPERM || errno == EACCES;
+}
+
 static struct capture_bpf *load(size_t buf_bytes, bool trampolines, char *missing, size_t len,
 				int *err)
 {
@@ -102,11 +128,13 @@ int capture_start(struct capture *c, size_t buf_bytes, ring_buffer_sample_fn fn,
 	int err;
 
 	memset(c, 0, sizeof(*c));
-	/* the first attempt may fail by design: only the fallback's errors matter */
-	libbpf_set_print(NULL);
-	c->skel = load(buf_bytes, true, missing, sizeof(missing), &err);
 	libbpf_set_print(warn_only);
-	/* this host says EPERM even to root for trampolines: always fall back */
+	if (!trampolines_refused()) {
+		/* this attempt may fail by design: only the fallback's errors matter */
+		libbpf_set_print(NULL);
+		c->skel = load(buf_bytes, true, missing, sizeof(missing), &err);
+		libbpf_set_print(warn_only);
+	}
 	if (!c->skel)
 		c->skel = load(buf_bytes, false, missing, sizeof(missing), &err);
 	if (!c->skel)

@@ -166,6 +166,26 @@ else
 	fail "the recorder's own objects marked self" "$(cat "$tmp/self.check")"
 fi
 
+# Start-up: the vmlinux BTF is parsed once per load of the capture (by
+# libbpf), plus once to pick the trampoline hooks when the kernel takes
+# them; a kernel that refuses trampolines is found out without a load.
+if command -v strace >/dev/null; then
+	strace -f -e trace=openat -o "$tmp/strace.out" \
+		"$BPFREC" record -o "$tmp/start.data" --duration 1 >/dev/null 2>&1
+	reads=$(grep -c '"/sys/kernel/btf/vmlinux"' "$tmp/strace.out")
+	# the capture's own programs tell which hooks were loaded
+	if "$BPFREC" script -i "$tmp/start.data" --json 2>/dev/null |
+	   grep '"PROG_LOAD"' | grep '"self"' | grep -q '"bpf_exit"'; then
+		want=1
+	else
+		want=2
+	fi
+	[ "$reads" -eq "$want" ] && pass "start-up reads the vmlinux BTF $want time(s)" ||
+		fail "start-up reads the vmlinux BTF $want time(s)" "$reads reads"
+else
+	skip "start-up reads of the vmlinux BTF" "strace missing"
+fi
+
 # A task with no COMM record in the recording (it neither execs nor
 # renames itself then) is named from /proc while it lives: Linux perf
 # shows the name too.
