@@ -194,6 +194,9 @@ static int drain_all(struct recorder *r)
 		if (err)
 			goto out;
 	}
+	err = sink_ask(&r->sink);
+	if (err)
+		goto out;
 	/* name the tasks of these records while they still exist */
 	err = names_flush(&r->sink.names, r->w);
 	if (err)

@@ -132,11 +132,19 @@ struct sink {
 	/* announced objects whose facts had not come yet */
 	struct pd_bpf_event *pending;
 	size_t nr_pending, cap_pending;
+	/*
+	 * Captured programs to complete by syscall after this drain's
+	 * records, and the programs those records unloaded.
+	 */
+	__u32 *ask, *gone;
+	size_t nr_ask, cap_ask, nr_gone, cap_gone;
 	struct task_names names;
 };
 
 int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr);
 int sink_capture(void *ctx, void *data, size_t size);
+/* Once a drain's records are in: the syscalls for what the capture lacked. */
+int sink_ask(struct sink *k);
 void sink_finish(struct sink *k);
 
 /* synth.c: objects that exist when the recording starts. */

@@ -96,18 +96,38 @@ static void prog_add_syscall(struct pd_prog *p)
 	*p = s;
 }
 
+/*
+ * What the capture does not carry: line info records, and arrays longer
+ * than its fixed ones.  Only then is the syscall worth its cost: while
+ * the recorder holds the program's fd, the loader's close is not the last
+ * one, and the unload would happen (and be recorded) in the recorder.
+ */
+static bool capture_has_all(const struct pd_prog *p, const struct cap_prog *c)
+{
+	return !c->nr_line_info && p->nr_map_ids == c->nr_map_ids &&
+	       p->nr_ksyms == c->nr_jited_ksyms && p->nr_func_info == c->nr_func_info;
+}
+
 static int on_prog(struct sink *k, const struct cap_prog *c)
 {
 	struct pd_prog *p = facts_prog(k->facts, c->hdr.id, NULL);
-	__u32 btf_id;
 
 	if (!p)
 		return -ENOMEM;
 	prog_from_capture(p, c);
-	prog_add_syscall(p);
-	btf_id = p->flags & PD_F_SYSCALL ? p->btf_id : 0;
-	if (btf_id)
-		facts_want_btf(k->facts, btf_id);
+	if (capture_has_all(p, c))
+		return 0;
+	/* after this drain's records: an unload among them spares the syscall */
+	if (k->nr_ask == k->cap_ask) {
+		size_t cap = k->cap_ask ? k->cap_ask * 2 : 256;
+		__u32 *a = realloc(k->ask, cap * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		k->ask = a;
+		k->cap_ask = cap;
+	}
+	k->ask[k->nr_ask++] = c->hdr.id;
 	return 0;
 }
 
@@ -272,6 +292,22 @@ static bool resolve_announced(struct sink *k, const struct pd_bpf_event *e, bool
 	return false;
 }
 
+/* A program of this drain's capture unloaded: no syscall for it. */
+static int note_gone(struct sink *k, __u32 id)
+{
+	if (k->nr_gone == k->cap_gone) {
+		size_t cap = k->cap_gone ? k->cap_gone * 2 : 256;
+		__u32 *g = realloc(k->gone, cap * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		k->gone = g;
+		k->cap_gone = cap;
+	}
+	k->gone[k->nr_gone++] = id;
+	return 0;
+}
+
 static int defer(struct sink *k, const struct pd_bpf_event *e)
 {
 	if (k->nr_pending == k->cap_pending) {
@@ -287,6 +323,36 @@ static int defer(struct sink *k, const struct pd_bpf_event *e)
 	return 0;
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int sink_ask(struct sink *k)
+{
+	struct pd_prog *p;
+	size_t i;
+	int err = 0;
+
+	qsort(k->gone, k->nr_gone, sizeof(*k->gone), cmp_id);
+	for (i = 0; i < k->nr_ask && !err; i++) {
+		if (bsearch(&k->ask[i], k->gone, k->nr_gone, sizeof(*k->gone), cmp_id))
+			continue;
+		p = facts_prog(k->facts, k->ask[i], NULL);
+		if (!p) {
+			err = -ENOMEM;
+			break;
+		}
+		prog_add_syscall(p);
+		if ((p->flags & PD_F_SYSCALL) && p->btf_id)
+			facts_want_btf(k->facts, p->btf_id);
+	}
+	k->nr_ask = k->nr_gone = 0;
+	return err;
+}
+
 /* After the last drain: what the capture did not report, ask by id. */
 void sink_finish(struct sink *k)
 {
@@ -297,6 +363,10 @@ void sink_finish(struct sink *k)
 	free(k->pending);
 	k->pending = NULL;
 	k->nr_pending = k->cap_pending = 0;
+	free(k->ask);
+	free(k->gone);
+	k->ask = k->gone = NULL;
+	k->nr_ask = k->cap_ask = k->nr_gone = k->cap_gone = 0;
 }
 
 /*
@@ -342,6 +412,8 @@ int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr)
 		err = names_seen(&k->names, s);
 		if (err)
 			return err;
+		if (bpf->type == PERF_BPF_EVENT_PROG_UNLOAD && k->nr_ask)
+			return note_gone(k, bpf->id);
 		/* without capture, resolve now like perf: the object may live on */
 		if (resolve_announced(k, bpf, !k->cap))
 			return defer(k, bpf);

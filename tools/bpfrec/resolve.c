@@ -77,11 +77,21 @@ static int prog_func_names(struct pd_prog *p)
 int resolve_prog(__u32 id, struct pd_prog *p)
 {
 	struct bpf_prog_info info = {}, arr = {};
-	int err;
+	__u32 len = sizeof(info);
+	int fd, err = 0;
 
-	err = info_by_id(bpf_prog_get_fd_by_id(id), &info, sizeof(info));
-	if (err)
-		return err;
+	/*
+	 * Held for the two calls only: as long as it is, the loader's close
+	 * is not the last reference, and the unload would happen in the
+	 * recorder.  The BTF is read after it is closed.
+	 */
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return -errno;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		err = -errno;
+		goto out;
+	}
 	/* second pass for the arrays; a program's are immutable once loaded */
 	arr.nr_map_ids = info.nr_map_ids;
 	arr.nr_jited_ksyms = info.nr_jited_ksyms;
@@ -97,8 +107,11 @@ int resolve_prog(__u32 id, struct pd_prog *p)
 	p->sub_tags = array(arr.nr_prog_tags, BPF_TAG_SIZE, &arr.prog_tags, &err);
 	p->func_info = array(arr.nr_func_info, sizeof(struct bpf_func_info), &arr.func_info, &err);
 	p->line_info = array(arr.nr_line_info, sizeof(struct bpf_line_info), &arr.line_info, &err);
-	if (!err)
-		err = info_by_id(bpf_prog_get_fd_by_id(id), &arr, sizeof(arr));
+	len = sizeof(arr);
+	if (!err && bpf_obj_get_info_by_fd(fd, &arr, &len))
+		err = -errno;
+out:
+	close(fd);
 	if (err) {
 		pd_prog_free_arrays(p);
 		return err;

@@ -283,6 +283,30 @@ else
 	pass "storm recorded without loss"
 fi
 
+# Programs the capture describes in full (no line info, arrays within its
+# own) are not opened by id: an fd of the recorder would hold them, and
+# their unload would happen in the recorder.  They live 100 us each here,
+# so that a syscall would find them.
+if command -v strace >/dev/null; then
+	strace -f -e trace=bpf -o "$tmp/strace.out" "$BPFREC" record -o "$tmp/kept.data" -- \
+		"$STORM" -n 300 -k 100 -p kept -l "$tmp/kept.list" >/dev/null 2>&1
+	sed -n 's/.*BPF_PROG_GET_FD_BY_ID, {prog_id=\([0-9]*\),.*/\1/p' "$tmp/strace.out" |
+		sort -u >"$tmp/opened"
+	cut -d' ' -f1 "$tmp/kept.list" | sort -u >"$tmp/kept.ids"
+	opened=$(comm -12 "$tmp/opened" "$tmp/kept.ids" | wc -l)
+	"$PERF" script --show-bpf-events -i "$tmp/kept.data" >"$tmp/perf.out" 2>/dev/null
+	unloads=$(grep -c '^ *storm .*PERF_RECORD_BPF_EVENT type 2,' "$tmp/perf.out")
+	if [ "$(wc -l <"$tmp/kept.ids")" -eq 300 ] && [ "$opened" -eq 0 ] &&
+	   [ "$unloads" -eq 300 ]; then
+		pass "fully captured programs are not opened; their loader unloads them"
+	else
+		fail "fully captured programs are not opened" \
+			"$opened of 300 opened, $unloads of 300 unloads by the loader"
+	fi
+else
+	skip "fully captured programs are not opened" "strace missing"
+fi
+
 # Losses are counted, reported on stderr and kept in the file: a one-page
 # ring cannot hold a storm.
 "$BPFREC" record -m 1 -o "$tmp/lost.data" -- "$STORM" -n 5000 >/dev/null 2>"$tmp/err"
