@@ -422,7 +422,8 @@ static void print_text(const struct row *r, const struct widths *w)
 	printf("%6s ", id);
 	put_col(row_name(r), w->name);
 	put_col(row_type(r), w->type);
-	printf("%-16s", r->tag[0] ? r->tag : "-");
+	/* padded only when details follow: no line ends in spaces */
+	printf(r->nr_kv ? "%-16s" : "%s", r->tag[0] ? r->tag : "-");
 	for (i = 0; i < r->nr_kv; i++) {
 		const struct kv *kv = &r->kv[i];
 

@@ -745,6 +745,10 @@ static void test_script(void)
 	      strstr(line, "prog=7 target=tracepoint syscalls:sys_enter_execve"),
 	      "script: link line: %s", line);
 
+	line[0] = 0;
+	CHECK(count_lines(path("script.txt"), " \n", line, sizeof(line)) == 0,
+	      "script: no line ends in a space: %s", line);
+
 	argv[3] = "--json";
 	ret = run_cmd(cmd_script, 4, argv, path("script.json"));
 	CHECK(ret == 0, "bpfrec script --json exits 0");
