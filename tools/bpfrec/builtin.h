@@ -8,6 +8,9 @@
 #define BPFREC_EXIT_ERROR	1
 #define BPFREC_EXIT_USAGE	2
 
+/* What record writes, and script and report read, by default. */
+#define BPFREC_DEFAULT_FILE	"bpfrec.data"
+
 int cmd_record(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_report(int argc, char **argv);

@@ -22,7 +22,6 @@
 #include "builtin.h"
 #include "record.h"
 
-#define DEFAULT_OUTPUT		"bpfrec.data"
 #define DEFAULT_MMAP_PAGES	256
 #define DEFAULT_CAPTURE_MB	16
 /* records are drained at least this often even without a wakeup */
@@ -60,7 +59,7 @@ enum {
 static const struct argp_option options[] = {
 	{ "event", 'e', "EVENT", 0, "Event to record: bpf-events (the only one)", 0 },
 	{ "all-cpus", 'a', NULL, 0, "System-wide (always the case)", 0 },
-	{ "output", 'o', "FILE", 0, "Output file (default " DEFAULT_OUTPUT ")", 0 },
+	{ "output", 'o', "FILE", 0, "Output file (default " BPFREC_DEFAULT_FILE ")", 0 },
 	{ "duration", OPT_DURATION, "SEC", 0, "Stop after SEC seconds", 0 },
 	{ "mmap-pages", 'm', "PAGES", 0, "Pages per CPU ring buffer, power of two (default 256)", 0 },
 	{ "capture-size", OPT_CAPTURE, "MB", 0,
@@ -471,7 +470,7 @@ int cmd_record(int argc, char **argv)
 	const struct argp argp = { options, parse_opt, "[-- CMD [ARGS]]", doc, NULL, NULL, NULL };
 	struct recorder r = {
 		.o = {
-			.output = DEFAULT_OUTPUT,
+			.output = BPFREC_DEFAULT_FILE,
 			.mmap_pages = DEFAULT_MMAP_PAGES,
 			.capture_mb = DEFAULT_CAPTURE_MB,
 		},

@@ -47,6 +47,9 @@ static const char report_doc[] =
 	"and by creating process, lifetimes (min/median/max), objects still\n"
 	"alive at the end of the recording, and lost records.\n"
 	"\n"
+	"Reads files written by 'bpfrec record' and by 'perf record': without\n"
+	"-i, bpfrec.data, or perf.data when there is no bpfrec.data.\n"
+	"\n"
 	"Examples:\n"
 	"  bpfrec report\n"
 	"  bpfrec report -i /tmp/bpf.data\n"
@@ -461,7 +464,7 @@ static void summary(const char *path, const struct timeline *tl)
 
 int cmd_report(int argc, char **argv)
 {
-	const char *input = "perf.data";
+	const char *input = NULL;
 	/* without a parser of its own, argp gives &input to the child */
 	struct argp argp = {
 		.doc = report_doc,

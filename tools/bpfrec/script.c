@@ -31,7 +31,8 @@ static const struct argp_child script_children[] = {
 static const char script_doc[] =
 	"Print the BPF lifecycle records of a perf.data, in time order.\n"
 	"\n"
-	"Reads files written by 'bpfrec record' and by 'perf record'.\n"
+	"Reads files written by 'bpfrec record' and by 'perf record': without\n"
+	"-i, bpfrec.data, or perf.data when there is no bpfrec.data.\n"
 	"Columns: time (s.us), cpu, pid/tid, comm, event, id, name, type,\n"
 	"tag, details.\n"
 	"\n"
@@ -499,7 +500,7 @@ static void print_json(const struct row *r)
 
 int cmd_script(int argc, char **argv)
 {
-	struct script_args args = { .input = "perf.data" };
+	struct script_args args = {};
 	struct argp argp = {
 		.options = script_options,
 		.parser = script_parse,

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "builtin.h"
 #include "timeline.h"
 
 struct slot {
@@ -337,7 +339,9 @@ void timeline_time(__u64 ns, char *buf, size_t len)
 }
 
 static const struct argp_option input_options[] = {
-	{ "input", 'i', "FILE", 0, "perf.data to read (default: perf.data)", 0 },
+	{ "input", 'i', "FILE", 0,
+	  "perf.data to read (default: " BPFREC_DEFAULT_FILE ", or perf.data when there is no "
+	  BPFREC_DEFAULT_FILE ")", 0 },
 	{ 0 }
 };
 
@@ -351,6 +355,16 @@ static error_t input_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	case ARGP_KEY_END:
+		/*
+		 * What bpfrec record wrote, else what perf record did: either
+		 * recorder's file is read without -i.  Without both, the
+		 * error names ours.
+		 */
+		if (!*input)
+			*input = access(BPFREC_DEFAULT_FILE, F_OK) && !access("perf.data", F_OK) ?
+				 "perf.data" : BPFREC_DEFAULT_FILE;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

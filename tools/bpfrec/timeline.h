@@ -41,7 +41,7 @@ struct timeline {
 /*
  * The input option of the commands that show a timeline, and the
  * refusal of any other argument: an argp child whose input is the
- * const char * that -i sets.
+ * const char * that -i sets; left NULL, it is set to the default file.
  */
 extern const struct argp timeline_input_argp;
 

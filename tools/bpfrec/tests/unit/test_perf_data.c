@@ -675,6 +675,18 @@ static void test_malformed(void)
 	free(ref);
 }
 
+/* Run a shell command; its stdout and stderr go to files. */
+static int sh(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
 /* Run @fn(argc, argv) with stdout sent to @out. */
 static int run_cmd(int (*fn)(int, char **), int argc, char **argv,
 		   const char *out)
@@ -761,6 +773,48 @@ static void test_script(void)
 	argv[2] = missing;
 	CHECK(run_cmd(cmd_script, 3, argv, path("x.txt")) == 1,
 	      "script on a missing file exits 1");
+}
+
+/*
+ * Without -i: bpfrec.data, what record writes by default, or perf.data
+ * when there is none; the error then names bpfrec.data.
+ */
+static void test_default_input(void)
+{
+	char *script[] = { "script", NULL };
+	char *report[] = { "report", NULL };
+	char cwd[256], line[1024];
+	int saved = dup(2), fd;
+
+	if (!getcwd(cwd, sizeof(cwd)) || sh("mkdir %s/dflt", dir) || chdir(path("dflt"))) {
+		CHECK(0, "default input: cannot set up %s", path("dflt"));
+		return;
+	}
+	fd = open(path("dflt.err"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 2);
+	close(fd);
+	CHECK(run_cmd(cmd_script, 1, script, path("dflt.txt")) == 1,
+	      "script without -i nor files exits 1");
+	sh("cp %s/ref.data perf.data", dir);
+	CHECK(run_cmd(cmd_script, 1, script, path("dflt.txt")) == 0 &&
+	      count_lines(path("dflt.txt"), NULL, NULL, 0) == 14,
+	      "script without -i reads perf.data when there is no bpfrec.data");
+	CHECK(run_cmd(cmd_report, 1, report, path("dflt.txt")) == 0 &&
+	      count_lines(path("dflt.txt"), "# bpfrec report of perf.data", NULL, 0) == 1,
+	      "report without -i reads perf.data when there is no bpfrec.data");
+	/* not a perf.data: reading it fails, which shows it is the one read */
+	sh("echo x > bpfrec.data");
+	CHECK(run_cmd(cmd_script, 1, script, path("dflt.txt")) == 1,
+	      "script without -i prefers bpfrec.data");
+	CHECK(run_cmd(cmd_report, 1, report, path("dflt.txt")) == 1,
+	      "report without -i prefers bpfrec.data");
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	CHECK(count_lines(path("dflt.err"), ": bpfrec.data: ", line, sizeof(line)) == 3,
+	      "errors name bpfrec.data: %s", line);
+	if (chdir(cwd))
+		CHECK(0, "default input: back to %s", cwd);
 }
 
 static void test_report(void)
@@ -973,18 +1027,6 @@ static void test_json_escape(void)
 	free(buf);
 }
 
-/* Run a shell command; its stdout and stderr go to files. */
-static int sh(const char *fmt, ...)
-{
-	char cmd[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
 static void test_perf_reads_ours(void)
 {
 	char line[1024];
@@ -1042,6 +1084,7 @@ int main(void)
 	test_killed();
 	test_malformed();
 	test_script();
+	test_default_input();
 	test_report();
 	test_self_and_names();
 	test_json_escape();
