@@ -453,7 +453,10 @@ static int record(struct recorder *r, int argc, char **argv)
 		return err;
 	r->sink.w = r->w;
 	/* said once everything else worked: an error is then the only line */
-	if (!r->rings.obj_events)
+	if (r->rings.obj_events)
+		fprintf(stderr, "bpfrec: recording programs, maps, links and BTF on %d CPU%s\n",
+			r->rings.n, r->rings.n == 1 ? "" : "s");
+	else
 		fprintf(stderr, "bpfrec: kernel lacks bpf_obj_event: recording programs only\n");
 	err = setup_fds(r, &mask);
 	if (!err && r->o.cmd)

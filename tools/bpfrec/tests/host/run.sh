@@ -114,6 +114,16 @@ rc=$?
 "$BPFREC" record -o "$tmp/dur.data" --duration 1 >/dev/null 2>"$tmp/err" &&
 	valid_file "$tmp/dur.data" && pass "--duration" || fail "--duration" "$(cat "$tmp/err")"
 
+# One line at start says what is recorded: with bpf_obj_event on every
+# online CPU, without it programs only.
+first=$(head -n 1 "$tmp/err")
+case "$first" in
+"bpfrec: recording programs, maps, links and BTF on $(nproc) CPU"*|\
+"bpfrec: kernel lacks bpf_obj_event: recording programs only")
+	pass "record says what it records" ;;
+*)	fail "record says what it records" "first line: $first" ;;
+esac
+
 # SIGINT and SIGTERM: stop, drain, finalise: a valid file, exit 0.
 for sig in INT TERM; do
 	"$BPFREC" record -o "$tmp/sig.data" 2>"$tmp/err" &
