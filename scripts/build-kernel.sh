@@ -80,10 +80,13 @@ stage "kernel $variant-$flavour: compiling in $out (log: $log)" >&2
 	done
 ) &
 ticker=$!
-trap 'kill $ticker 2>/dev/null' EXIT
+# Under errexit a failing command in an EXIT trap becomes the script's status: a ticker
+# already stopped must not turn a good build into a silent failure.
+trap 'kill $ticker 2>/dev/null || true' EXIT
 logged "$log" nice "${kmake[@]}" bzImage
 logged "$log.headers" "${kmake[@]}" headers_install
-kill $ticker 2>/dev/null
+kill $ticker
+trap - EXIT
 echo "$key" >"$out/.bpfrec-key"
 stage "kernel $variant-$flavour: built $(du -h "$out/arch/x86/boot/bzImage" | cut -f1) bzImage" >&2
 echo "$out"
