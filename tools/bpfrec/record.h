@@ -108,10 +108,10 @@ int resolve_btf(__u32 id, struct pd_btf *b, bool with_data);
  */
 struct task_names {
 	__u32 *tids;		/* open addressing, 0 = empty */
-	int *state;		/* per slot: named, unnamed, or index in todo */
+	int *state;		/* per slot: named, unnamed, or index in pending */
 	size_t cap, used;
-	struct pd_sample *todo;	/* earliest record of each unnamed task */
-	size_t nr_todo, cap_todo;
+	struct pd_sample *pending;	/* earliest record of each unnamed task */
+	size_t nr_pending, cap_pending;
 };
 
 /* The kernel named @tid in a COMM record. */

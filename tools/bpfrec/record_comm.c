@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include "record.h"
 
-enum { UNNAMED = -1, NAMED = -2 };	/* else: index into todo[] */
+enum { UNNAMED = -1, NAMED = -2 };	/* else: index into pending[] */
 
 static size_t slot(const struct task_names *n, __u32 tid)
 {
@@ -78,7 +78,7 @@ int names_comm(struct task_names *n, __u32 tid)
 		return -ENOMEM;
 	/* a comm from after the record: what it was before is unknown */
 	if (*st >= 0)
-		n->todo[*st].tid = 0;
+		n->pending[*st].tid = 0;
 	*st = NAMED;
 	return 0;
 }
@@ -97,21 +97,21 @@ int names_seen(struct task_names *n, const struct pd_sample *s)
 		return 0;
 	if (*st >= 0) {
 		/* rings drain one CPU after another: not in time order */
-		if (s->time < n->todo[*st].time)
-			n->todo[*st] = *s;
+		if (s->time < n->pending[*st].time)
+			n->pending[*st] = *s;
 		return 0;
 	}
-	if (n->nr_todo == n->cap_todo) {
-		size_t cap = n->cap_todo ? n->cap_todo * 2 : 64;
-		struct pd_sample *t = realloc(n->todo, cap * sizeof(*t));
+	if (n->nr_pending == n->cap_pending) {
+		size_t cap = n->cap_pending ? n->cap_pending * 2 : 64;
+		struct pd_sample *t = realloc(n->pending, cap * sizeof(*t));
 
 		if (!t)
 			return -ENOMEM;
-		n->todo = t;
-		n->cap_todo = cap;
+		n->pending = t;
+		n->cap_pending = cap;
 	}
-	*st = n->nr_todo;
-	n->todo[n->nr_todo++] = *s;
+	*st = n->nr_pending;
+	n->pending[n->nr_pending++] = *s;
 	return 0;
 }
 
@@ -190,8 +190,8 @@ int names_flush(struct task_names *n, struct pd_writer *w)
 	size_t i;
 	int err = 0;
 
-	for (i = 0; i < n->nr_todo; i++) {
-		struct pd_sample s = n->todo[i];
+	for (i = 0; i < n->nr_pending; i++) {
+		struct pd_sample s = n->pending[i];
 		int *st;
 
 		if (!s.tid)
@@ -208,7 +208,7 @@ int names_flush(struct task_names *n, struct pd_writer *w)
 		if (!err)
 			*st = NAMED;
 	}
-	n->nr_todo = 0;
+	n->nr_pending = 0;
 	return err;
 }
 
@@ -216,6 +216,6 @@ void names_free(struct task_names *n)
 {
 	free(n->tids);
 	free(n->state);
-	free(n->todo);
+	free(n->pending);
 	memset(n, 0, sizeof(*n));
 }
