@@ -5,7 +5,8 @@
 #   make check        every test: series, unit, fuzz, host, guest (default + debug kernel)
 #   make help         all targets
 #
-# KCONFIG=debug selects the debug kernel (KASAN, lockdep) for kernel, vm-test and shell.
+# KCONFIG=debug selects the debug kernel (KASAN, lockdep) for kernel, vm-test, run and shell;
+# BASE=NAME a kernel base of kernel/bases other than the primary.
 
 KCONFIG ?= default
 ifeq ($(KCONFIG),debug)
@@ -13,9 +14,12 @@ KFLAGS := --debug
 else ifneq ($(KCONFIG),default)
 $(error KCONFIG must be 'default' or 'debug', not '$(KCONFIG)')
 endif
+ifneq ($(BASE),)
+KFLAGS += --base $(BASE)
+endif
 
 .PHONY: all deps tools kernel vm-test check check-series bisect-check \
-	unit-test fuzz-test host-test run shell bench bench-kernel help clean
+	unit-test fuzz-test host-test run shell bench bench-kernel fresh-check help clean
 
 all: tools
 
@@ -35,16 +39,21 @@ check: deps
 	@scripts/check.sh
 
 check-series: deps
-	@scripts/check-series.sh
+	@for b in $(or $(BASE),$$(awk '!/^(#|$$)/ { print $$1 }' kernel/bases)); do \
+		scripts/check-series.sh --base $$b || exit; done
 
 bisect-check: deps
-	@scripts/check-series.sh --build
+	@for b in $(or $(BASE),$$(awk '!/^(#|$$)/ { print $$1 }' kernel/bases)); do \
+		scripts/check-series.sh --base $$b --build || exit; done
 
 unit-test fuzz-test host-test: deps
 	@$(MAKE) -s -C tools/bpfrec $@
 
 run: deps
-	@scripts/run-demo.sh
+	@scripts/run-demo.sh $(KFLAGS)
+
+fresh-check: deps
+	@scripts/fresh-check.sh
 
 shell: deps tools
 	@scripts/vm.sh $(KFLAGS) --add tools/bpfrec/bpfrec:/opt/bpfrec/bin --shell
@@ -61,14 +70,17 @@ clean:
 help:
 	@echo "make               build the recorder (tools/bpfrec/bpfrec)"
 	@echo "make run           boot the patched kernel, record a sample workload, print it"
-	@echo "make check         every test (the one test command; CI runs it)"
+	@echo "make check         every test (the one test command; CI runs it); one line per suite,"
+	@echo "                   each suite's output in \$$BPFREC_CACHE/logs/check-<suite>.<pid>.log"
 	@echo "make kernel        build the guest kernel (cached; KCONFIG=debug for KASAN+lockdep)"
+	@echo "                   BASE=NAME (kernel, vm-test, run, shell, check-series): a base of kernel/bases"
 	@echo "make vm-test       kselftests and recorder tests in the guest (KCONFIG=debug too)"
 	@echo "make shell         interactive guest shell with bpfrec (KCONFIG=debug too)"
-	@echo "make check-series  series applies, checkpatch --strict clean, uapi header in sync"
+	@echo "make check-series  each base's series applies, checkpatch --strict clean, uapi in sync"
 	@echo "make bisect-check  build the kernel after every patch of the series"
 	@echo "make unit-test | fuzz-test | host-test   the recorder's suites alone"
 	@echo "make bench         storms of short-lived programs: bpfrec vs perf record"
 	@echo "make bench-kernel  map create+free cost of the series in the guest, vs unpatched"
+	@echo "make fresh-check   rehearsal: clone HEAD, empty cache, time 'make run' then 'make check'"
 	@echo "make deps          install missing Debian packages (apt-get)"
 	@echo "cache: $${BPFREC_CACHE:-/var/cache/bpfrec} (kernel sources, builds, ccache, logs)"

@@ -1,9 +1,10 @@
 #!/bin/bash
 # Build the guest kernel with kbuild out of tree, cached under $CACHE/build.
 # Prints the build directory (arch/x86/boot/bzImage, vmlinux, usr/include inside).
-#   usage: scripts/build-kernel.sh [--debug] [--unpatched]
+#   usage: scripts/build-kernel.sh [--base NAME] [--debug] [--unpatched]
+#   --base NAME  a base of kernel/bases (default: $BPFREC_BASE, else the primary)
 #   --debug      merge kernel/config-debug (KASAN, lockdep, atomic-sleep checks)
-#   --unpatched  build the pristine base, without patches/series (for comparisons)
+#   --unpatched  build the pristine base, without its series (for comparisons)
 # The build is reused when its key (base version, series, config fragments, toolchain)
 # is unchanged; otherwise kbuild rebuilds incrementally in the same directory, with ccache.
 set -euo pipefail
@@ -11,12 +12,14 @@ set -euo pipefail
 
 flavour=default
 variant=patched
-for a in "$@"; do
-	case "$a" in
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--base) select_base "${2:-}"; shift ;;
 	--debug) flavour=debug ;;
 	--unpatched) variant=unpatched ;;
-	*) echo "usage: $0 [--debug] [--unpatched]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--base NAME] [--debug] [--unpatched]" >&2; exit 2 ;;
 	esac
+	shift
 done
 
 frags=("$TOP/kernel/config")
@@ -30,7 +33,8 @@ else
 	series=none
 fi
 
-out=$CACHE/build/$variant-$flavour
+out=$CACHE/build/$BASE-$variant-$flavour
+name=$BASE-$variant-$flavour
 key=$({
 	echo "$(base_version) $series"
 	cat "${frags[@]}"
@@ -43,14 +47,14 @@ exec 8>"$out/.lock"
 flock 8
 # Hold the source tree shared while compiling: prepare-source.sh takes it exclusively
 # before re-patching, so another run's series change cannot swap files under kbuild.
-exec 9>"$CACHE/.source.lock"
+exec 9>"$CACHE/.source-$BASE.lock"
 flock -s 9
 if [ $variant = patched ] && [ "$(cat "$tree/.bpfrec-applied" 2>/dev/null)" != "$series" ]; then
 	die "patches/series changed while this build waited; run it again"
 fi
 if [ -f "$out/.bpfrec-key" ] && [ "$(cat "$out/.bpfrec-key")" = "$key" ] &&
    [ -f "$out/arch/x86/boot/bzImage" ]; then
-	stage "kernel $variant-$flavour: cached ($key)" >&2
+	stage "kernel $name: cached ($key)" >&2
 	echo "$out"
 	exit 0
 fi
@@ -60,7 +64,7 @@ export CCACHE_DIR=$CACHE/ccache
 export KBUILD_BUILD_TIMESTAMP="@0" KBUILD_BUILD_USER=bpfrec KBUILD_BUILD_HOST=bpfrec
 kmake=(make -C "$tree" O="$out" CC="ccache gcc" -j"$(nproc)")
 
-stage "kernel $variant-$flavour: configuring (tinyconfig + ${frags[*]##*/})" >&2
+stage "kernel $name: configuring (tinyconfig + ${frags[*]##*/})" >&2
 log=$out/build.log
 logged "$log" "${kmake[@]}" tinyconfig
 logged "$log.merge" "$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}"
@@ -73,7 +77,7 @@ missing=$(grep -hE '^CONFIG_[A-Z0-9_]+=[^n]' "${frags[@]}" | while read -r line;
 done)
 [ -z "$missing" ] || die "config options not set after olddefconfig (unmet dependencies?): $(echo $missing)"
 
-stage "kernel $variant-$flavour: compiling in $out (log: $log)" >&2
+stage "kernel $name: compiling in $out (log: $log)" >&2
 (
 	while sleep 60; do
 		stage "  ... $(find "$out" -name '*.o' | wc -l) objects" >&2
@@ -88,5 +92,5 @@ logged "$log.headers" "${kmake[@]}" headers_install
 kill $ticker
 trap - EXIT
 echo "$key" >"$out/.bpfrec-key"
-stage "kernel $variant-$flavour: built $(du -h "$out/arch/x86/boot/bzImage" | cut -f1) bzImage" >&2
+stage "kernel $name: built $(du -h "$out/arch/x86/boot/bzImage" | cut -f1) bzImage" >&2
 echo "$out"

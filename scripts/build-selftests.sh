@@ -10,7 +10,7 @@ set -euo pipefail
 install=$(realpath -m "$1")
 tree=$("$TOP/scripts/prepare-source.sh")
 kbuild=$("$TOP/scripts/build-kernel.sh")
-out=$CACHE/kselftest
+out=$CACHE/kselftest-$BASE
 mkdir -p "$out"
 exec 7>"$out/.lock"
 flock 7

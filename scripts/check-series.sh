@@ -1,27 +1,30 @@
 #!/bin/bash
-# Check the kernel patch series in patches/:
-#  - patches/series lists every patch file once, in order, and the cover letter exists;
-#  - every patch applies with git am, in order, to a fresh worktree of the pristine base;
+# Check a base's kernel patch series (kernel/bases names each base's series folder):
+#  - its series file lists every patch file once, in order, and the cover letter exists;
+#  - every patch applies with git am, in order, to a worktree reset to the pristine base;
 #  - the tree's scripts/checkpatch.pl --strict reports 0 errors and 0 warnings per patch
 #    (CHECK lines are printed and counted, and fail the check too);
 #  - include/uapi/linux/perf_event.h of this repository is byte-identical to the header of
 #    the fully patched tree;
 #  - with --build: the kernel (tinyconfig + kernel/config) builds after every patch, i.e.
 #    the series is bisectable. Builds are incremental in one directory, with ccache.
-#   usage: scripts/check-series.sh [--build]
+#   usage: scripts/check-series.sh [--base NAME] [--build]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 build=0
-for a in "$@"; do
-	case "$a" in
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--base) select_base "${2:-}"; shift ;;
 	--build) build=1 ;;
-	*) echo "usage: $0 [--build]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--base NAME] [--build]" >&2; exit 2 ;;
 	esac
+	shift
 done
+sdir=${BASE_SERIES#"$TOP"/}
 
 base=$("$TOP/scripts/prepare-source.sh" --unpatched)
-work=$CACHE/check-series
+work=$CACHE/check-series-$BASE
 wt=$work/tree
 mkdir -p "$work"
 exec 7>"$work/.lock"
@@ -34,21 +37,24 @@ problem() {
 }
 
 # The series file and the patch files agree.
-[ -f "$TOP/patches/0000-cover-letter.patch" ] || problem "patches/0000-cover-letter.patch is missing"
+[ -f "$BASE_SERIES/0000-cover-letter.patch" ] || problem "$sdir/0000-cover-letter.patch is missing"
 listed=$(series_patches | xargs -r -n1 basename | sort)
-present=$(cd "$TOP/patches" && ls -- *.patch 2>/dev/null | grep -vx '0000-cover-letter.patch' | sort || true)
+present=$(cd "$BASE_SERIES" && ls -- *.patch 2>/dev/null | grep -vx '0000-cover-letter.patch' | sort || true)
 [ "$listed" = "$present" ] ||
-	problem "patches/series and patches/*.patch differ: $(diff <(echo "$listed") <(echo "$present") | grep '^[<>]' | tr '\n' ' ')"
+	problem "$sdir/series and $sdir/*.patch differ: $(diff <(echo "$listed") <(echo "$present") | grep '^[<>]' | tr '\n' ' ')"
 dups=$(series_patches | sort | uniq -d)
-[ -z "$dups" ] || problem "listed twice in patches/series: $dups"
+[ -z "$dups" ] || problem "listed twice in $sdir/series: $dups"
 
+# One worktree kept between runs and reset to the pristine base: a reset rewrites only the
+# files the last run patched, where a new worktree would check out the whole tree.
 git -C "$base" worktree prune
-if [ -d "$wt" ]; then
-	git -C "$base" worktree remove --force "$wt" 2>/dev/null || rm -rf "$wt"
-	git -C "$base" worktree prune
+if ! git -C "$wt" rev-parse --git-dir >/dev/null 2>&1; then
+	rm -rf "$wt"
+	git -C "$base" worktree add -q --detach "$wt" base
 fi
-git -C "$base" worktree add -q --detach "$wt" base
-trap 'git -C "$base" worktree remove --force "$wt" >/dev/null 2>&1 || true' EXIT
+git -C "$wt" am --abort >/dev/null 2>&1 || true
+git -C "$wt" reset -q --hard base
+git -C "$wt" clean -q -fdx
 
 kbuild() {
 	local out=$work/build
@@ -117,4 +123,4 @@ if [ $fail = 0 ]; then
 fi
 
 [ $fail = 0 ] || die "series check failed"
-stage "series OK: $n patches apply, checkpatch --strict clean$([ $build = 1 ] && echo ', bisectable build')"
+stage "series $BASE OK: $n patches apply, checkpatch --strict clean$([ $build = 1 ] && echo ', bisectable build')"

@@ -8,7 +8,8 @@ PKGS=(
 	dwarves ccache python3
 	clang llvm bpftool libbpf-dev libtraceevent-dev libcap-dev
 	busybox-static qemu-system-x86
-	linux-source-6.1 linux-perf
+	linux-source-6.1 linux-source-6.12 linux-perf
+	libzstd-dev libdw-dev
 )
 
 missing=()

@@ -4,6 +4,14 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${BPFREC_CACHE:-/var/cache/bpfrec}
 T0=${T0:-$(date +%s)}
+export T0
+
+# Every script may be the first to run on a new machine: the cache and its logs folder
+# exist before anything writes there.
+if ! mkdir -p "$CACHE/logs" 2>/dev/null; then
+	echo "error: cannot create the cache $CACHE; set BPFREC_CACHE to a writable folder" >&2
+	exit 1
+fi
 
 # stage NAME: print a progress line with the time elapsed since the script started.
 stage() {
@@ -13,6 +21,12 @@ stage() {
 die() {
 	echo "error: $*" >&2
 	exit 1
+}
+
+# prune_logs: keep the 60 newest logs under $CACHE/logs; every run writes its own.
+prune_logs() {
+	find "$CACHE/logs" -name '*.log' -printf '%T@ %p\n' | sort -rn | tail -n +61 |
+		cut -d' ' -f2- | xargs -r rm -f
 }
 
 # logged LOG CMD...: run CMD with its output in LOG; on failure show the tail and fail.
@@ -26,31 +40,51 @@ logged() {
 	fi
 }
 
-# The installed linux-source-6.1 version, e.g. 6.1.192.
+# The base names of kernel/bases, the primary first.
+bases() {
+	awk '!/^(#|$)/ { print $1 }' "$TOP/kernel/bases"
+}
+
+# select_base [NAME]: make NAME (default: $BPFREC_BASE, else the primary) the base every
+# following helper and child script works on. Sets BASE, BASE_PACKAGE, BASE_PINNED and
+# BASE_SERIES (the series folder, absolute).
+select_base() {
+	local want=${1:-${BPFREC_BASE:-}} line
+	[ -n "$want" ] || want=$(bases | head -n 1)
+	line=$(awk -v n="$want" '!/^(#|$)/ && $1 == n' "$TOP/kernel/bases")
+	[ -n "$line" ] || die "unknown kernel base '$want'; kernel/bases lists: $(bases | tr '\n' ' ')"
+	read -r BASE BASE_PACKAGE BASE_PINNED BASE_SERIES <<<"$line"
+	BASE_SERIES=$TOP/$BASE_SERIES
+	export BPFREC_BASE=$BASE
+}
+
+# The installed version of the base's source package, e.g. 6.1.192.
 base_version() {
 	local v
-	v=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
-		die "linux-source-6.1 is not installed; run scripts/deps.sh"
+	v=$(dpkg-query -W -f='${Version}' "$BASE_PACKAGE" 2>/dev/null) ||
+		die "$BASE_PACKAGE is not installed; run scripts/deps.sh"
 	echo "${v%%-*}"
 }
 
-# The patches listed in patches/series, as paths, in order.
+# The patches listed in the base's series file, as paths, in order.
 series_patches() {
 	local p
-	[ -f "$TOP/patches/series" ] || return 0
+	[ -f "$BASE_SERIES/series" ] || return 0
 	while read -r p; do
 		case "$p" in ''|'#'*) continue ;; esac
-		echo "$TOP/patches/$p"
-	done <"$TOP/patches/series"
+		echo "$BASE_SERIES/$p"
+	done <"$BASE_SERIES/series"
 }
 
-# A short hash of the series content (the patch files, in order).
+# A short hash of the series content (the base version and the patch files, in order).
 series_hash() {
 	local p
 	{
-		echo "$(base_version)"
+		base_version
 		for p in $(series_patches); do
 			sha256sum <"$p"
 		done
 	} | sha256sum | cut -c1-12
 }
+
+select_base

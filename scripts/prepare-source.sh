@@ -1,31 +1,39 @@
 #!/bin/bash
-# Prepare a kernel tree with patches/series applied, in the cache outside the clone.
+# Prepare a kernel tree with a base's series applied, in the cache outside the clone.
 # Prints the path of the tree. The pristine base is a git repository extracted once from
 # Debian's tarball; the patched tree is a worktree of it, marked ready only once the whole
 # series applied, so a failed apply is never reused: the next run starts from the base.
-#   usage: scripts/prepare-source.sh [--unpatched]
-#   --unpatched prints the pristine base tree instead.
+#   usage: scripts/prepare-source.sh [--base NAME] [--unpatched]
+#   --base NAME  a base of kernel/bases (default: $BPFREC_BASE, else the primary)
+#   --unpatched  print the pristine base tree instead
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 unpatched=0
-[ "${1:-}" = "--unpatched" ] && unpatched=1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--base) select_base "${2:-}"; shift ;;
+	--unpatched) unpatched=1 ;;
+	*) echo "usage: $0 [--base NAME] [--unpatched]" >&2; exit 2 ;;
+	esac
+	shift
+done
 
 ver=$(base_version)
-. "$TOP/kernel/base"
-[ "$ver" = "$version" ] ||
-	echo "warning: kernel/base expects $version but linux-source-6.1 is $ver; using $ver" >&2
+[ "$ver" = "$BASE_PINNED" ] ||
+	echo "warning: kernel/bases pins $BASE_PINNED but $BASE_PACKAGE is $ver; using $ver" >&2
+tarball=/usr/src/$BASE_PACKAGE.tar.xz
+[ -f "$tarball" ] || die "$tarball is missing; run scripts/deps.sh"
 
 base=$CACHE/linux-$ver
-mkdir -p "$CACHE"
-exec 9>"$CACHE/.source.lock"
+exec 9>"$CACHE/.source-$BASE.lock"
 flock 9
 
 if [ ! -f "$base/.bpfrec-ready" ]; then
-	stage "extracting /usr/src/linux-source-6.1.tar.xz to $base" >&2
+	stage "extracting $tarball to $base" >&2
 	rm -rf "$base" "$base.tmp"
 	mkdir -p "$base.tmp"
-	tar -C "$base.tmp" --strip-components=1 -xf /usr/src/linux-source-6.1.tar.xz
+	tar -C "$base.tmp" --strip-components=1 -xf "$tarball"
 	stage "committing the pristine tree (git base for the series)" >&2
 	(
 		cd "$base.tmp"
@@ -34,7 +42,7 @@ if [ ! -f "$base/.bpfrec-ready" ]; then
 		git config user.email bpfrec@localhost
 		git config gc.auto 0
 		git add -A -f  # Debian's .gitignore ignores everything at the top level
-		git commit -q -m "Debian linux-source-6.1 $ver"
+		git commit -q -m "Debian $BASE_PACKAGE $ver"
 		git tag base
 	)
 	mv "$base.tmp" "$base"
@@ -49,7 +57,7 @@ fi
 # One stable patched worktree, reset to the base and re-patched when the series changes:
 # git only rewrites the files that differ, so kbuild rebuilds incrementally.
 want=$(series_hash)
-tree=$CACHE/src-patched
+tree=$CACHE/src-patched-$BASE
 if [ -f "$tree/.bpfrec-applied" ] && [ "$(cat "$tree/.bpfrec-applied")" = "$want" ]; then
 	echo "$tree"
 	exit 0

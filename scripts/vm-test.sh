@@ -2,7 +2,7 @@
 # Build the patched kernel, the kselftests and the recorder, boot the guest, run the
 # tests there, and judge the result on the host: TAP results against
 # selftests/expected-failures, the recorder's guest tests, and a splat-free console.
-#   usage: scripts/vm-test.sh [--debug]
+#   usage: scripts/vm-test.sh [--base NAME] [--debug]
 # The debug kernel (KASAN, lockdep) runs the project's own targets only: the tree's
 # perf_events target already takes minutes under TCG without them.
 set -euo pipefail
@@ -10,17 +10,25 @@ set -euo pipefail
 
 vmargs=()
 targets=()
-name=default
-if [ "${1:-}" = --debug ]; then
+flavour=default
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--base) select_base "${2:-}"; shift ;;
+	--debug) flavour=debug ;;
+	*) echo "usage: $0 [--base NAME] [--debug]" >&2; exit 2 ;;
+	esac
+	shift
+done
+name=$BASE-$flavour
+if [ $flavour = debug ]; then
 	vmargs+=(--debug)
-	name=debug
 	for d in "$TOP"/selftests/*/; do
 		[ -f "$d/Makefile" ] && targets+=("$(basename "$d")")
 	done
 fi
 
 stage "building the recorder and its guest tests" >&2
-logged "$CACHE/bpfrec-build.log" make -C "$TOP/tools/bpfrec" bpfrec guest-tests
+logged "$CACHE/logs/bpfrec-build.$$.log" make -C "$TOP/tools/bpfrec" bpfrec guest-tests
 guest=$TOP/tools/bpfrec/.output/guest
 
 stage_dir=$(mktemp -d)
@@ -37,9 +45,8 @@ adds=("$stage_dir/kselftest/.:/opt/kselftest" "$stage_dir/bin/.:/opt/bpfrec/bin"
 adds+=("$guest:/opt/bpfrec/tests")
 
 # One log per run: several runs may share the cache at once.
-mkdir -p "$CACHE/logs"
 log=$CACHE/logs/vm-test-$name.$$.log
-"$TOP/scripts/vm.sh" "${vmargs[@]}" --timeout 1200 --log "$log" \
+"$TOP/scripts/vm.sh" "${vmargs[@]}" --quiet --timeout 1200 --log "$log" \
 	$(printf -- '--add %s ' "${adds[@]}") -- /opt/bpfrec/bin/guest-tests.sh "${targets[@]}"
 
 noskip=()
@@ -47,5 +54,5 @@ for d in "$TOP"/selftests/*/; do
 	[ -f "$d/Makefile" ] && noskip+=(--no-skip "$(basename "$d")")
 done
 "$TOP/scripts/check-tap.sh" "$log" "$stage_dir/kselftest/kselftest-list.txt" "${noskip[@]}"
-grep -qE '^bpfrec guest: [0-9]+ passed, 0 failed' "$log" ||
+grep -E '^bpfrec guest: [0-9]+ passed, 0 failed' "$log" ||
 	die "the recorder's guest tests did not all pass (see $log)"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Boot the guest kernel under QEMU and run a command in it; exit with the command's status.
-#   usage: scripts/vm.sh [--debug] [--unpatched] [--timeout SEC] [--log FILE]
-#                        [--add SRC:GUEST_DIR]... [--shell | -- CMD [ARGS]]
-# The console is shown and saved (default $CACHE/logs/console-<variant>.<pid>.log).
+#   usage: scripts/vm.sh [--base NAME] [--debug] [--unpatched] [--timeout SEC] [--log FILE]
+#                        [--quiet] [--add SRC:GUEST_DIR]... [--shell | -- CMD [ARGS]]
+# The console is saved (default $CACHE/logs/console-<kernel>.<pid>.log) and shown, unless
+# --quiet: then only the command's own output (what the guest's run.sh prints) is shown.
 # The run fails when the guest does not report an exit status in time, or when the
 # console shows a kernel splat (WARNING, BUG, KASAN, lockdep, RCU, Oops, panic),
 # whatever the command returned.
@@ -11,31 +12,33 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kargs=()
-variant=patched-default
+variant=patched
+flavour=default
 timeout=600
 log=
 shell=0
+quiet=0
 adds=()
+usage="usage: $0 [--base NAME] [--debug] [--unpatched] [--timeout SEC] [--log FILE] [--quiet] [--add SRC:DIR]... [--shell | -- CMD]"
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--debug) kargs+=(--debug); variant=${variant%-*}-debug ;;
-	--unpatched) kargs+=(--unpatched); variant=unpatched-${variant#*-} ;;
+	--base) select_base "${2:-}"; shift ;;
+	--debug) kargs+=(--debug); flavour=debug ;;
+	--unpatched) kargs+=(--unpatched); variant=unpatched ;;
 	--timeout) timeout=$2; shift ;;
 	--log) log=$2; shift ;;
+	--quiet) quiet=1 ;;
 	--add) adds+=("$2"); shift ;;
 	--shell) shell=1 ;;
 	--) shift; break ;;
-	*) echo "usage: $0 [--debug] [--unpatched] [--timeout SEC] [--log FILE] [--add SRC:DIR]... [--shell | -- CMD]" >&2
-	   exit 2 ;;
+	*) echo "$usage" >&2; exit 2 ;;
 	esac
 	shift
 done
 [ $shell = 1 ] || [ $# -gt 0 ] || { echo "vm.sh: no command given (use -- CMD or --shell)" >&2; exit 2; }
-mkdir -p "$CACHE/logs"
-# Keep the 40 newest logs: every run writes its own.
-find "$CACHE/logs" -name '*.log' -printf '%T@ %p\n' | sort -rn | tail -n +41 | cut -d' ' -f2- |
-	xargs -r rm -f
-log=${log:-$CACHE/logs/console-$variant.$$.log}
+kname=$BASE-$variant-$flavour
+prune_logs
+log=${log:-$CACHE/logs/console-$kname.$$.log}
 
 kbuild=$("$TOP/scripts/build-kernel.sh" "${kargs[@]}")
 work=$(mktemp -d)
@@ -55,13 +58,21 @@ qemu=(qemu-system-x86_64 "${accel[@]}" -smp 2 -m 2G -nographic -no-reboot
 	-append "console=ttyS0 panic=-1 oops=panic")
 
 if [ $shell = 1 ]; then
-	stage "booting $variant interactively; 'reboot -f' ends the guest" >&2
+	stage "booting $kname interactively; 'reboot -f' ends the guest" >&2
 	exec "${qemu[@]}"
 fi
 
-stage "booting $variant (TCG unless BPFREC_KVM=1; limit ${timeout}s; console: $log)" >&2
+stage "booting $kname (TCG unless BPFREC_KVM=1; limit ${timeout}s; console: $log)" >&2
 set +e
-timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$log"
+if [ $quiet = 1 ]; then
+	# The guest's init marks where the command's output starts and ends; kernel
+	# messages (printk time stamps) between them stay in the log only.
+	timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$log" |
+		sed -n '/^bpfrec-guest: .*running \/run.sh$/,/^BPFREC-EXIT-STATUS=/{//!p}' |
+		grep -v '^\[ *[0-9]*\.[0-9]*\] '
+else
+	timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$log"
+fi
 qrc=${PIPESTATUS[0]}
 set -e
 
