@@ -1,16 +1,31 @@
 #!/bin/bash
 # `make run`: boot the patched kernel and record a sample BPF workload with bpfrec, then
 # print what was recorded: the timeline (bpfrec script) and the summary (bpfrec report).
-#   usage: scripts/run-demo.sh [--debug]
+#   usage: scripts/run-demo.sh [--base NAME] [--debug] [--out FILE]
+#   --out FILE  also keep the demo's output in FILE (scripts/check-demo.sh asserts it)
+# Stage lines go to stderr before and after the demo; the demo's own output is printed in
+# one piece once the guest has ended, so the two never interleave.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-stage "building the recorder and the sample workload" >&2
-logged "$CACHE/bpfrec-build.log" make -C "$TOP/tools/bpfrec" bpfrec guest-tests
+vmargs=()
+out=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--base) vmargs+=("$1" "${2:-}"); shift ;;
+	--debug) vmargs+=("$1") ;;
+	--out) out=${2:?--out needs a file}; shift ;;
+	*) echo "usage: $0 [--base NAME] [--debug] [--out FILE]" >&2; exit 2 ;;
+	esac
+	shift
+done
 
-demo=$(mktemp)
-trap 'rm -f "$demo"' EXIT
-cat >"$demo" <<'SH'
+stage "building the recorder and the sample workload" >&2
+logged "$CACHE/logs/bpfrec-build.$$.log" make -C "$TOP/tools/bpfrec" bpfrec guest-tests
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cat >"$work/demo.sh" <<'SH'
 #!/bin/sh
 # The sample workload loads BTF, creates a map, loads a program using it, attaches it
 # through a link, then frees everything; bpfrec records the whole lifecycle.
@@ -22,9 +37,11 @@ bpfrec script -i demo.data || exit
 echo "==== bpfrec report -i demo.data"
 bpfrec report -i demo.data
 SH
-chmod +x "$demo"
-"$TOP/scripts/vm.sh" "$@" \
-	--add "$TOP/tools/bpfrec/bpfrec:/opt/bpfrec/bin" --add "$demo:/opt/bpfrec/bin" \
+chmod +x "$work/demo.sh"
+"$TOP/scripts/vm.sh" "${vmargs[@]}" --quiet \
+	--add "$TOP/tools/bpfrec/bpfrec:/opt/bpfrec/bin" --add "$work/demo.sh:/opt/bpfrec/bin" \
 	--add "$TOP/tools/bpfrec/.output/guest:/opt/bpfrec/tests" \
-	-- sh "/opt/bpfrec/bin/$(basename "$demo")" |
-	sed -n '/^bpfrec-guest:/,/^BPFREC-EXIT-STATUS/p'
+	-- sh /opt/bpfrec/bin/demo.sh >"$work/demo.out" && rc=0 || rc=$?
+cat "$work/demo.out"
+[ -z "$out" ] || cp "$work/demo.out" "$out"
+exit "$rc"
