@@ -10,14 +10,13 @@
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_SRCS := perf_data_common.c perf_data_features.c perf_data_write.c \
-	     perf_data_read.c perf_data_read_feat.c fuzz/fuzz_reader.c
+FUZZ_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c fuzz/fuzz_reader.c
 FUZZ_BIN := $(OUTPUT)/fuzz/fuzz_reader
 FUZZ_WORK := $(OUTPUT)/fuzz/corpus
 
 .PHONY: fuzz-test
 
-$(FUZZ_BIN): $(FUZZ_SRCS) $(wildcard *.h)
+$(FUZZ_BIN): $(FUZZ_SRCS) $(HDRS)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,CLANG,$@)
 	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \

@@ -6,7 +6,7 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include "perf_data.h"
+#include "util/perf_data/perf_data.h"
 
 static volatile size_t sink;
 

@@ -15,8 +15,8 @@
 #include <sys/utsname.h>
 #include <bpf/btf.h>
 #include "builtin.h"
-#include "json.h"
-#include "perf_data.h"
+#include "util/json.h"
+#include "util/perf_data/perf_data.h"
 
 static int passed, failed, skipped;
 static char dir[] = "/tmp/bpfrec-unit-XXXXXX";

@@ -5,7 +5,7 @@
  * and made valid UTF-8: one bad byte must not make a line unparsable.
  */
 #include <inttypes.h>
-#include "json.h"
+#include "util/json.h"
 
 /* Length of the valid UTF-8 sequence at @s, 0 if it is not one. */
 static int utf8_len(const unsigned char *s)

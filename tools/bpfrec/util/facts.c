@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "record.h"
+#include "util/bpf_resolve.h"
+#include "util/facts.h"
+#include "util/perf_data/perf_data.h"
 
 struct kind {
 	void *items;		/* pd_prog[], pd_map[], ...: all start with id, flags */

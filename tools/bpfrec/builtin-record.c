@@ -20,7 +20,12 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include "builtin.h"
-#include "record.h"
+#include "util/capture.h"
+#include "util/evlist.h"
+#include "util/facts.h"
+#include "util/sink.h"
+#include "util/synthesize.h"
+#include "util/workload.h"
 
 #define DEFAULT_MMAP_PAGES	256
 #define DEFAULT_CAPTURE_MB	16

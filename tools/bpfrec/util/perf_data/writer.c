@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "perf_data_format.h"
+#include "util/perf_data/format.h"
 
 /* Records are written in batches of about this size. */
 #define PD_WRITE_BATCH		(64 * 1024)

@@ -5,9 +5,10 @@
 #
 #   make unit-test
 
-UNIT_SRCS := perf_data_common.c perf_data_features.c perf_data_write.c \
-	     perf_data_read.c perf_data_read_feat.c timeline.c json.c \
-	     script.c report.c tests/unit/test_perf_data.c
+PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c
+UNIT_SRCS := $(PERF_DATA_SRCS) util/timeline.c util/json.c \
+	     builtin-script.c builtin-report.c input_option.c \
+	     tests/unit/test_perf_data.c
 UNIT_BIN := $(OUTPUT)/unit/test_perf_data
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -15,7 +16,7 @@ UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 
 .PHONY: unit-test
 
-$(UNIT_BIN): $(UNIT_SRCS) $(wildcard *.h)
+$(UNIT_BIN): $(UNIT_SRCS) $(HDRS)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_SRCS) -lbpf -lelf -lz -o $@

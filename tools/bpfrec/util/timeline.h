@@ -6,9 +6,8 @@
 #ifndef BPFREC_TIMELINE_H
 #define BPFREC_TIMELINE_H
 
-#include <argp.h>
 #include <stddef.h>
-#include "perf_data.h"
+#include "util/perf_data/perf_data.h"
 
 struct tl_event {
 	__u32 type;			/* PERF_RECORD_BPF_EVENT, _KSYMBOL, _LOST */
@@ -37,13 +36,6 @@ struct timeline {
 /* Who created the recorder's own objects (PD_F_SELF), as shown. */
 #define TL_SELF_NAME	"bpfrec (self)"
 
-
-/*
- * The input option of the commands that show a timeline, and the
- * refusal of any other argument: an argp child whose input is the
- * const char * that -i sets; left NULL, it is set to the default file.
- */
-extern const struct argp timeline_input_argp;
 
 /* Load and sort @path; on failure one line in @err. */
 int timeline_load(struct timeline *tl, const char *path, char *err,

@@ -12,7 +12,7 @@
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <bpf/btf.h>
-#include "perf_data_format.h"
+#include "util/perf_data/format.h"
 
 static int encode_uname(int feat, struct pd_buf *b)
 {

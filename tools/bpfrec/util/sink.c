@@ -7,10 +7,14 @@
  * exists; nothing at all leaves it unresolved.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "record.h"
-#include "capture.h"
+#include "util/bpf_resolve.h"
+#include "util/facts.h"
+#include "util/sink.h"
+/* after the types it uses: it is shared with the BPF side, which has no uapi headers */
+#include "bpf_skel/capture.h"
 
 static void origin_from(struct pd_origin *o, const struct cap_hdr *h)
 {

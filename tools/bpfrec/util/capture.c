@@ -13,8 +13,9 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "record.h"
-#include "capture.skel.h"
+#include "util/capture.h"
+#include "util/facts.h"
+#include "bpf_skel/capture.skel.h"
 
 static int warn_only(enum libbpf_print_level level, const char *fmt, va_list ap)
 {

@@ -15,7 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "record.h"
+#include "util/bpf_resolve.h"
 
 static int info_by_id(int fd, void *info, __u32 len)
 {

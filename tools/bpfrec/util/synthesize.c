@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <bpf/bpf.h>
-#include "record.h"
+#include "util/bpf_resolve.h"
+#include "util/facts.h"
+#include "util/synthesize.h"
 
 /* Maps, links and BTF have no tag: the record carries zeros. */
 static const __u8 no_tag[BPF_TAG_SIZE];

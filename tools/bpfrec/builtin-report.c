@@ -10,7 +10,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "builtin.h"
-#include "timeline.h"
+#include "util/timeline.h"
 
 /* At most this many survivors are listed one by one. */
 #define MAX_ALIVE_LISTED	50
@@ -57,7 +57,7 @@ static const char report_doc[] =
 	"Exit status: 0 ok, 1 unreadable or malformed file, 2 usage error.";
 
 static const struct argp_child report_children[] = {
-	{ &timeline_input_argp, 0, NULL, 0 },
+	{ &input_argp, 0, NULL, 0 },
 	{ 0 }
 };
 

@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "builtin.h"
-#include "timeline.h"
+#include "util/timeline.h"
 
 struct slot {
 	struct tl_event ev;
@@ -337,42 +336,3 @@ void timeline_time(__u64 ns, char *buf, size_t len)
 	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(ns / 1000000000),
 		 (unsigned long long)(ns % 1000000000 / 1000));
 }
-
-static const struct argp_option input_options[] = {
-	{ "input", 'i', "FILE", 0,
-	  "perf.data to read (default: " BPFREC_DEFAULT_FILE ", or perf.data when there is no "
-	  BPFREC_DEFAULT_FILE ")", 0 },
-	{ 0 }
-};
-
-static error_t input_parse(int key, char *arg, struct argp_state *state)
-{
-	const char **input = state->input;
-
-	switch (key) {
-	case 'i':
-		*input = arg;
-		break;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		break;
-	case ARGP_KEY_END:
-		/*
-		 * What bpfrec record wrote, else what perf record did: either
-		 * recorder's file is read without -i.  Without both, the
-		 * error names ours.
-		 */
-		if (!*input)
-			*input = access(BPFREC_DEFAULT_FILE, F_OK) && !access("perf.data", F_OK) ?
-				 "perf.data" : BPFREC_DEFAULT_FILE;
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-const struct argp timeline_input_argp = {
-	.options = input_options,
-	.parser = input_parse,
-};

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include "perf_data_format.h"
+#include "util/perf_data/format.h"
 
 #define PD_MSG_LEN	256
 

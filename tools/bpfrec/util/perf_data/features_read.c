@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "perf_data_format.h"
+#include "util/perf_data/format.h"
 
 bool pd_cur_get(struct pd_cursor *c, void *dst, size_t len)
 {

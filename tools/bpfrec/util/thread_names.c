@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "record.h"
+#include "util/thread_names.h"
 
 enum { UNNAMED = -1, NAMED = -2 };	/* else: index into pending[] */
 

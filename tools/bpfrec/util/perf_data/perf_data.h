@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perf.data (PERFILE2) writer and reader for bpfrec, and the in-memory
- * model of the BPF object facts the recorder resolved.
+ * perf.data (PERFILE2) writer and reader for bpfrec: the records, the
+ * header features, and the BPF object facts (util/bpf_obj.h) they carry.
  *
  * File layout written by pd_writer:
  *
@@ -30,6 +30,7 @@
 #include <linux/types.h>
 #include <linux/bpf.h>
 #include <linux/perf_event.h>
+#include "util/bpf_obj.h"
 
 /*
  * Record types of the kernel series.  The patched uapi header declares
@@ -73,145 +74,6 @@ const char *pd_bpf_event_name(__u16 type);
 
 /* Feature bit of our own facts: far above anything perf assigns. */
 #define PD_FEAT_BPFREC		255
-
-#define PD_COMM_LEN		16
-#define PD_NAME_LEN		16	/* BPF_OBJ_NAME_LEN */
-#define PD_BTF_NAME_LEN		64
-#define PD_TARGET_LEN		128
-
-/* Origin and quality marks of a fact (pd_*.flags). */
-#define PD_F_SYNTHESISED	(1U << 0) /* existed when recording started */
-#define PD_F_UNRESOLVED		(1U << 1) /* only the id is known */
-#define PD_F_CAPTURED		(1U << 2) /* facts taken in kernel context */
-#define PD_F_SYSCALL		(1U << 3) /* facts from BPF_OBJ_GET_INFO_BY_FD */
-#define PD_F_PERF		(1U << 4) /* read from perf's BPF_PROG_INFO */
-#define PD_F_SELF		(1U << 5) /* the recorder's own (its capture) */
-
-/*
- * Who created an object, when known (all zero otherwise).  This struct,
- * pd_map, pd_link and pd_capture are also laid out as the BPFREC feature
- * stores them: add fields at the end only.
- */
-struct pd_origin {
-	__u32 pid;			/* tgid of the creating task */
-	__u32 tid;
-	__u32 uid;
-	__u32 reserved;
-	__u64 time;			/* perf clock, like sample times */
-	char comm[PD_COMM_LEN];
-};
-
-struct pd_prog {
-	__u32 id;
-	__u32 flags;			/* PD_F_* */
-	__u32 type;			/* enum bpf_prog_type */
-	__u8 tag[BPF_TAG_SIZE];
-	char name[PD_NAME_LEN];
-	__u64 load_time;		/* bpf_prog_info.load_time (boottime ns) */
-	struct pd_origin origin;
-	__u32 jited_len;
-	__u32 xlated_len;
-	__u32 btf_id;
-
-	__u32 nr_map_ids;
-	__u32 *map_ids;
-
-	/* One entry per JITed sub-program, all three arrays nr_ksyms long. */
-	__u32 nr_ksyms;
-	__u64 *ksym_addrs;
-	__u32 *ksym_lens;
-	__u8 (*sub_tags)[BPF_TAG_SIZE];
-
-	/* BTF function and line info, records as the kernel returns them. */
-	__u32 nr_func_info;
-	struct bpf_func_info *func_info;
-	__u32 nr_line_info;
-	struct bpf_line_info *line_info;
-	/*
-	 * Line info records the program has, known without line_info[]:
-	 * the in-kernel capture reads only the count, and a short-lived
-	 * program is gone before the syscalls could fetch the records.
-	 */
-	__u32 nr_lines;
-
-	/* Function names resolved from BTF func_info, one per sub-program. */
-	__u32 nr_func_names;
-	char **func_names;
-};
-
-struct pd_map {
-	__u32 id;
-	__u32 flags;			/* PD_F_* */
-	__u32 type;			/* enum bpf_map_type */
-	__u32 key_size;
-	__u32 value_size;
-	__u32 max_entries;
-	__u32 map_flags;
-	__u32 btf_id;
-	__u32 btf_key_type_id;
-	__u32 btf_value_type_id;
-	__u64 map_extra;
-	char name[PD_NAME_LEN];
-	struct pd_origin origin;
-};
-
-struct pd_link {
-	__u32 id;
-	__u32 flags;			/* PD_F_* */
-	__u32 type;			/* enum bpf_link_type */
-	__u32 prog_id;
-	__u32 attach_type;		/* enum bpf_attach_type, if known */
-	__u32 reserved;
-	char target[PD_TARGET_LEN];	/* "tracepoint sched:sched_switch", ... */
-	struct pd_origin origin;
-};
-
-struct pd_btf {
-	__u32 id;
-	__u32 flags;			/* PD_F_* */
-	bool kernel;			/* vmlinux or module BTF */
-	__u32 size;			/* btf_size reported by the kernel */
-	char name[PD_BTF_NAME_LEN];
-	struct pd_origin origin;
-	/* Raw BTF; stored in perf's BPF_BTF feature when present. */
-	__u32 data_len;
-	void *data;
-};
-
-/* Facts about the capture itself (pd_capture.flags). */
-#define PD_CAP_BPF_OBJ_EVENT	(1U << 0) /* kernel emitted map/link/btf */
-#define PD_CAP_KERNEL_CAPTURE	(1U << 1) /* in-kernel fact capture ran */
-
-struct pd_capture {
-	__u32 flags;			/* PD_CAP_* */
-	__u32 reserved;
-	__u64 start_time;		/* perf clock */
-	__u64 end_time;
-	__u64 lost_records;		/* records lost in perf ring buffers */
-	__u64 lost_facts;		/* facts lost by the in-kernel capture */
-};
-
-/* All facts of a file; arrays are sorted by id once read. */
-struct pd_facts {
-	struct pd_prog *progs;
-	size_t nr_progs;
-	struct pd_map *maps;
-	size_t nr_maps;
-	struct pd_link *links;
-	size_t nr_links;
-	struct pd_btf *btfs;
-	size_t nr_btfs;
-	struct pd_capture capture;
-	bool has_capture;		/* file carried a BPFREC feature */
-};
-
-/* Free a program's arrays and zero their counts; the scalars stay. */
-void pd_prog_free_arrays(struct pd_prog *p);
-
-const struct pd_prog *pd_facts_prog(const struct pd_facts *f, __u32 id);
-const struct pd_map *pd_facts_map(const struct pd_facts *f, __u32 id);
-const struct pd_link *pd_facts_link(const struct pd_facts *f, __u32 id);
-const struct pd_btf *pd_facts_btf(const struct pd_facts *f, __u32 id);
 
 /*
  * sample_id trailer of non-sample records.  The writer emits the fields

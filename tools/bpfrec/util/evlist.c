@@ -14,7 +14,8 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
-#include "record.h"
+#include "util/evlist.h"
+#include "util/perf_data/perf_data.h"
 
 static void attr_init(struct perf_event_attr *attr, unsigned int wakeup_bytes, bool obj_events)
 {
@@ -183,47 +184,6 @@ int rings_enable(struct rings *rs, bool on)
 		if (ioctl(rs->r[i].fd, req, 0))
 			return -errno;
 	return 0;
-}
-
-/*
- * Hand every complete record to @fn, in ring order.  A record that wraps
- * around the end of the buffer is copied to @scratch first, which must
- * hold the largest record (header.size is 16 bits: 64 KiB).
- */
-int ring_drain(struct ring *r, ring_fn fn, void *ctx, void *scratch)
-{
-	struct perf_event_mmap_page *meta = r->base;
-	char *data = (char *)r->base + getpagesize();
-	__u64 head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-	__u64 tail = meta->data_tail;
-	size_t mask = r->len - 1;
-	int err = 0;
-
-	while (tail < head) {
-		struct perf_event_header *hdr = (void *)(data + (tail & mask));
-		size_t off = tail & mask;
-		size_t size = hdr->size;
-
-		if (size < sizeof(*hdr)) {
-			/* cannot happen unless the ring is corrupt: resync by dropping it */
-			tail = head;
-			err = -EIO;
-			break;
-		}
-		if (off + size > r->len) {
-			size_t first = r->len - off;
-
-			memcpy(scratch, data + off, first);
-			memcpy((char *)scratch + first, data, size - first);
-			hdr = scratch;
-		}
-		err = fn(ctx, r->cpu, hdr);
-		tail += size;
-		if (err)
-			break;
-	}
-	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
-	return err;
 }
 
 void rings_close(struct rings *rs)

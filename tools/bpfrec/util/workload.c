@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "record.h"
+#include "util/workload.h"
 
 int workload_prepare(struct workload *w, char **argv)
 {

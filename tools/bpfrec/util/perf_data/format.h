@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * On-disk layout of perf.data as Linux perf 6.1 reads it, and of our
- * BPFREC feature.  Private to perf_data_write.c and perf_data_read.c.
+ * BPFREC feature.  Private to util/perf_data/.
  * Everything is host endian; only little-endian files are handled.
  */
 #ifndef BPFREC_PERF_DATA_FORMAT_H
@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <linux/types.h>
-#include "perf_data.h"
+#include "util/perf_data/perf_data.h"
 
 #define PD_MAGIC		0x32454c4946524550ULL	/* "PERFILE2" */
 #define PD_MAGIC_SWAPPED	0x50455246494c4532ULL
@@ -174,7 +174,7 @@ void pd_attr_to_disk(const struct perf_event_attr *attr,
 /* What the VERSION feature says. */
 #define PD_TOOL_VERSION		"bpfrec-0.1"
 
-/* Feature encoders for the writer (perf_data_features.c). */
+/* Feature encoders for the writer (features_write.c). */
 struct pd_feat_input {
 	struct pd_writer_config cfg;	/* the writer's copy */
 	__u64 first_time;
@@ -201,7 +201,7 @@ __u64 pd_cur_u64(struct pd_cursor *c);
 char *pd_cur_string(struct pd_cursor *c);
 
 /*
- * Decode feature @feat (perf_data_read_feat.c).  Returns 0, or -EINVAL
+ * Decode feature @feat (features_read.c).  Returns 0, or -EINVAL
  * with a one-line reason in @err.  BPF_PROG_INFO must be decoded before
  * BPFREC, which completes the programs perf's feature describes.
  */
@@ -209,15 +209,5 @@ int pd_feat_decode(int feat, const __u8 *p, size_t len,
 		   struct pd_file_info *info, struct pd_facts *facts,
 		   char *err, size_t errlen);
 void pd_file_info_release(struct pd_file_info *info);
-
-/* Deep copies and release of facts (perf_data_common.c). */
-int pd_prog_copy(struct pd_prog *dst, const struct pd_prog *src);
-int pd_btf_copy(struct pd_btf *dst, const struct pd_btf *src);
-void pd_btf_release(struct pd_btf *b);
-void pd_facts_release(struct pd_facts *f);
-/* Sort every array by id; of equal ids the last one added is kept. */
-void pd_facts_sort_dedup(struct pd_facts *f);
-/* Binary search of @nr elements of @size, sorted by their leading id. */
-void *pd_find_id(const void *base, size_t nr, size_t size, __u32 id);
 
 #endif /* BPFREC_PERF_DATA_FORMAT_H */

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "builtin.h"
-#include "json.h"
-#include "timeline.h"
+#include "util/json.h"
+#include "util/timeline.h"
 
 struct script_args {
 	const char *input;
@@ -24,7 +24,7 @@ static const struct argp_option script_options[] = {
 };
 
 static const struct argp_child script_children[] = {
-	{ &timeline_input_argp, 0, NULL, 0 },
+	{ &input_argp, 0, NULL, 0 },
 	{ 0 }
 };
 
@@ -50,7 +50,7 @@ static error_t script_parse(int key, char *arg, struct argp_state *state)
 	(void)arg;
 	switch (key) {
 	case ARGP_KEY_INIT:
-		/* -i belongs to timeline_input_argp */
+		/* -i belongs to input_argp */
 		state->child_inputs[0] = &a->input;
 		break;
 	case OPT_JSON:

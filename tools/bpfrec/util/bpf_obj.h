@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The model of the BPF objects a recording is about: programs, maps,
+ * links and BTF, with who created them and how each fact was learnt.
+ * The recorder fills it (capture, syscalls, synthesis), the perf.data
+ * writer stores it, the reader gives it back to script and report.
+ *
+ * The pd_ prefix: pd_origin, pd_map, pd_link and pd_capture are also the
+ * items of the BPFREC perf.data feature, laid out as stored.
+ */
+#ifndef BPFREC_BPF_OBJ_H
+#define BPFREC_BPF_OBJ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include <linux/bpf.h>
+
+#define PD_COMM_LEN		16
+#define PD_NAME_LEN		16	/* BPF_OBJ_NAME_LEN */
+#define PD_BTF_NAME_LEN		64
+#define PD_TARGET_LEN		128
+
+/* Origin and quality marks of a fact (pd_*.flags). */
+#define PD_F_SYNTHESISED	(1U << 0) /* existed when recording started */
+#define PD_F_UNRESOLVED		(1U << 1) /* only the id is known */
+#define PD_F_CAPTURED		(1U << 2) /* facts taken in kernel context */
+#define PD_F_SYSCALL		(1U << 3) /* facts from BPF_OBJ_GET_INFO_BY_FD */
+#define PD_F_PERF		(1U << 4) /* read from perf's BPF_PROG_INFO */
+#define PD_F_SELF		(1U << 5) /* the recorder's own (its capture) */
+
+/*
+ * Who created an object, when known (all zero otherwise).  This struct,
+ * pd_map, pd_link and pd_capture are also laid out as the BPFREC feature
+ * stores them: add fields at the end only.
+ */
+struct pd_origin {
+	__u32 pid;			/* tgid of the creating task */
+	__u32 tid;
+	__u32 uid;
+	__u32 reserved;
+	__u64 time;			/* perf clock, like sample times */
+	char comm[PD_COMM_LEN];
+};
+
+struct pd_prog {
+	__u32 id;
+	__u32 flags;			/* PD_F_* */
+	__u32 type;			/* enum bpf_prog_type */
+	__u8 tag[BPF_TAG_SIZE];
+	char name[PD_NAME_LEN];
+	__u64 load_time;		/* bpf_prog_info.load_time (boottime ns) */
+	struct pd_origin origin;
+	__u32 jited_len;
+	__u32 xlated_len;
+	__u32 btf_id;
+
+	__u32 nr_map_ids;
+	__u32 *map_ids;
+
+	/* One entry per JITed sub-program, all three arrays nr_ksyms long. */
+	__u32 nr_ksyms;
+	__u64 *ksym_addrs;
+	__u32 *ksym_lens;
+	__u8 (*sub_tags)[BPF_TAG_SIZE];
+
+	/* BTF function and line info, records as the kernel returns them. */
+	__u32 nr_func_info;
+	struct bpf_func_info *func_info;
+	__u32 nr_line_info;
+	struct bpf_line_info *line_info;
+	/*
+	 * Line info records the program has, known without line_info[]:
+	 * the in-kernel capture reads only the count, and a short-lived
+	 * program is gone before the syscalls could fetch the records.
+	 */
+	__u32 nr_lines;
+
+	/* Function names resolved from BTF func_info, one per sub-program. */
+	__u32 nr_func_names;
+	char **func_names;
+};
+
+struct pd_map {
+	__u32 id;
+	__u32 flags;			/* PD_F_* */
+	__u32 type;			/* enum bpf_map_type */
+	__u32 key_size;
+	__u32 value_size;
+	__u32 max_entries;
+	__u32 map_flags;
+	__u32 btf_id;
+	__u32 btf_key_type_id;
+	__u32 btf_value_type_id;
+	__u64 map_extra;
+	char name[PD_NAME_LEN];
+	struct pd_origin origin;
+};
+
+struct pd_link {
+	__u32 id;
+	__u32 flags;			/* PD_F_* */
+	__u32 type;			/* enum bpf_link_type */
+	__u32 prog_id;
+	__u32 attach_type;		/* enum bpf_attach_type, if known */
+	__u32 reserved;
+	char target[PD_TARGET_LEN];	/* "tracepoint sched:sched_switch", ... */
+	struct pd_origin origin;
+};
+
+struct pd_btf {
+	__u32 id;
+	__u32 flags;			/* PD_F_* */
+	bool kernel;			/* vmlinux or module BTF */
+	__u32 size;			/* btf_size reported by the kernel */
+	char name[PD_BTF_NAME_LEN];
+	struct pd_origin origin;
+	/* Raw BTF; stored in perf's BPF_BTF feature when present. */
+	__u32 data_len;
+	void *data;
+};
+
+/* Facts about the capture itself (pd_capture.flags). */
+#define PD_CAP_BPF_OBJ_EVENT	(1U << 0) /* kernel emitted map/link/btf */
+#define PD_CAP_KERNEL_CAPTURE	(1U << 1) /* in-kernel fact capture ran */
+
+struct pd_capture {
+	__u32 flags;			/* PD_CAP_* */
+	__u32 reserved;
+	__u64 start_time;		/* perf clock */
+	__u64 end_time;
+	__u64 lost_records;		/* records lost in perf ring buffers */
+	__u64 lost_facts;		/* facts lost by the in-kernel capture */
+};
+
+/* All facts of a file; arrays are sorted by id once read. */
+struct pd_facts {
+	struct pd_prog *progs;
+	size_t nr_progs;
+	struct pd_map *maps;
+	size_t nr_maps;
+	struct pd_link *links;
+	size_t nr_links;
+	struct pd_btf *btfs;
+	size_t nr_btfs;
+	struct pd_capture capture;
+	bool has_capture;		/* file carried a BPFREC feature */
+};
+
+/* Free a program's arrays and zero their counts; the scalars stay. */
+void pd_prog_free_arrays(struct pd_prog *p);
+
+const struct pd_prog *pd_facts_prog(const struct pd_facts *f, __u32 id);
+const struct pd_map *pd_facts_map(const struct pd_facts *f, __u32 id);
+const struct pd_link *pd_facts_link(const struct pd_facts *f, __u32 id);
+const struct pd_btf *pd_facts_btf(const struct pd_facts *f, __u32 id);
+
+/* Deep copies and release of facts. */
+int pd_prog_copy(struct pd_prog *dst, const struct pd_prog *src);
+int pd_btf_copy(struct pd_btf *dst, const struct pd_btf *src);
+void pd_btf_release(struct pd_btf *b);
+void pd_facts_release(struct pd_facts *f);
+/* Sort every array by id; of equal ids the last one added is kept. */
+void pd_facts_sort_dedup(struct pd_facts *f);
+/* Binary search of @nr elements of @size, sorted by their leading id. */
+void *pd_find_id(const void *base, size_t nr, size_t size, __u32 id);
+
+#endif /* BPFREC_BPF_OBJ_H */

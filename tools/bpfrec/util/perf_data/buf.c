@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pieces shared by the perf.data writer and reader: attr bit access,
+ * event names, perf's strings and the byte buffer records and features
+ * are encoded into.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/perf_data/format.h"
+
+/* The attr flags word follows read_format, at byte offset 40. */
+#define PD_ATTR_FLAGS_OFFSET	40
+
+void pd_attr_set_bpf_obj_event(struct perf_event_attr *attr, bool on)
+{
+	__u64 *flags = (__u64 *)((char *)attr + PD_ATTR_FLAGS_OFFSET);
+
+	if (on)
+		*flags |= 1ULL << PD_ATTR_BPF_OBJ_EVENT_BIT;
+	else
+		*flags &= ~(1ULL << PD_ATTR_BPF_OBJ_EVENT_BIT);
+}
+
+bool pd_attr_bpf_obj_event(const struct perf_event_attr *attr)
+{
+	const __u64 *flags;
+
+	flags = (const __u64 *)((const char *)attr + PD_ATTR_FLAGS_OFFSET);
+	return *flags & (1ULL << PD_ATTR_BPF_OBJ_EVENT_BIT);
+}
+
+const char *pd_bpf_event_name(__u16 type)
+{
+	static const char *const names[] = {
+		[PERF_BPF_EVENT_PROG_LOAD]	= "PROG_LOAD",
+		[PERF_BPF_EVENT_PROG_UNLOAD]	= "PROG_UNLOAD",
+		[PERF_BPF_EVENT_MAP_CREATE]	= "MAP_CREATE",
+		[PERF_BPF_EVENT_MAP_FREE]	= "MAP_FREE",
+		[PERF_BPF_EVENT_LINK_ATTACH]	= "LINK_ATTACH",
+		[PERF_BPF_EVENT_LINK_DETACH]	= "LINK_DETACH",
+		[PERF_BPF_EVENT_BTF_LOAD]	= "BTF_LOAD",
+		[PERF_BPF_EVENT_BTF_UNLOAD]	= "BTF_UNLOAD",
+	};
+
+	if (type >= sizeof(names) / sizeof(names[0]))
+		return NULL;
+	return names[type];
+}
+
+static int pd_buf_grow(struct pd_buf *b, size_t len)
+{
+	size_t cap;
+	char *p;
+
+	if (b->err)
+		return b->err;
+	if (b->len + len <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + len)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p) {
+		b->err = -ENOMEM;
+		return b->err;
+	}
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+void pd_buf_put(struct pd_buf *b, const void *data, size_t len)
+{
+	if (!len || pd_buf_grow(b, len))
+		return;
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+}
+
+void pd_buf_zero(struct pd_buf *b, size_t len)
+{
+	if (!len || pd_buf_grow(b, len))
+		return;
+	memset(b->p + b->len, 0, len);
+	b->len += len;
+}
+
+void pd_buf_u32(struct pd_buf *b, __u32 v)
+{
+	pd_buf_put(b, &v, sizeof(v));
+}
+
+void pd_buf_u64(struct pd_buf *b, __u64 v)
+{
+	pd_buf_put(b, &v, sizeof(v));
+}
+
+void pd_buf_align8(struct pd_buf *b)
+{
+	pd_buf_zero(b, PD_ALIGN8(b->len) - b->len);
+}
+
+void pd_buf_free(struct pd_buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+void pd_buf_string(struct pd_buf *b, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	size_t padded = (len + PD_NAME_ALIGN - 1) / PD_NAME_ALIGN * PD_NAME_ALIGN;
+
+	pd_buf_u32(b, padded);
+	pd_buf_put(b, s, len);
+	pd_buf_zero(b, padded - len);
+}
+
+void pd_attr_to_disk(const struct perf_event_attr *attr,
+		     __u8 out[PD_ATTR_SIZE])
+{
+	size_t n = sizeof(*attr) < PD_ATTR_SIZE ? sizeof(*attr) : PD_ATTR_SIZE;
+
+	__u64 flags;
+
+	memset(out, 0, PD_ATTR_SIZE);
+	memcpy(out, attr, n);
+	((struct perf_event_attr *)out)->size = PD_ATTR_SIZE;
+	/*
+	 * perf 6.1 warns "Reserved bits are set unexpectedly" on any flag
+	 * above sigtrap, so bpf_obj_event is not stored in the attr: the
+	 * BPFREC feature says it instead (PD_CAP_BPF_OBJ_EVENT).
+	 */
+	memcpy(&flags, out + PD_ATTR_FLAGS_OFFSET, sizeof(flags));
+	flags &= (1ULL << PD_ATTR_BPF_OBJ_EVENT_BIT) - 1;
+	memcpy(out + PD_ATTR_FLAGS_OFFSET, &flags, sizeof(flags));
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where the record path delivers: perf records to the writer, captured
+ * facts to the facts table, merged per object.
+ */
+#ifndef BPFREC_SINK_H
+#define BPFREC_SINK_H
+
+#include <stddef.h>
+#include <linux/perf_event.h>
+#include "util/perf_data/perf_data.h"
+#include "util/thread_names.h"
+
+struct facts;
+struct capture;
+
+struct sink {
+	struct pd_writer *w;
+	struct facts *facts;
+	struct capture *cap;	/* NULL without in-kernel capture */
+	__u64 records;
+	__u64 lost_records;	/* sum of PERF_RECORD_LOST */
+	/* announced objects whose facts had not come yet */
+	struct pd_bpf_event *pending;
+	size_t nr_pending, cap_pending;
+	/*
+	 * Captured programs to complete by syscall after this drain's
+	 * records, and the programs those records unloaded.
+	 */
+	__u32 *ask, *gone;
+	size_t nr_ask, cap_ask, nr_gone, cap_gone;
+	struct task_names names;
+};
+
+int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr);
+int sink_capture(void *ctx, void *data, size_t size);
+/* Once a drain's records are in: the syscalls for what the capture lacked. */
+int sink_ask(struct sink *k);
+void sink_finish(struct sink *k);
+
+#endif /* BPFREC_SINK_H */

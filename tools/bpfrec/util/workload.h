@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The command a recording runs: `bpfrec record -- CMD [ARGS]`. */
+#ifndef BPFREC_WORKLOAD_H
+#define BPFREC_WORKLOAD_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct workload {
+	pid_t pid;
+	int go_fd;
+	int status;		/* exit status, 128 + signal when killed */
+};
+
+int workload_prepare(struct workload *w, char **argv);
+int workload_start(struct workload *w);
+int workload_reap(struct workload *w, bool block);
+void workload_abort(struct workload *w);
+
+#endif /* BPFREC_WORKLOAD_H */
