@@ -2,70 +2,37 @@
 /*
  * The facts `bpfrec record` gathers, one entry per kind and id, merged
  * from the sources as they come and handed to the writer at the end.
- * A storm is tens of thousands of ids: an open-addressing hash finds them.
+ * A storm is tens of thousands of ids: the hash map finds them.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/bpf_resolve.h"
 #include "util/facts.h"
+#include "util/hashmap.h"
 #include "util/perf_data/perf_data.h"
 
 struct kind {
 	void *items;		/* pd_prog[], pd_map[], ...: all start with id, flags */
 	size_t size;		/* of one item */
 	size_t nr, cap;
-	__u32 *slots;		/* index + 1 into items, 0 = empty */
-	size_t nr_slots;	/* power of two, at least twice nr */
+	struct hashmap index;	/* id -> position in items */
 };
 
 struct facts {
 	struct kind progs, maps, links, btfs;
 };
 
-static __u32 item_id(const struct kind *k, size_t i)
-{
-	return *(const __u32 *)((const char *)k->items + i * k->size);
-}
-
-static size_t slot_of(const struct kind *k, __u32 id)
-{
-	size_t mask = k->nr_slots - 1;
-	size_t s = (id * 2654435761u) & mask;
-
-	while (k->slots[s] && item_id(k, k->slots[s] - 1) != id)
-		s = (s + 1) & mask;
-	return s;
-}
-
-static int rehash(struct kind *k)
-{
-	size_t n = k->nr_slots ? k->nr_slots * 2 : 1024, i;
-	__u32 *slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	free(k->slots);
-	k->slots = slots;
-	k->nr_slots = n;
-	for (i = 0; i < k->nr; i++)
-		k->slots[slot_of(k, item_id(k, i))] = i + 1;
-	return 0;
-}
-
 /* The pointer is valid until the next lookup of the same kind. */
 static void *lookup(struct kind *k, __u32 id, bool *created)
 {
-	size_t s;
+	bool added;
+	__u64 *pos;
 	void *item;
 
 	if (created)
 		*created = false;
-	if ((k->nr + 1) * 2 > k->nr_slots && rehash(k))
-		return NULL;
-	s = slot_of(k, id);
-	if (k->slots[s])
-		return (char *)k->items + (k->slots[s] - 1) * k->size;
+	/* room for one more first: an index entry never points past the items */
 	if (k->nr == k->cap) {
 		size_t cap = k->cap ? k->cap * 2 : 256;
 		void *items = realloc(k->items, cap * k->size);
@@ -75,10 +42,15 @@ static void *lookup(struct kind *k, __u32 id, bool *created)
 		k->items = items;
 		k->cap = cap;
 	}
+	pos = hashmap_add(&k->index, id, &added);
+	if (!pos)
+		return NULL;
+	if (!added)
+		return (char *)k->items + *pos * k->size;
 	item = (char *)k->items + k->nr * k->size;
 	memset(item, 0, k->size);
 	*(__u32 *)item = id;
-	k->slots[s] = ++k->nr;
+	*pos = k->nr++;
 	if (created)
 		*created = true;
 	return item;
@@ -87,12 +59,9 @@ static void *lookup(struct kind *k, __u32 id, bool *created)
 /* The entry for @id if there is one: unlike lookup(), never creates it. */
 static void *find(struct kind *k, __u32 id)
 {
-	size_t s;
+	__u64 *pos = hashmap_find(&k->index, id);
 
-	if (!k->nr_slots)
-		return NULL;
-	s = slot_of(k, id);
-	return k->slots[s] ? (char *)k->items + (k->slots[s] - 1) * k->size : NULL;
+	return pos ? (char *)k->items + *pos * k->size : NULL;
 }
 
 struct facts *facts_new(void)
@@ -228,7 +197,7 @@ int facts_store(struct facts *f, struct pd_writer *w)
 static void kind_free(struct kind *k)
 {
 	free(k->items);
-	free(k->slots);
+	hashmap_free(&k->index);
 }
 
 void facts_free(struct facts *f)

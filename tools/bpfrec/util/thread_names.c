@@ -16,89 +16,38 @@
 #include <unistd.h>
 #include "util/thread_names.h"
 
-enum { UNNAMED = -1, NAMED = -2 };	/* else: index into pending[] */
-
-static size_t slot(const struct task_names *n, __u32 tid)
-{
-	size_t mask = n->cap - 1, s = (tid * 2654435761u) & mask;
-
-	while (n->tids[s] && n->tids[s] != tid)
-		s = (s + 1) & mask;
-	return s;
-}
-
-static int grow(struct task_names *n)
-{
-	struct task_names g = { .cap = n->cap ? n->cap * 2 : 256 };
-	size_t i, s;
-
-	g.tids = calloc(g.cap, sizeof(*g.tids));
-	g.state = calloc(g.cap, sizeof(*g.state));
-	if (!g.tids || !g.state) {
-		free(g.tids);
-		free(g.state);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n->cap; i++) {
-		if (!n->tids[i])
-			continue;
-		s = slot(&g, n->tids[i]);
-		g.tids[s] = n->tids[i];
-		g.state[s] = n->state[i];
-	}
-	free(n->tids);
-	free(n->state);
-	n->tids = g.tids;
-	n->state = g.state;
-	n->cap = g.cap;
-	return 0;
-}
-
-/* The state of @tid, added as UNNAMED when new; NULL without memory. */
-static int *state_of(struct task_names *n, __u32 tid)
-{
-	size_t s;
-
-	if ((n->used + 1) * 2 > n->cap && grow(n))
-		return NULL;
-	s = slot(n, tid);
-	if (!n->tids[s]) {
-		n->tids[s] = tid;
-		n->state[s] = UNNAMED;
-		n->used++;
-	}
-	return &n->state[s];
-}
+/* The state of a task in n->tasks; from PENDING on, an index into pending[]. */
+enum { UNNAMED, NAMED, PENDING };
 
 int names_comm(struct task_names *n, __u32 tid)
 {
-	int *st = state_of(n, tid);
+	__u64 *st = hashmap_add(&n->tasks, tid, NULL);
 
 	if (!st)
 		return -ENOMEM;
 	/* a comm from after the record: what it was before is unknown */
-	if (*st >= 0)
-		n->pending[*st].tid = 0;
+	if (*st >= PENDING)
+		n->pending[*st - PENDING].tid = 0;
 	*st = NAMED;
 	return 0;
 }
 
 int names_seen(struct task_names *n, const struct pd_sample *s)
 {
-	int *st;
+	__u64 *st;
 
 	/* tid 0 is each CPU's idle task, which /proc does not list */
 	if (!s->tid)
 		return 0;
-	st = state_of(n, s->tid);
+	st = hashmap_add(&n->tasks, s->tid, NULL);
 	if (!st)
 		return -ENOMEM;
 	if (*st == NAMED)
 		return 0;
-	if (*st >= 0) {
+	if (*st >= PENDING) {
 		/* rings drain one CPU after another: not in time order */
-		if (s->time < n->pending[*st].time)
-			n->pending[*st] = *s;
+		if (s->time < n->pending[*st - PENDING].time)
+			n->pending[*st - PENDING] = *s;
 		return 0;
 	}
 	if (n->nr_pending == n->cap_pending) {
@@ -110,7 +59,7 @@ int names_seen(struct task_names *n, const struct pd_sample *s)
 		n->pending = t;
 		n->cap_pending = cap;
 	}
-	*st = n->nr_pending;
+	*st = PENDING + n->nr_pending;
 	n->pending[n->nr_pending++] = *s;
 	return 0;
 }
@@ -192,13 +141,12 @@ int names_flush(struct task_names *n, struct pd_writer *w)
 
 	for (i = 0; i < n->nr_pending; i++) {
 		struct pd_sample s = n->pending[i];
-		int *st;
+		__u64 *st;
 
 		if (!s.tid)
 			continue;
-		st = state_of(n, s.tid);
-		if (!st)
-			return -ENOMEM;
+		/* names_seen() added every task it made pending */
+		st = hashmap_find(&n->tasks, s.tid);
 		*st = UNNAMED;
 		if (err || proc_comm(s.tid, s.time, comm, sizeof(comm)))
 			continue;
@@ -214,8 +162,7 @@ int names_flush(struct task_names *n, struct pd_writer *w)
 
 void names_free(struct task_names *n)
 {
-	free(n->tids);
-	free(n->state);
+	hashmap_free(&n->tasks);
 	free(n->pending);
 	memset(n, 0, sizeof(*n));
 }

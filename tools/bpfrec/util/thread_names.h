@@ -7,12 +7,11 @@
 #define BPFREC_THREAD_NAMES_H
 
 #include <stddef.h>
+#include "util/hashmap.h"
 #include "util/perf_data/perf_data.h"
 
 struct task_names {
-	__u32 *tids;		/* open addressing, 0 = empty */
-	int *state;		/* per slot: named, unnamed, or index in pending */
-	size_t cap, used;
+	struct hashmap tasks;	/* tid -> named, unnamed, or pending */
 	struct pd_sample *pending;	/* earliest record of each unnamed task */
 	size_t nr_pending, cap_pending;
 };

@@ -9,8 +9,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
-#include <unistd.h>
+#include "util/hashmap.h"
 #include "util/timeline.h"
 
 struct slot {
@@ -19,64 +20,21 @@ struct slot {
 	char *comm;			/* COMM records only */
 };
 
-/* tid -> current comm; open addressing, tid 0 kept out of band. */
-struct comm_map {
-	__u32 *tids;
-	const char **comms;
-	size_t cap;
-	size_t used;
-	const char *idle;		/* comm of tid 0 */
-};
-
-static const char *comm_get(const struct comm_map *m, __u32 tid)
+/* The comm of @tid in @comms (tid -> the string), NULL when unnamed. */
+static const char *comm_get(const struct hashmap *comms, __u32 tid)
 {
-	size_t i;
+	__u64 *comm = hashmap_find(comms, tid);
 
-	if (!tid)
-		return m->idle;
-	if (!m->cap)
-		return NULL;
-	for (i = tid & (m->cap - 1); m->tids[i]; i = (i + 1) & (m->cap - 1)) {
-		if (m->tids[i] == tid)
-			return m->comms[i];
-	}
-	return NULL;
+	return comm ? (const char *)(uintptr_t)*comm : NULL;
 }
 
-static int comm_set(struct comm_map *m, __u32 tid, const char *comm)
+static int comm_set(struct hashmap *comms, __u32 tid, const char *comm)
 {
-	size_t i;
+	__u64 *val = hashmap_add(comms, tid, NULL);
 
-	if (!tid) {
-		m->idle = comm;
-		return 0;
-	}
-	if ((m->used + 1) * 2 > m->cap) {
-		struct comm_map n = { .cap = m->cap ? m->cap * 2 : 64 };
-
-		n.tids = calloc(n.cap, sizeof(*n.tids));
-		n.comms = calloc(n.cap, sizeof(*n.comms));
-		if (!n.tids || !n.comms) {
-			free(n.tids);
-			free(n.comms);
-			return -ENOMEM;
-		}
-		n.idle = m->idle;
-		for (i = 0; i < m->cap; i++) {
-			if (m->tids[i])
-				comm_set(&n, m->tids[i], m->comms[i]);
-		}
-		free(m->tids);
-		free(m->comms);
-		*m = n;
-	}
-	for (i = tid & (m->cap - 1); m->tids[i] && m->tids[i] != tid;
-	     i = (i + 1) & (m->cap - 1))
-		;
-	if (!m->tids[i])
-		m->used++;
-	m->tids[i] = tid;
-	m->comms[i] = comm;
+	if (!val)
+		return -ENOMEM;
+	*val = (uintptr_t)comm;
 	return 0;
 }
 
@@ -192,7 +150,7 @@ static int self_addrs(struct timeline *tl)
 int timeline_load(struct timeline *tl, const char *path, char *err,
 		  size_t errlen)
 {
-	struct comm_map map = { 0 };
+	struct hashmap map = { 0 };
 	struct slot *slots;
 	size_t i, nr;
 	int ret;
@@ -234,8 +192,7 @@ int timeline_load(struct timeline *tl, const char *path, char *err,
 		/* The name now belongs to the timeline. */
 		s->ev.type = 0;
 	}
-	free(map.tids);
-	free(map.comms);
+	hashmap_free(&map);
 	free_slots(slots, nr);
 	if (ret) {
 		snprintf(err, errlen, "out of memory");
