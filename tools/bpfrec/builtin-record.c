@@ -278,9 +278,10 @@ static int loop(struct recorder *r)
 
 static int open_writer(struct recorder *r, int argc, char **argv)
 {
+	struct pd_event ev = { .attr = &r->rings.attr, .name = "bpf-events" };
 	struct pd_writer_config cfg = {
-		.attr = &r->rings.attr,
-		.event_name = "bpf-events",
+		.events = &ev,
+		.nr_events = 1,
 		.argc = argc,
 		.argv = argv,
 	};
@@ -291,8 +292,8 @@ static int open_writer(struct recorder *r, int argc, char **argv)
 		return -ENOMEM;
 	for (i = 0; i < r->rings.n; i++)
 		ids[i] = r->rings.r[i].id;
-	cfg.ids = ids;
-	cfg.nr_ids = r->rings.n;
+	ev.ids = ids;
+	ev.nr_ids = r->rings.n;
 	err = pd_writer_open(&r->w, r->o.output, &cfg);
 	free(ids);
 	if (err)
@@ -457,6 +458,7 @@ static int record(struct recorder *r, int argc, char **argv)
 	if (err)
 		return err;
 	r->sink.w = r->w;
+	r->sink.attr = &r->rings.attr;
 	/* said once everything else worked: an error is then the only line */
 	if (r->rings.obj_events)
 		fprintf(stderr, "bpfrec: recording programs, maps, links and BTF on %d CPU%s\n",

@@ -373,23 +373,13 @@ void sink_finish(struct sink *k)
 	k->nr_ask = k->cap_ask = k->nr_gone = k->cap_gone = 0;
 }
 
-/*
- * The sample_id trailer of a record of our rings: record_ring.c asks for
- * TID, TIME, CPU and IDENTIFIER, laid out as struct pd_sample.
- */
-static const struct pd_sample *trailer(const struct perf_event_header *hdr)
-{
-	if (hdr->size < sizeof(*hdr) + sizeof(struct pd_sample))
-		return NULL;
-	return (const void *)((const char *)hdr + hdr->size - sizeof(struct pd_sample));
-}
-
 int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr)
 {
 	const struct pd_bpf_event *bpf = (const void *)(hdr + 1);
 	const __u32 *pid_tid = (const void *)(hdr + 1);
-	const struct pd_sample *s = trailer(hdr);
 	struct sink *k = ctx;
+	struct pd_sample s;
+	bool has_s;
 	int err;
 
 	(void)cpu;
@@ -397,23 +387,24 @@ int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr)
 	if (err)
 		return err;
 	k->records++;
+	has_s = !pd_sample_id_decode(k->attr, hdr, &s);
 	switch (hdr->type) {
 	case PERF_RECORD_LOST:
 		if (hdr->size >= sizeof(struct lost_body))
 			k->lost_records += ((const struct lost_body *)hdr)->lost;
 		break;
 	case PERF_RECORD_COMM:
-		if (s)
+		if (has_s)
 			return names_comm(&k->names, pid_tid[1]);
 		break;
 	case PERF_RECORD_KSYMBOL:
-		if (s)
-			return names_seen(&k->names, s);
+		if (has_s)
+			return names_seen(&k->names, &s);
 		break;
 	case PERF_RECORD_BPF_EVENT:
-		if (hdr->size < sizeof(*hdr) + sizeof(*bpf) + sizeof(*s))
+		if (hdr->size < sizeof(*hdr) + sizeof(*bpf) + pd_sample_id_size(k->attr))
 			break;
-		err = names_seen(&k->names, s);
+		err = names_seen(&k->names, &s);
 		if (err)
 			return err;
 		if (bpf->type == PERF_BPF_EVENT_PROG_UNLOAD && k->nr_ask)

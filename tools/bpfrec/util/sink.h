@@ -15,6 +15,7 @@ struct facts;
 struct capture;
 
 struct sink {
+	const struct perf_event_attr *attr;	/* of the rings' records */
 	struct pd_writer *w;
 	struct facts *facts;
 	struct capture *cap;	/* NULL without in-kernel capture */

@@ -110,9 +110,11 @@ static int write_reference(const char *file, bool with_lost, bool close_it,
 {
 	struct perf_event_attr attr = test_attr();
 	char *argv[] = { "bpfrec", "record", "-e", "bpf-events" };
+	struct pd_event ev = {
+		.attr = &attr, .name = "bpf-events", .ids = ids, .nr_ids = 2,
+	};
 	struct pd_writer_config cfg = {
-		.attr = &attr, .event_name = "bpf-events", .ids = ids,
-		.nr_ids = 2, .argc = 4, .argv = argv,
+		.events = &ev, .nr_events = 1, .argc = 4, .argv = argv,
 	};
 	__u64 addr[2] = { 0xffffffffc0001000ULL, 0xffffffffc0002000ULL };
 	__u32 lens[2] = { 96, 48 };
@@ -350,10 +352,10 @@ static void test_roundtrip_header(void)
 	in = pd_reader_info(r);
 	uname(&u);
 	CHECK(in->finalised, "file is finalised");
-	CHECK(in->nr_attrs == 1 && in->attrs[0].bpf_event &&
-	      in->attrs[0].ksymbol && in->attrs[0].sample_id_all &&
-	      !pd_attr_bpf_obj_event(&in->attrs[0]) &&
-	      in->attrs[0].sample_type == (PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	CHECK(in->nr_events == 1 && in->events[0].attr.bpf_event &&
+	      in->events[0].attr.ksymbol && in->events[0].attr.sample_id_all &&
+	      !pd_attr_bpf_obj_event(&in->events[0].attr) &&
+	      in->events[0].attr.sample_type == (PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 					   PERF_SAMPLE_CPU |
 					   PERF_SAMPLE_IDENTIFIER),
 	      "attr: bpf_event, ksymbol, sample_type; bpf_obj_event not stored (perf 6.1 warns)");
@@ -857,9 +859,11 @@ static void write_self(const char *file)
 {
 	struct perf_event_attr attr = test_attr();
 	char *argv[] = { "bpfrec" };
+	struct pd_event ev = {
+		.attr = &attr, .name = "bpf-events", .ids = ids, .nr_ids = 2,
+	};
 	struct pd_writer_config cfg = {
-		.attr = &attr, .event_name = "bpf-events", .ids = ids,
-		.nr_ids = 2, .argc = 1, .argv = argv,
+		.events = &ev, .nr_events = 1, .argc = 1, .argv = argv,
 	};
 	const struct pd_origin self = { .pid = 99, .tid = 99, .comm = "bpfrec" };
 	const __u32 synth = PD_F_SYNTHESISED | PD_F_SYSCALL;

@@ -5,8 +5,8 @@
 #
 #   make unit-test
 
-PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c
-UNIT_SRCS := $(PERF_DATA_SRCS) util/timeline.c util/hashmap.c util/json.c \
+PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c
+UNIT_SRCS := $(PERF_DATA_SRCS) util/timeline.c util/json.c \
 	     builtin-script.c builtin-report.c input_option.c \
 	     tests/unit/test_perf_data.c
 UNIT_BIN := $(OUTPUT)/unit/test_perf_data

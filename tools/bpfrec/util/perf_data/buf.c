@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Pieces shared by the perf.data writer and reader: attr bit access,
- * event names, perf's strings and the byte buffer records and features
- * are encoded into.
+ * event names, perf's strings, the byte buffer records and features are
+ * encoded into, and the bounds-checked cursor they are decoded with.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/perf_data/format.h"
@@ -135,4 +136,55 @@ void pd_attr_to_disk(const struct perf_event_attr *attr,
 	memcpy(&flags, out + PD_ATTR_FLAGS_OFFSET, sizeof(flags));
 	flags &= (1ULL << PD_ATTR_BPF_OBJ_EVENT_BIT) - 1;
 	memcpy(out + PD_ATTR_FLAGS_OFFSET, &flags, sizeof(flags));
+}
+
+bool pd_cur_get(struct pd_cursor *c, void *dst, size_t len)
+{
+	if (c->bad || len > c->len - c->pos) {
+		c->bad = true;
+		memset(dst, 0, len);
+		return false;
+	}
+	memcpy(dst, c->p + c->pos, len);
+	c->pos += len;
+	return true;
+}
+
+__u32 pd_cur_u32(struct pd_cursor *c)
+{
+	__u32 v;
+
+	pd_cur_get(c, &v, sizeof(v));
+	return v;
+}
+
+__u64 pd_cur_u64(struct pd_cursor *c)
+{
+	__u64 v;
+
+	pd_cur_get(c, &v, sizeof(v));
+	return v;
+}
+
+const __u8 *pd_cur_take(struct pd_cursor *c, size_t len)
+{
+	const __u8 *p;
+
+	if (c->bad || len > c->len - c->pos) {
+		c->bad = true;
+		return NULL;
+	}
+	p = c->p + c->pos;
+	c->pos += len;
+	return p;
+}
+
+char *pd_cur_string(struct pd_cursor *c)
+{
+	__u32 len = pd_cur_u32(c);
+	const __u8 *p = pd_cur_take(c, len);
+
+	if (!p)
+		return NULL;
+	return strndup((const char *)p, len);
 }

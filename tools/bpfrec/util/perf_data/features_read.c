@@ -11,58 +11,6 @@
 #include <string.h>
 #include "util/perf_data/format.h"
 
-bool pd_cur_get(struct pd_cursor *c, void *dst, size_t len)
-{
-	if (c->bad || len > c->len - c->pos) {
-		c->bad = true;
-		memset(dst, 0, len);
-		return false;
-	}
-	memcpy(dst, c->p + c->pos, len);
-	c->pos += len;
-	return true;
-}
-
-__u32 pd_cur_u32(struct pd_cursor *c)
-{
-	__u32 v;
-
-	pd_cur_get(c, &v, sizeof(v));
-	return v;
-}
-
-__u64 pd_cur_u64(struct pd_cursor *c)
-{
-	__u64 v;
-
-	pd_cur_get(c, &v, sizeof(v));
-	return v;
-}
-
-/* Take @len bytes in place, or NULL when they are not there. */
-static const __u8 *cur_take(struct pd_cursor *c, size_t len)
-{
-	const __u8 *p;
-
-	if (c->bad || len > c->len - c->pos) {
-		c->bad = true;
-		return NULL;
-	}
-	p = c->p + c->pos;
-	c->pos += len;
-	return p;
-}
-
-char *pd_cur_string(struct pd_cursor *c)
-{
-	__u32 len = pd_cur_u32(c);
-	const __u8 *p = cur_take(c, len);
-
-	if (!p)
-		return NULL;
-	return strndup((const char *)p, len);
-}
-
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -107,6 +55,39 @@ static int decode_cmdline(struct pd_cursor *c, struct pd_file_info *info)
 	free(info->cmdline);
 	info->cmdline = b.p;
 	return 0;
+}
+
+/*
+ * The names of the events: the descriptions come in the order of the
+ * attrs section, each with its attr (skipped: the attrs section is the
+ * reference) and its ids.
+ */
+static int decode_event_desc(struct pd_cursor *c, struct pd_file_info *info)
+{
+	__u32 nr = pd_cur_u32(c), attr_size = pd_cur_u32(c), i;
+
+	for (i = 0; i < nr && !c->bad; i++) {
+		__u32 nr_ids;
+		char *name;
+
+		pd_cur_take(c, attr_size);
+		nr_ids = pd_cur_u32(c);
+		name = pd_cur_string(c);
+		if (!name)
+			return -EINVAL;
+		if (nr_ids > (c->len - c->pos) / sizeof(__u64)) {
+			free(name);
+			return -EINVAL;
+		}
+		pd_cur_take(c, nr_ids * sizeof(__u64));
+		if (i >= info->nr_events) {
+			free(name);
+			continue;
+		}
+		free(info->events[i].name);
+		info->events[i].name = name;
+	}
+	return c->bad ? -EINVAL : 0;
 }
 
 /* An array of the prog info: @off and @n * @size must lie in the data. */
@@ -180,11 +161,11 @@ static int decode_one_prog_info(struct pd_cursor *c, struct pd_facts *f)
 	/* A newer perf writes a longer info: keep what we know of it. */
 	if (info_len > sizeof(info)) {
 		pd_cur_get(c, &info, sizeof(info));
-		cur_take(c, info_len - sizeof(info));
+		pd_cur_take(c, info_len - sizeof(info));
 	} else {
 		pd_cur_get(c, &info, info_len);
 	}
-	data = cur_take(c, data_len);
+	data = pd_cur_take(c, data_len);
 	if (c->bad)
 		return -EINVAL;
 
@@ -267,7 +248,7 @@ static int decode_btf(struct pd_cursor *c, struct pd_facts *f)
 		memset(&b, 0, sizeof(b));
 		b.id = pd_cur_u32(c);
 		b.data_len = pd_cur_u32(c);
-		data = cur_take(c, b.data_len);
+		data = pd_cur_take(c, b.data_len);
 		if (!data)
 			return -EINVAL;
 		b.flags = PD_F_PERF;
@@ -310,7 +291,7 @@ static int ext_func_names(struct pd_prog *p, __u32 n, struct pd_cursor *var)
 		const __u8 *s;
 
 		pd_cur_get(var, &len, sizeof(len));
-		s = cur_take(var, len);
+		s = pd_cur_take(var, len);
 		if (!s)
 			return -EINVAL;
 		p->func_names[i] = strndup((const char *)s, len);
@@ -447,7 +428,7 @@ static int decode_bpfrec(struct pd_cursor *c, struct pd_facts *f)
 		const __u8 *body;
 
 		pd_cur_get(c, &item, sizeof(item));
-		body = cur_take(c, item.len);
+		body = pd_cur_take(c, item.len);
 		if (!body || item.fixed_len > item.len)
 			return -EINVAL;
 		/* Items are padded to 8 bytes; the last one may end unpadded. */
@@ -522,6 +503,21 @@ int pd_feat_decode(int feat, const __u8 *p, size_t len,
 		info->first_sample_time = pd_cur_u64(&c);
 		info->last_sample_time = pd_cur_u64(&c);
 		break;
+	case PD_HEADER_EVENT_DESC:
+		ret = decode_event_desc(&c, info);
+		break;
+	case PD_HEADER_CLOCKID:
+		info->clock_res_ns = pd_cur_u64(&c);
+		break;
+	case PD_HEADER_CLOCK_DATA:
+		/* a later version may lay it out otherwise: only 1 is known */
+		if (pd_cur_u32(&c) != 1)
+			break;
+		info->clockid = pd_cur_u32(&c);
+		info->clock_tod_ns = pd_cur_u64(&c);
+		info->clock_ref_ns = pd_cur_u64(&c);
+		info->has_clock_data = !c.bad;
+		break;
 	case PD_HEADER_BPF_PROG_INFO:
 		ret = decode_prog_info(&c, facts);
 		break;
@@ -544,7 +540,13 @@ int pd_feat_decode(int feat, const __u8 *p, size_t len,
 
 void pd_file_info_release(struct pd_file_info *info)
 {
-	free(info->attrs);
+	size_t i;
+
+	for (i = 0; i < info->nr_events; i++) {
+		free(info->events[i].name);
+		free(info->events[i].ids);
+	}
+	free(info->events);
 	free(info->hostname);
 	free(info->osrelease);
 	free(info->version);

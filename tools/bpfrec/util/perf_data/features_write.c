@@ -62,18 +62,36 @@ static int encode_cpudesc(struct pd_buf *b)
 	return found;
 }
 
+/* Every event: its attr, its name and the ids of its instances. */
 static int encode_event_desc(const struct pd_feat_input *in,
 			     struct pd_buf *b)
 {
 	__u8 attr[PD_ATTR_SIZE];
+	size_t i;
 
-	pd_attr_to_disk(in->cfg.attr, attr);
-	pd_buf_u32(b, 1);
+	pd_buf_u32(b, in->cfg.nr_events);
 	pd_buf_u32(b, PD_ATTR_SIZE);
-	pd_buf_put(b, attr, sizeof(attr));
-	pd_buf_u32(b, in->cfg.nr_ids);
-	pd_buf_string(b, in->cfg.event_name);
-	pd_buf_put(b, in->cfg.ids, in->cfg.nr_ids * sizeof(__u64));
+	for (i = 0; i < in->cfg.nr_events; i++) {
+		const struct pd_event *ev = &in->cfg.events[i];
+
+		pd_attr_to_disk(ev->attr, attr);
+		pd_buf_put(b, attr, sizeof(attr));
+		pd_buf_u32(b, ev->nr_ids);
+		pd_buf_string(b, ev->name);
+		pd_buf_put(b, ev->ids, ev->nr_ids * sizeof(__u64));
+	}
+	return 1;
+}
+
+/* perf's layout: version 1, clockid, then the two reference times. */
+static int encode_clock_data(const struct pd_clock *c, struct pd_buf *b)
+{
+	if (!c->valid)
+		return 0;
+	pd_buf_u32(b, 1);
+	pd_buf_u32(b, c->clockid);
+	pd_buf_u64(b, c->tod_ns);
+	pd_buf_u64(b, c->ref_ns);
 	return 1;
 }
 
@@ -348,6 +366,13 @@ int pd_feat_encode(int feat, const struct pd_feat_input *in, struct pd_buf *b)
 		pd_buf_u64(b, in->first_time);
 		pd_buf_u64(b, in->last_time);
 		return 1;
+	case PD_HEADER_CLOCKID:
+		if (!in->clock.valid)
+			return 0;
+		pd_buf_u64(b, in->clock.res_ns);
+		return 1;
+	case PD_HEADER_CLOCK_DATA:
+		return encode_clock_data(&in->clock, b);
 	case PD_HEADER_BPF_PROG_INFO:
 		return encode_bpf_prog_info(in->facts, b);
 	case PD_HEADER_BPF_BTF:

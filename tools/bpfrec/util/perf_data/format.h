@@ -9,13 +9,18 @@
 
 #include <stddef.h>
 #include <linux/types.h>
+#include "util/hashmap.h"
 #include "util/perf_data/perf_data.h"
 
 #define PD_MAGIC		0x32454c4946524550ULL	/* "PERFILE2" */
 #define PD_MAGIC_SWAPPED	0x50455246494c4532ULL
 
-/* perf_event_attr bytes per attr in the file: the 6.1 ABI (VER7). */
-#define PD_ATTR_SIZE		128
+/*
+ * perf_event_attr bytes per attr in the file: all of the struct the tool
+ * is built with, which is the size the kernel took (perf 6.1 refuses an
+ * attr larger than its own).
+ */
+#define PD_ATTR_SIZE		sizeof(struct perf_event_attr)
 
 #define PD_FEAT_BITS		256
 
@@ -31,9 +36,11 @@ enum {
 	PD_HEADER_CMDLINE	= 11,
 	PD_HEADER_EVENT_DESC	= 12,
 	PD_HEADER_SAMPLE_TIME	= 21,
+	PD_HEADER_CLOCKID	= 23,
 	PD_HEADER_BPF_PROG_INFO	= 25,
 	PD_HEADER_BPF_BTF	= 26,
 	PD_HEADER_COMPRESSED	= 27,
+	PD_HEADER_CLOCK_DATA	= 29,
 };
 
 /* perf's strings: u32 length (NUL included, padded to 64), then bytes. */
@@ -171,12 +178,54 @@ void pd_buf_string(struct pd_buf *b, const char *s);
 void pd_attr_to_disk(const struct perf_event_attr *attr,
 		     __u8 out[PD_ATTR_SIZE]);
 
+/* A sample body (pd_sample_encode) or trailer (pd_sample_id_encode) into @b. */
+int pd_sample_encode(const struct perf_event_attr *attr, const struct pd_sample *s,
+		     struct pd_buf *b);
+void pd_sample_id_encode(const struct perf_event_attr *attr, const struct pd_sample *s,
+			 struct pd_buf *b);
+
+/*
+ * Which event a record belongs to, by the id its sample or trailer holds
+ * (perf's scheme: IDENTIFIER is where every event has it; without it,
+ * events of one sample_type have ID at the same place).
+ */
+struct pd_evindex {
+	const struct perf_event_attr **attrs;
+	size_t nr;
+	struct hashmap ids;		/* id -> event index */
+	bool all_identifier;		/* every event has IDENTIFIER */
+	bool all_id_all;		/* every event has sample_id_all */
+	bool one_type;			/* every event has the first's sample_type */
+};
+
+int pd_evindex_add(struct pd_evindex *x, const struct perf_event_attr *attr,
+		   const __u64 *ids, size_t nr_ids);
+/* The event with id @id: -1 for none; the only one when there is one. */
+int pd_evindex_of_id(const struct pd_evindex *x, __u64 id);
+/*
+ * The event of record @rec (@rec->size bytes, checked by the caller):
+ * -1 when its id names none, or when the events' layouts leave no place
+ * to find an id.  The first event serves records that carry no id.
+ */
+int pd_evindex_of_record(const struct pd_evindex *x, const struct perf_event_header *rec);
+void pd_evindex_free(struct pd_evindex *x);
+
 /* What the VERSION feature says. */
 #define PD_TOOL_VERSION		"bpfrec-0.1"
+
+/* The events' clock and its reference times (HEADER_CLOCKID, CLOCK_DATA). */
+struct pd_clock {
+	bool valid;
+	__u32 clockid;
+	__u64 res_ns;
+	__u64 tod_ns;			/* CLOCK_REALTIME ... */
+	__u64 ref_ns;			/* ... and clockid, read together */
+};
 
 /* Feature encoders for the writer (features_write.c). */
 struct pd_feat_input {
 	struct pd_writer_config cfg;	/* the writer's copy */
+	struct pd_clock clock;
 	__u64 first_time;
 	__u64 last_time;
 	struct pd_facts *facts;		/* sorted by id, one fact per id */
@@ -197,6 +246,8 @@ struct pd_cursor {
 bool pd_cur_get(struct pd_cursor *c, void *dst, size_t len);
 __u32 pd_cur_u32(struct pd_cursor *c);
 __u64 pd_cur_u64(struct pd_cursor *c);
+/* @len bytes in place, or NULL (and c->bad) when they are not there. */
+const __u8 *pd_cur_take(struct pd_cursor *c, size_t len);
 /* perf's string, newly allocated; NULL (and c->bad) when malformed. */
 char *pd_cur_string(struct pd_cursor *c);
 

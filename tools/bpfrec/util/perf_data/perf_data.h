@@ -76,8 +76,11 @@ const char *pd_bpf_event_name(__u16 type);
 #define PD_FEAT_BPFREC		255
 
 /*
- * sample_id trailer of non-sample records.  The writer emits the fields
- * the attr's sample_type selects (bpfrec uses TID|TIME|CPU|IDENTIFIER).
+ * A sample of PERF_RECORD_SAMPLE, or the sample_id trailer of any other
+ * record (pid, tid, time, id, stream_id, cpu only).  Which fields are in
+ * a record is its event's sample_type; the others read 0.  The arrays
+ * point into the record (decoding) or into the caller's memory
+ * (encoding): nothing is allocated.
  */
 struct pd_sample {
 	__u32 pid;
@@ -85,7 +88,84 @@ struct pd_sample {
 	__u64 time;
 	__u32 cpu;
 	__u32 reserved;
+	__u64 id;			/* ID, or IDENTIFIER: the same value */
+	__u64 stream_id;
+
+	__u64 ip;
+	__u64 addr;
+	__u64 period;
+	struct {
+		__u64 time_enabled;	/* PERF_FORMAT_TOTAL_TIME_ENABLED */
+		__u64 time_running;	/* PERF_FORMAT_TOTAL_TIME_RUNNING */
+		__u64 nr;		/* counters: 1 without PERF_FORMAT_GROUP */
+		/*
+		 * As on disk: a group's nr entries of { value; id if
+		 * PERF_FORMAT_ID; lost if PERF_FORMAT_LOST }, a single
+		 * counter's { value; enabled; running; id; lost } (the
+		 * fields read_format asks for).  Read with pd_read_value().
+		 */
+		const __u64 *values;
+	} read;
+	__u64 nr_callchain;
+	const __u64 *callchain;
+	__u32 raw_size;			/* read: padded as the kernel pads it */
+	const void *raw;
+	__u64 nr_branches;
+	__u64 branch_hw_idx;		/* PERF_SAMPLE_BRANCH_HW_INDEX */
+	const struct perf_branch_entry *branches;
+	__u64 regs_user_abi;		/* PERF_SAMPLE_REGS_ABI_*; 0: no regs */
+	const __u64 *regs_user;		/* hweight(attr.sample_regs_user) */
+	__u64 stack_user_size;
+	const void *stack_user;
+	__u64 stack_user_dyn_size;	/* present when stack_user_size is */
+	__u64 weight;			/* WEIGHT, or WEIGHT_STRUCT's union */
+	__u64 data_src;
+	__u64 transaction;
+	__u64 regs_intr_abi;
+	const __u64 *regs_intr;		/* hweight(attr.sample_regs_intr) */
+	__u64 phys_addr;
+	__u64 cgroup;
+	__u64 data_page_size;
+	__u64 code_page_size;
+	__u64 aux_size;
+	const void *aux;
+};
+
+/* Counter @i of a sample's read_format values. */
+struct pd_read_value {
+	__u64 value;
 	__u64 id;
+	__u64 lost;
+};
+
+void pd_read_value(const struct perf_event_attr *attr, const struct pd_sample *s,
+		   __u64 i, struct pd_read_value *v);
+
+/*
+ * Decode the body of a PERF_RECORD_SAMPLE (@len bytes after the header)
+ * as @attr lays it out, field by field in the kernel's order, each one
+ * checked against @len.  Returns 0, or -EINVAL with the name of the field
+ * that does not fit in @why ("CALLCHAIN", ...).
+ */
+int pd_sample_decode(const struct perf_event_attr *attr, const void *body, size_t len,
+		     struct pd_sample *s, const char **why);
+/* The sample_id trailer at the end of a non-sample record of @size bytes. */
+int pd_sample_id_decode(const struct perf_event_attr *attr,
+			const struct perf_event_header *rec, struct pd_sample *s);
+/* Bytes of the sample_id trailer @attr asks for (0 without sample_id_all). */
+size_t pd_sample_id_size(const struct perf_event_attr *attr);
+
+/*
+ * An event of the recording, as the writer stores it: its attr (the size
+ * the kernel took is kept), the name perf shows (HEADER_EVENT_DESC), and
+ * the ids of its per-CPU instances (PERF_EVENT_IOC_ID), by which records
+ * are told apart.
+ */
+struct pd_event {
+	const struct perf_event_attr *attr;
+	const char *name;
+	const __u64 *ids;
+	size_t nr_ids;
 };
 
 /* ---- writer ---------------------------------------------------------- */
@@ -93,11 +173,8 @@ struct pd_sample {
 struct pd_writer;
 
 struct pd_writer_config {
-	/* The one side-band event recorded, as opened (size is rewritten). */
-	const struct perf_event_attr *attr;
-	const char *event_name;		/* EVENT_DESC name, e.g. "bpf-events" */
-	const __u64 *ids;		/* PERF_EVENT_IOC_ID of each per-CPU fd */
-	size_t nr_ids;
+	const struct pd_event *events;	/* the first one is the default */
+	size_t nr_events;
 	int argc;			/* CMDLINE */
 	char *const *argv;
 };
@@ -116,7 +193,10 @@ int pd_writer_open(struct pd_writer **wp, const char *path,
  */
 int pd_write_raw(struct pd_writer *w, const struct perf_event_header *rec);
 
-/* Build and append records; sample_id fields come from @s. */
+/*
+ * Build and append records; the sample_id fields come from @s, laid out
+ * as the event of @s->id asks (the first event when no event has it).
+ */
 int pd_write_bpf_event(struct pd_writer *w, __u16 type, __u16 flags,
 		       __u32 id, const __u8 tag[BPF_TAG_SIZE],
 		       const struct pd_sample *s);
@@ -127,6 +207,12 @@ int pd_write_comm(struct pd_writer *w, __u32 pid, __u32 tid,
 		  const char *comm, bool exec, const struct pd_sample *s);
 int pd_write_lost(struct pd_writer *w, __u64 id, __u64 lost,
 		  const struct pd_sample *s);
+/*
+ * A PERF_RECORD_SAMPLE of the event whose id is @s->id, with the fields
+ * its sample_type selects.  -E2BIG beyond 64 KiB, -EINVAL for an id no
+ * event has.
+ */
+int pd_write_sample(struct pd_writer *w, __u16 misc, const struct pd_sample *s);
 
 /*
  * End of one drain of all ring buffers: appends FINISHED_ROUND (readers
@@ -173,8 +259,13 @@ struct pd_file_info {
 	__u64 data_offset;
 	__u64 data_size;		/* as read (after the crash fallback) */
 	bool finalised;			/* feature section present */
-	size_t nr_attrs;
-	struct perf_event_attr *attrs;
+	size_t nr_events;
+	struct pd_event_info {
+		struct perf_event_attr attr;	/* zero beyond what the file had */
+		char *name;			/* HEADER_EVENT_DESC, else NULL */
+		__u64 *ids;
+		size_t nr_ids;
+	} *events;
 	char *hostname;			/* NULL when the feature is absent */
 	char *osrelease;
 	char *version;
@@ -186,6 +277,12 @@ struct pd_file_info {
 	__u64 total_mem_kb;
 	__u64 first_sample_time;
 	__u64 last_sample_time;
+	/* HEADER_CLOCKID and HEADER_CLOCK_DATA */
+	__u64 clock_res_ns;
+	bool has_clock_data;
+	__u32 clockid;
+	__u64 clock_tod_ns;		/* wall clock ... */
+	__u64 clock_ref_ns;		/* ... and clockid's time at the same moment */
 };
 
 /* Body of PERF_RECORD_BPF_EVENT, laid out as the kernel writes it. */
@@ -211,8 +308,9 @@ struct pd_record {
 	__u16 misc;
 	__u16 size;
 	__u64 offset;			/* file offset of the record */
-	bool has_sample;		/* sample_id trailer was parsed */
-	struct pd_sample sample;
+	int event;			/* index in pd_file_info.events, -1: none */
+	bool has_sample;		/* a sample or sample_id trailer was parsed */
+	struct pd_sample sample;	/* valid until the next record is read */
 	union {
 		struct pd_bpf_event bpf;
 		struct pd_ksymbol ksymbol;

@@ -19,11 +19,6 @@
 
 #define PD_MSG_LEN	256
 
-struct pd_attr_ids {
-	__u64 *ids;
-	size_t nr;
-};
-
 struct pd_reader {
 	const __u8 *buf;
 	size_t len;
@@ -31,8 +26,7 @@ struct pd_reader {
 
 	struct pd_file_info info;
 	struct pd_facts facts;
-	struct pd_attr_ids *attr_ids;
-	bool same_layout;		/* all attrs lay out sample_id alike */
+	struct pd_evindex index;
 
 	__u64 pos;			/* next record */
 	__u64 end;			/* end of the data to read */
@@ -77,42 +71,33 @@ static int read_attrs(struct pd_reader *r, const struct pd_file_header *h)
 	}
 	nr = h->attrs.size / h->attr_size;
 	attr_bytes = h->attr_size - sizeof(struct pd_file_section);
-	r->info.attrs = calloc(nr, sizeof(*r->info.attrs));
-	r->attr_ids = calloc(nr, sizeof(*r->attr_ids));
-	if (!r->info.attrs || !r->attr_ids) {
+	r->info.events = calloc(nr, sizeof(*r->info.events));
+	if (!r->info.events) {
 		say(r->err, "out of memory");
 		return -ENOMEM;
 	}
-	r->info.nr_attrs = nr;
+	r->info.nr_events = nr;
 	for (i = 0; i < nr; i++) {
 		const __u8 *p = r->buf + h->attrs.offset + i * h->attr_size;
-		struct perf_event_attr *attr = &r->info.attrs[i];
+		struct pd_event_info *ev = &r->info.events[i];
 		struct pd_file_section ids;
 
-		memcpy(attr, p, attr_bytes < sizeof(*attr) ? attr_bytes
-							   : sizeof(*attr));
+		/* an attr of a later ABI: what this build knows of it */
+		memcpy(&ev->attr, p, attr_bytes < sizeof(ev->attr) ? attr_bytes
+								    : sizeof(ev->attr));
 		memcpy(&ids, p + attr_bytes, sizeof(ids));
 		if (ids.size % 8 || !in_file(r, ids.offset, ids.size)) {
 			say(r->err, "malformed ids of attr %zu", i);
 			return -EINVAL;
 		}
-		r->attr_ids[i].nr = ids.size / 8;
-		if (!ids.size)
-			continue;
-		r->attr_ids[i].ids = malloc(ids.size);
-		if (!r->attr_ids[i].ids) {
+		ev->nr_ids = ids.size / 8;
+		ev->ids = malloc(ids.size ? ids.size : 1);
+		if (ev->ids)
+			memcpy(ev->ids, r->buf + ids.offset, ids.size);
+		if (!ev->ids || pd_evindex_add(&r->index, &ev->attr, ev->ids, ev->nr_ids)) {
 			say(r->err, "out of memory");
 			return -ENOMEM;
 		}
-		memcpy(r->attr_ids[i].ids, r->buf + ids.offset, ids.size);
-	}
-	/* Records of any attr can then be decoded with attr 0's layout. */
-	r->same_layout = true;
-	for (i = 1; i < nr; i++) {
-		if (r->info.attrs[i].sample_type != r->info.attrs[0].sample_type ||
-		    r->info.attrs[i].sample_id_all !=
-		    r->info.attrs[0].sample_id_all)
-			r->same_layout = false;
 	}
 	return 0;
 }
@@ -126,7 +111,8 @@ static int data_bounds(struct pd_reader *r, const struct pd_file_header *h)
 {
 	__u64 off = h->data.offset, size = h->data.size;
 
-	if (off < sizeof(*h) || off > r->len) {
+	/* records are 8-byte aligned, so are the arrays of their samples */
+	if (off < sizeof(*h) || off > r->len || off % 8) {
 		say(r->err, "malformed data section offset %llu",
 		    (unsigned long long)off);
 		return -EINVAL;
@@ -322,69 +308,6 @@ const char *pd_reader_warning(const struct pd_reader *r)
 	return r->warn[0] ? r->warn : NULL;
 }
 
-/* The attr whose layout decodes @rec's trailer. */
-static const struct perf_event_attr *rec_attr(const struct pd_reader *r,
-					      const __u8 *rec, __u16 size)
-{
-	const struct perf_event_attr *a0 = &r->info.attrs[0];
-	__u64 id;
-	size_t i, j;
-
-	if (r->same_layout || !(a0->sample_type & PERF_SAMPLE_IDENTIFIER) ||
-	    size < sizeof(struct perf_event_header) + sizeof(id))
-		return a0;
-	/* With IDENTIFIER, every attr ends the trailer with its id. */
-	memcpy(&id, rec + size - sizeof(id), sizeof(id));
-	for (i = 0; i < r->info.nr_attrs; i++) {
-		for (j = 0; j < r->attr_ids[i].nr; j++) {
-			if (r->attr_ids[i].ids[j] == id)
-				return &r->info.attrs[i];
-		}
-	}
-	return a0;
-}
-
-/* Decode the sample_id trailer backwards from the record's end. */
-static size_t parse_trailer(const struct perf_event_attr *attr,
-			    const __u8 *rec, size_t size,
-			    struct pd_sample *s)
-{
-	__u64 t = attr->sample_type;
-	size_t need = 8 * (!!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) +
-			   !!(t & PERF_SAMPLE_ID) +
-			   !!(t & PERF_SAMPLE_STREAM_ID) +
-			   !!(t & PERF_SAMPLE_CPU) +
-			   !!(t & PERF_SAMPLE_IDENTIFIER));
-	const __u8 *p = rec + size;
-
-	if (need > size - sizeof(struct perf_event_header))
-		return SIZE_MAX;
-	if (t & PERF_SAMPLE_IDENTIFIER) {
-		p -= 8;
-		memcpy(&s->id, p, 8);
-	}
-	if (t & PERF_SAMPLE_CPU) {
-		p -= 8;
-		memcpy(&s->cpu, p, 4);
-	}
-	if (t & PERF_SAMPLE_STREAM_ID)
-		p -= 8;
-	if (t & PERF_SAMPLE_ID) {
-		p -= 8;
-		memcpy(&s->id, p, 8);
-	}
-	if (t & PERF_SAMPLE_TIME) {
-		p -= 8;
-		memcpy(&s->time, p, 8);
-	}
-	if (t & PERF_SAMPLE_TID) {
-		p -= 8;
-		memcpy(&s->pid, p, 4);
-		memcpy(&s->tid, p + 4, 4);
-	}
-	return need;
-}
-
 /* Fixed body bytes after the header, and where a string starts if any. */
 static bool body_layout(__u32 type, size_t *fixed, bool *has_str)
 {
@@ -483,9 +406,29 @@ static int short_record(struct pd_reader *r)
 	return 0;
 }
 
+/* The sample of a PERF_RECORD_SAMPLE; an event the reader cannot tell leaves none. */
+static int decode_sample(struct pd_reader *r, const __u8 *p, struct pd_record *rec)
+{
+	const char *why;
+
+	if (rec->event < 0)
+		return 1;
+	if (pd_sample_decode(&r->info.events[rec->event].attr, p + sizeof(struct perf_event_header),
+			     rec->size - sizeof(struct perf_event_header), &rec->sample, &why)) {
+		r->pos = rec->offset;
+		say(r->err, "malformed record at byte %llu: sample field %s out of bounds",
+		    (unsigned long long)r->pos, why);
+		r->failed = true;
+		return -EINVAL;
+	}
+	rec->has_sample = true;
+	return 1;
+}
+
 int pd_reader_next(struct pd_reader *r, struct pd_record *rec)
 {
 	struct perf_event_header h;
+	const struct perf_event_attr *attr;
 	const __u8 *p;
 	size_t fixed, trailer = 0, str_len;
 	bool has_str;
@@ -502,21 +445,26 @@ int pd_reader_next(struct pd_reader *r, struct pd_record *rec)
 		return bad_record(r, "size below 8");
 	if (h.size > r->end - r->pos)
 		return short_record(r);
+	if (h.size % 8)
+		return bad_record(r, "size not a multiple of 8");
 
 	memset(rec, 0, sizeof(*rec));
 	rec->type = h.type;
 	rec->misc = h.misc;
 	rec->size = h.size;
 	rec->offset = r->pos;
+	rec->event = pd_evindex_of_record(&r->index, (const void *)p);
 	r->pos += h.size;
 
+	if (h.type == PERF_RECORD_SAMPLE)
+		return decode_sample(r, p, rec);
 	if (!body_layout(h.type, &fixed, &has_str))
 		return 1;
-	if (r->info.attrs[0].sample_id_all) {
-		const struct perf_event_attr *attr = rec_attr(r, p, h.size);
-
-		trailer = parse_trailer(attr, p, h.size, &rec->sample);
-		if (trailer == SIZE_MAX) {
+	/* a trailer whose id names no event: laid out as the first event's */
+	attr = &r->info.events[rec->event < 0 ? 0 : rec->event].attr;
+	if (attr->sample_id_all) {
+		trailer = pd_sample_id_size(attr);
+		if (pd_sample_id_decode(attr, (const void *)p, &rec->sample)) {
 			r->pos = rec->offset;
 			return bad_record(r, "too short for its sample_id");
 		}
@@ -539,13 +487,9 @@ int pd_reader_next(struct pd_reader *r, struct pd_record *rec)
 
 void pd_reader_close(struct pd_reader *r)
 {
-	size_t i;
-
 	if (!r)
 		return;
-	for (i = 0; r->attr_ids && i < r->info.nr_attrs; i++)
-		free(r->attr_ids[i].ids);
-	free(r->attr_ids);
+	pd_evindex_free(&r->index);
 	pd_facts_release(&r->facts);
 	pd_file_info_release(&r->info);
 	if (r->map)

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "util/perf_data/format.h"
 
@@ -19,12 +20,12 @@
 struct pd_writer {
 	int fd;
 	int err;			/* first error, sticky */
-	struct perf_event_attr attr;
-	char *event_name;
-	__u64 *ids;
-	size_t nr_ids;
+	struct pd_event *events;	/* deep copies of the configuration's */
+	size_t nr_events;
+	struct pd_evindex index;
 	int argc;
 	char **argv;
+	struct pd_clock clock;
 
 	__u64 data_offset;
 	__u64 data_size;		/* bytes written and committed */
@@ -73,62 +74,108 @@ static void fill_header(const struct pd_writer *w, struct pd_file_header *h)
 	h->size = sizeof(*h);
 	h->attr_size = PD_ATTR_SIZE + sizeof(struct pd_file_section);
 	h->attrs.offset = sizeof(*h);
-	h->attrs.size = h->attr_size;
+	h->attrs.size = w->nr_events * h->attr_size;
 	h->data.offset = w->data_offset;
 	h->data.size = w->data_size;
 }
 
+/* header | every attr with its ids section | every event's ids | data */
 static int write_prologue(struct pd_writer *w)
 {
 	struct pd_file_section ids = {
-		.offset = sizeof(struct pd_file_header) + PD_ATTR_SIZE +
-			  sizeof(struct pd_file_section),
-		.size = w->nr_ids * sizeof(__u64),
+		.offset = sizeof(struct pd_file_header) +
+			  w->nr_events * (PD_ATTR_SIZE + sizeof(struct pd_file_section)),
 	};
 	struct pd_file_header h;
 	__u8 attr[PD_ATTR_SIZE];
 	struct pd_buf b = { 0 };
+	size_t i;
 	int err;
 
-	w->data_offset = ids.offset + ids.size;
+	pd_buf_zero(&b, sizeof(h));
+	for (i = 0; i < w->nr_events; i++) {
+		pd_attr_to_disk(w->events[i].attr, attr);
+		ids.size = w->events[i].nr_ids * sizeof(__u64);
+		pd_buf_put(&b, attr, sizeof(attr));
+		pd_buf_put(&b, &ids, sizeof(ids));
+		ids.offset += ids.size;
+	}
+	for (i = 0; i < w->nr_events; i++)
+		pd_buf_put(&b, w->events[i].ids, w->events[i].nr_ids * sizeof(__u64));
+	w->data_offset = ids.offset;
 	fill_header(w, &h);
-	pd_attr_to_disk(&w->attr, attr);
-	pd_buf_put(&b, &h, sizeof(h));
-	pd_buf_put(&b, attr, sizeof(attr));
-	pd_buf_put(&b, &ids, sizeof(ids));
-	pd_buf_put(&b, w->ids, ids.size);
+	if (!b.err)
+		memcpy(b.p, &h, sizeof(h));
 	err = b.err ? b.err : write_all(w->fd, b.p, b.len, -1);
 	pd_buf_free(&b);
 	return err;
 }
 
+static int copy_event(struct pd_event *dst, const struct pd_event *src)
+{
+	struct perf_event_attr *attr = malloc(sizeof(*attr));
+	__u64 *ids = malloc((src->nr_ids ? src->nr_ids : 1) * sizeof(*ids));
+
+	dst->attr = attr;
+	dst->ids = ids;
+	dst->name = strdup(src->name ? src->name : "bpf-events");
+	if (!attr || !ids || !dst->name)
+		return -ENOMEM;
+	*attr = *src->attr;
+	memcpy(ids, src->ids, src->nr_ids * sizeof(*ids));
+	dst->nr_ids = src->nr_ids;
+	return 0;
+}
+
+/*
+ * The reference times perf takes at the start (HEADER_CLOCK_DATA): the
+ * wall clock and the events' clock read together, so that sample times
+ * can be shown as dates.
+ */
+static void take_clock(struct pd_writer *w)
+{
+	const struct perf_event_attr *attr = w->events[0].attr;
+	struct timespec res, tod, ref;
+
+	if (!attr->use_clockid || clock_getres(attr->clockid, &res) ||
+	    clock_gettime(CLOCK_REALTIME, &tod) || clock_gettime(attr->clockid, &ref))
+		return;
+	w->clock.valid = true;
+	w->clock.clockid = attr->clockid;
+	w->clock.res_ns = res.tv_sec * 1000000000ULL + res.tv_nsec;
+	w->clock.tod_ns = tod.tv_sec * 1000000000ULL + tod.tv_nsec;
+	w->clock.ref_ns = ref.tv_sec * 1000000000ULL + ref.tv_nsec;
+}
+
 static int copy_config(struct pd_writer *w, const struct pd_writer_config *cfg)
 {
-	int i;
+	size_t i;
+	int err;
 
-	w->attr = *cfg->attr;
-	w->event_name = strdup(cfg->event_name ? cfg->event_name
-					       : "bpf-events");
-	if (!w->event_name)
+	w->events = calloc(cfg->nr_events, sizeof(*w->events));
+	if (!w->events)
 		return -ENOMEM;
-	if (cfg->nr_ids) {
-		w->ids = malloc(cfg->nr_ids * sizeof(__u64));
-		if (!w->ids)
-			return -ENOMEM;
-		memcpy(w->ids, cfg->ids, cfg->nr_ids * sizeof(__u64));
-		w->nr_ids = cfg->nr_ids;
+	for (i = 0; i < cfg->nr_events; i++) {
+		w->nr_events++;
+		err = copy_event(&w->events[i], &cfg->events[i]);
+		if (!err)
+			err = pd_evindex_add(&w->index, w->events[i].attr, w->events[i].ids,
+					     w->events[i].nr_ids);
+		if (err)
+			return err;
 	}
 	if (cfg->argc > 0) {
 		w->argv = calloc(cfg->argc, sizeof(char *));
 		if (!w->argv)
 			return -ENOMEM;
 		w->argc = cfg->argc;
-		for (i = 0; i < cfg->argc; i++) {
+		for (i = 0; i < (size_t)cfg->argc; i++) {
 			w->argv[i] = strdup(cfg->argv[i]);
 			if (!w->argv[i])
 				return -ENOMEM;
 		}
 	}
+	take_clock(w);
 	return 0;
 }
 
@@ -141,8 +188,13 @@ static void writer_free(struct pd_writer *w)
 	for (i = 0; i < w->argc; i++)
 		free(w->argv[i]);
 	free(w->argv);
-	free(w->ids);
-	free(w->event_name);
+	for (i = 0; i < (int)w->nr_events; i++) {
+		free((void *)w->events[i].attr);
+		free((void *)w->events[i].ids);
+		free((void *)w->events[i].name);
+	}
+	free(w->events);
+	pd_evindex_free(&w->index);
 	pd_buf_free(&w->out);
 	pd_facts_release(&w->facts);
 	free(w);
@@ -152,12 +204,15 @@ int pd_writer_open(struct pd_writer **wp, const char *path,
 		   const struct pd_writer_config *cfg)
 {
 	struct pd_writer *w;
+	size_t i;
 	int err;
 
 	*wp = NULL;
-	if (!cfg || !cfg->attr || (cfg->nr_ids && !cfg->ids) ||
-	    (cfg->argc > 0 && !cfg->argv))
+	if (!cfg || !cfg->nr_events || !cfg->events || (cfg->argc > 0 && !cfg->argv))
 		return -EINVAL;
+	for (i = 0; i < cfg->nr_events; i++)
+		if (!cfg->events[i].attr || (cfg->events[i].nr_ids && !cfg->events[i].ids))
+			return -EINVAL;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
@@ -203,34 +258,27 @@ int pd_writer_flush(struct pd_writer *w)
 	return 0;
 }
 
-/* Bytes of the sample_id trailer the attr asks for. */
-static size_t trailer_size(const struct perf_event_attr *attr)
-{
-	__u64 t = attr->sample_type;
-
-	if (!attr->sample_id_all)
-		return 0;
-	return 8 * (!!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) +
-		    !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
-		    !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER));
-}
-
-/* The time field of a kernel record's trailer, counted from its end. */
+/* The time of a record, from its sample or trailer, as its event lays them out. */
 static bool record_time(const struct pd_writer *w,
 			const struct perf_event_header *rec, __u64 *time)
 {
-	__u64 t = w->attr.sample_type;
-	size_t back;
+	int ev = pd_evindex_of_record(&w->index, rec);
+	const struct perf_event_attr *attr;
+	struct pd_sample s;
+	const char *why;
 
-	if (!w->attr.sample_id_all || !(t & PERF_SAMPLE_TIME) ||
-	    rec->type == PERF_RECORD_SAMPLE ||
-	    rec->type >= PD_RECORD_USER_TYPE_START)
+	if (ev < 0 || rec->type >= PD_RECORD_USER_TYPE_START)
 		return false;
-	back = 8 * (1 + !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
-		    !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER));
-	if (rec->size < sizeof(*rec) + back)
+	attr = w->events[ev].attr;
+	if (!(attr->sample_type & PERF_SAMPLE_TIME))
 		return false;
-	memcpy(time, (const char *)rec + rec->size - back, sizeof(*time));
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		if (pd_sample_decode(attr, rec + 1, rec->size - sizeof(*rec), &s, &why))
+			return false;
+	} else if (!attr->sample_id_all || pd_sample_id_decode(attr, rec, &s)) {
+		return false;
+	}
+	*time = s.time;
 	return true;
 }
 
@@ -262,24 +310,42 @@ int pd_write_raw(struct pd_writer *w, const struct perf_event_header *rec)
 	return w->out.err ? set_err(w, w->out.err) : 0;
 }
 
-/* Build header + body + trailer in @b, then append it. */
+/* The event whose layout a record of sample @s takes: the first by default. */
+static const struct perf_event_attr *attr_of(const struct pd_writer *w,
+					     const struct pd_sample *s)
+{
+	int ev = s ? pd_evindex_of_id(&w->index, s->id) : 0;
+
+	return w->events[ev < 0 ? 0 : ev].attr;
+}
+
+/* Append the record built in @b (header first, filled here) and free @b. */
+static int append(struct pd_writer *w, struct pd_buf *b, __u32 type, __u16 misc)
+{
+	struct perf_event_header *h = (struct perf_event_header *)b->p;
+	int err;
+
+	if (!b->err && b->len > 0xffff)
+		b->err = -E2BIG;
+	if (!b->err) {
+		h->type = type;
+		h->misc = misc;
+		h->size = b->len;
+	}
+	err = b->err ? b->err : pd_write_raw(w, h);
+	pd_buf_free(b);
+	return err;
+}
+
+/* Build header + body + trailer, then append it. */
 static int emit(struct pd_writer *w, __u32 type, __u16 misc,
 		const void *body, size_t body_len, const char *str,
 		size_t str_room, const struct pd_sample *s)
 {
-	__u64 t = w->attr.sample_type;
-	struct perf_event_header h = { .type = type, .misc = misc };
-	size_t size = sizeof(h) + body_len + str_room + trailer_size(&w->attr);
 	struct pd_buf b = { 0 };
 	struct pd_sample none = { 0 };
-	int err;
 
-	if (size > 0xffff)
-		return -E2BIG;
-	if (!s)
-		s = &none;
-	h.size = size;
-	pd_buf_put(&b, &h, sizeof(h));
+	pd_buf_zero(&b, sizeof(struct perf_event_header));
 	pd_buf_put(&b, body, body_len);
 	if (str_room) {
 		size_t len = strlen(str);
@@ -287,27 +353,20 @@ static int emit(struct pd_writer *w, __u32 type, __u16 misc,
 		pd_buf_put(&b, str, len);
 		pd_buf_zero(&b, str_room - len);
 	}
-	if (w->attr.sample_id_all) {
-		if (t & PERF_SAMPLE_TID) {
-			pd_buf_u32(&b, s->pid);
-			pd_buf_u32(&b, s->tid);
-		}
-		if (t & PERF_SAMPLE_TIME)
-			pd_buf_u64(&b, s->time);
-		if (t & PERF_SAMPLE_ID)
-			pd_buf_u64(&b, s->id);
-		if (t & PERF_SAMPLE_STREAM_ID)
-			pd_buf_u64(&b, s->id);
-		if (t & PERF_SAMPLE_CPU) {
-			pd_buf_u32(&b, s->cpu);
-			pd_buf_u32(&b, 0);
-		}
-		if (t & PERF_SAMPLE_IDENTIFIER)
-			pd_buf_u64(&b, s->id);
-	}
-	err = b.err ? b.err : pd_write_raw(w, (struct perf_event_header *)b.p);
-	pd_buf_free(&b);
-	return err;
+	pd_sample_id_encode(attr_of(w, s), s ? s : &none, &b);
+	return append(w, &b, type, misc);
+}
+
+int pd_write_sample(struct pd_writer *w, __u16 misc, const struct pd_sample *s)
+{
+	int ev = pd_evindex_of_id(&w->index, s->id);
+	struct pd_buf b = { 0 };
+
+	if (ev < 0)
+		return -EINVAL;
+	pd_buf_zero(&b, sizeof(struct perf_event_header));
+	pd_sample_encode(w->events[ev].attr, s, &b);
+	return append(w, &b, PERF_RECORD_SAMPLE, misc);
 }
 
 /* Room for a NUL-terminated string padded to 8 bytes, as the kernel does. */
@@ -468,8 +527,8 @@ static const int features[] = {
 	PD_HEADER_HOSTNAME, PD_HEADER_OSRELEASE, PD_HEADER_VERSION,
 	PD_HEADER_ARCH, PD_HEADER_NRCPUS, PD_HEADER_CPUDESC,
 	PD_HEADER_TOTAL_MEM, PD_HEADER_CMDLINE, PD_HEADER_EVENT_DESC,
-	PD_HEADER_SAMPLE_TIME, PD_HEADER_BPF_PROG_INFO, PD_HEADER_BPF_BTF,
-	PD_FEAT_BPFREC,
+	PD_HEADER_SAMPLE_TIME, PD_HEADER_CLOCKID, PD_HEADER_BPF_PROG_INFO,
+	PD_HEADER_BPF_BTF, PD_HEADER_CLOCK_DATA, PD_FEAT_BPFREC,
 };
 
 #define NR_FEATURES	(sizeof(features) / sizeof(features[0]))
@@ -478,13 +537,12 @@ static int write_features(struct pd_writer *w, struct pd_file_header *h)
 {
 	struct pd_feat_input in = {
 		.cfg = {
-			.attr = &w->attr,
-			.event_name = w->event_name,
-			.ids = w->ids,
-			.nr_ids = w->nr_ids,
+			.events = w->events,
+			.nr_events = w->nr_events,
 			.argc = w->argc,
 			.argv = w->argv,
 		},
+		.clock = w->clock,
 		.first_time = w->first_time,
 		.last_time = w->last_time,
 		.facts = &w->facts,
