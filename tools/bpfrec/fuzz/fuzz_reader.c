@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness of the perf.data reader: any input must give records
- * or an error, never a crash, a leak or undefined behaviour.  The facts
+ * libFuzzer harness of the perf.data reader and its sample decoder: any
+ * input must give records or an error, never a crash, a leak or
+ * undefined behaviour.  The facts
  * and strings handed out are touched so that ASan checks they are real.
  */
 #include <stdint.h>
@@ -9,6 +10,34 @@
 #include "util/perf_data/perf_data.h"
 
 static volatile size_t sink;
+
+/* Every array of a decoded sample, read to its end. */
+static void touch_sample(const struct pd_file_info *info, const struct pd_record *rec)
+{
+	const struct perf_event_attr *attr = &info->events[rec->event].attr;
+	const struct pd_sample *s = &rec->sample;
+	struct pd_read_value v;
+	__u64 i;
+
+	for (i = 0; i < s->read.nr; i++) {
+		pd_read_value(attr, s, i, &v);
+		sink += v.value + v.id + v.lost;
+	}
+	for (i = 0; i < s->nr_callchain; i++)
+		sink += s->callchain[i];
+	for (i = 0; i < s->raw_size; i++)
+		sink += ((const uint8_t *)s->raw)[i];
+	for (i = 0; i < s->nr_branches; i++)
+		sink += s->branches[i].from + s->branches[i].to;
+	for (i = 0; s->regs_user_abi && i < (__u64)__builtin_popcountll(attr->sample_regs_user); i++)
+		sink += s->regs_user[i];
+	for (i = 0; s->regs_intr_abi && i < (__u64)__builtin_popcountll(attr->sample_regs_intr); i++)
+		sink += s->regs_intr[i];
+	for (i = 0; i < s->stack_user_size; i++)
+		sink += ((const uint8_t *)s->stack_user)[i];
+	for (i = 0; i < s->aux_size; i++)
+		sink += ((const uint8_t *)s->aux)[i];
+}
 
 static void touch_facts(const struct pd_facts *f)
 {
@@ -67,6 +96,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			sink += strlen(rec.comm.comm);
 		else if (rec.type == PERF_RECORD_MMAP || rec.type == PERF_RECORD_MMAP2)
 			sink += strlen(rec.mmap.filename);
+		else if (rec.type == PERF_RECORD_SAMPLE && rec.has_sample)
+			touch_sample(info, &rec);
 		sink += rec.sample.time;
 	}
 	pd_reader_close(r);

@@ -293,6 +293,23 @@ else
 	pass "storm recorded without loss"
 fi
 
+# perf's own file of several events, a sampling one with callchains and
+# a side-band one, read by bpfrec: every program of a storm run meanwhile,
+# in the name of the storm (the sample_id of each record decoded as its
+# event lays it out).
+"$PERF" record -q -e cpu-clock,dummy -a -g -o "$tmp/perf-multi.data" -- \
+	"$STORM" -n 200 -p pmulti -l "$tmp/pmulti.list" >/dev/null 2>"$tmp/perf-multi.err"
+"$BPFREC" script -i "$tmp/perf-multi.data" >"$tmp/pmulti.out" 2>"$tmp/pmulti.err"
+rc=$?
+loads=$(awk 'NR == FNR { ids[$1] = 1; next } $4 == "storm" && $5 == "PROG_LOAD" && ($6 in ids)' \
+	"$tmp/pmulti.list" "$tmp/pmulti.out" | wc -l)
+if [ $rc -eq 0 ] && [ "$loads" -eq 200 ] && [ ! -s "$tmp/pmulti.err" ]; then
+	pass "bpfrec script reads perf's cpu-clock + dummy file (200 loads)"
+else
+	fail "bpfrec script reads perf's cpu-clock + dummy file" \
+		"exit $rc, $loads of 200 loads, $(head -2 "$tmp/pmulti.err")"
+fi
+
 # Programs the capture describes in full (no line info, arrays within its
 # own) are not opened by id: an fd of the recorder would hold them, and
 # their unload would happen in the recorder.  They live 100 us each here,

@@ -15,44 +15,9 @@
 #include <sys/utsname.h>
 #include <bpf/btf.h>
 #include "builtin.h"
+#include "tests/unit/unit.h"
 #include "util/json.h"
 #include "util/perf_data/perf_data.h"
-
-static int passed, failed, skipped;
-static char dir[] = "/tmp/bpfrec-unit-XXXXXX";
-
-#define CHECK(cond, ...) check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
-
-static bool check(bool ok, const char *file, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", ok ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	if (!ok)
-		printf(" (%s:%d)", file, line);
-	putchar('\n');
-	ok ? passed++ : failed++;
-	return ok;
-}
-
-static void skip(const char *what, const char *why)
-{
-	printf("ok - %s # SKIP %s\n", what, why);
-	skipped++;
-}
-
-static char *path(const char *name)
-{
-	static char buf[8][256];
-	static int n;
-	char *p = buf[n++ % 8];
-
-	snprintf(p, 256, "%s/%s", dir, name);
-	return p;
-}
 
 static const __u64 ids[2] = { 1000, 1001 };
 static const __u8 tag7[8] = { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4 };
@@ -441,13 +406,6 @@ static void test_roundtrip_facts(void)
 	pd_reader_close(r);
 }
 
-static size_t file_size(const char *file)
-{
-	struct stat st;
-
-	return stat(file, &st) ? 0 : st.st_size;
-}
-
 static int copy_prefix(const char *from, const char *to, size_t len)
 {
 	char *buf = malloc(len);
@@ -538,19 +496,6 @@ static void test_killed(void)
 		      "warns: %s", pd_reader_warning(r) ?: "(none)");
 		pd_reader_close(r);
 	}
-}
-
-static void *slurp(const char *file, size_t *len)
-{
-	int fd = open(file, O_RDONLY);
-	void *buf;
-
-	*len = file_size(file);
-	buf = malloc(*len);
-	if (read(fd, buf, *len) != (ssize_t)*len)
-		*len = 0;
-	close(fd);
-	return buf;
 }
 
 static void expect_open_error(const void *buf, size_t len, const char *want,
@@ -677,55 +622,6 @@ static void test_malformed(void)
 	free(ref);
 }
 
-/* Run a shell command; its stdout and stderr go to files. */
-static int sh(const char *fmt, ...)
-{
-	char cmd[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
-/* Run @fn(argc, argv) with stdout sent to @out. */
-static int run_cmd(int (*fn)(int, char **), int argc, char **argv,
-		   const char *out)
-{
-	int saved = dup(1), fd, ret;
-
-	fflush(stdout);
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	dup2(fd, 1);
-	close(fd);
-	ret = fn(argc, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	return ret;
-}
-
-static int count_lines(const char *file, const char *needle, char *first,
-		       size_t first_len)
-{
-	FILE *f = fopen(file, "r");
-	char line[1024];
-	int n = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (needle && !strstr(line, needle))
-			continue;
-		if (!n && first)
-			snprintf(first, first_len, "%s", line);
-		n++;
-	}
-	fclose(f);
-	return n;
-}
-
 static void test_script(void)
 {
 	char ref[256], missing[256];
@@ -788,7 +684,7 @@ static void test_default_input(void)
 	char cwd[256], line[1024];
 	int saved = dup(2), fd;
 
-	if (!getcwd(cwd, sizeof(cwd)) || sh("mkdir %s/dflt", dir) || chdir(path("dflt"))) {
+	if (!getcwd(cwd, sizeof(cwd)) || sh("mkdir %s/dflt", unit_dir()) || chdir(path("dflt"))) {
 		CHECK(0, "default input: cannot set up %s", path("dflt"));
 		return;
 	}
@@ -797,7 +693,7 @@ static void test_default_input(void)
 	close(fd);
 	CHECK(run_cmd(cmd_script, 1, script, path("dflt.txt")) == 1,
 	      "script without -i nor files exits 1");
-	sh("cp %s/ref.data perf.data", dir);
+	sh("cp %s/ref.data perf.data", unit_dir());
 	CHECK(run_cmd(cmd_script, 1, script, path("dflt.txt")) == 0 &&
 	      count_lines(path("dflt.txt"), NULL, NULL, 0) == 14,
 	      "script without -i reads perf.data when there is no bpfrec.data");
@@ -1077,10 +973,7 @@ static void test_perf_reads_ours(void)
 
 int main(void)
 {
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
-		return 1;
-	}
+	unit_setup();
 	test_roundtrip_records();
 	test_roundtrip_header();
 	test_roundtrip_facts();
@@ -1093,8 +986,5 @@ int main(void)
 	test_self_and_names();
 	test_json_escape();
 	test_perf_reads_ours();
-	if (!failed)
-		sh("rm -rf %s", dir);
-	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
-	return failed ? 1 : 0;
+	return unit_done();
 }

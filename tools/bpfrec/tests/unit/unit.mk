@@ -1,25 +1,30 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Unit tests of the perf.data writer/reader, script, report and JSON,
-# built with ASan and UBSan (included by tools/bpfrec/Makefile).
+# Unit tests, built with ASan and UBSan from the sources they test
+# (included by tools/bpfrec/Makefile):
+#   test_perf_data  perf.data writer/reader, script, report, JSON
+#   test_sample     every sample field, files of many events, perf reading them
 #
 #   make unit-test
 
 PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c
-UNIT_SRCS := $(PERF_DATA_SRCS) util/timeline.c util/json.c \
-	     builtin-script.c builtin-report.c input_option.c \
-	     tests/unit/test_perf_data.c
-UNIT_BIN := $(OUTPUT)/unit/test_perf_data
+UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c \
+		       builtin-script.c builtin-report.c input_option.c
+UNIT_test_sample := $(PERF_DATA_SRCS)
+UNIT_BINS := $(OUTPUT)/unit/test_perf_data $(OUTPUT)/unit/test_sample
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
 	       -I../../include/uapi -I.
 
 .PHONY: unit-test
 
-$(UNIT_BIN): $(UNIT_SRCS) $(HDRS)
+.SECONDEXPANSION:
+$(OUTPUT)/unit/%: $$(UNIT_%) tests/unit/%.c tests/unit/unit.c $(HDRS)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_SRCS) -lbpf -lelf -lz -o $@
+	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_$*) tests/unit/unit.c tests/unit/$*.c \
+		-lbpf -lelf -lz -o $@
 
-unit-test: $(UNIT_BIN)
-	$(UNIT_BIN)
+# every binary runs, and the target fails if one of them did
+unit-test: $(UNIT_BINS)
+	$(Q)rc=0; for t in $(UNIT_BINS); do echo "# $$t"; $$t || rc=1; done; exit $$rc

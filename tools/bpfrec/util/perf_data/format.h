@@ -48,7 +48,6 @@ enum {
 
 /* Records perf itself adds to the data section (no sample_id). */
 #define PD_RECORD_USER_TYPE_START	64
-#define PD_RECORD_FINISHED_ROUND	68
 
 struct pd_file_section {
 	__u64 offset;

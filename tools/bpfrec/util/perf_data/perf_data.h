@@ -72,6 +72,12 @@ bool pd_attr_bpf_obj_event(const struct perf_event_attr *attr);
 /* "PROG_LOAD", "MAP_CREATE", ...; NULL for an unknown type. */
 const char *pd_bpf_event_name(__u16 type);
 
+/*
+ * perf's record of the end of a round: every record before it is older
+ * than every record after the round that follows it.
+ */
+#define PD_RECORD_FINISHED_ROUND	68
+
 /* Feature bit of our own facts: far above anything perf assigns. */
 #define PD_FEAT_BPFREC		255
 
@@ -207,10 +213,28 @@ int pd_write_comm(struct pd_writer *w, __u32 pid, __u32 tid,
 		  const char *comm, bool exec, const struct pd_sample *s);
 int pd_write_lost(struct pd_writer *w, __u64 id, __u64 lost,
 		  const struct pd_sample *s);
+
+/* PERF_RECORD_MMAP, as the kernel writes it or as perf synthesises it. */
+struct pd_mmap {
+	__u32 pid;			/* -1: the kernel */
+	__u32 tid;
+	__u64 start;
+	__u64 len;
+	__u64 pgoff;
+	const char *filename;
+};
+
+/*
+ * perf finds the kernel's map and relocation from the MMAP of
+ * "[kernel.kallsyms]_text" at _text (pgoff = its address): a file with
+ * kernel samples needs one, else perf warns that the maps were restricted.
+ */
+int pd_write_mmap(struct pd_writer *w, const struct pd_mmap *m, __u16 misc,
+		  const struct pd_sample *s);
 /*
  * A PERF_RECORD_SAMPLE of the event whose id is @s->id, with the fields
- * its sample_type selects.  -E2BIG beyond 64 KiB, -EINVAL for an id no
- * event has.
+ * its sample_type selects.  -E2BIG beyond 64 KiB, -EINVAL for an id that
+ * is none of the events' ids.
  */
 int pd_write_sample(struct pd_writer *w, __u16 misc, const struct pd_sample *s);
 

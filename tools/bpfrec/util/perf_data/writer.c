@@ -359,13 +359,14 @@ static int emit(struct pd_writer *w, __u32 type, __u16 misc,
 
 int pd_write_sample(struct pd_writer *w, __u16 misc, const struct pd_sample *s)
 {
-	int ev = pd_evindex_of_id(&w->index, s->id);
+	const __u64 *ev = hashmap_find(&w->index.ids, s->id);
 	struct pd_buf b = { 0 };
 
-	if (ev < 0)
+	/* a sample names its event instance: an id no event has is a bug */
+	if (!ev)
 		return -EINVAL;
 	pd_buf_zero(&b, sizeof(struct perf_event_header));
-	pd_sample_encode(w->events[ev].attr, s, &b);
+	pd_sample_encode(w->events[*ev].attr, s, &b);
 	return append(w, &b, PERF_RECORD_SAMPLE, misc);
 }
 
@@ -416,6 +417,20 @@ int pd_write_comm(struct pd_writer *w, __u32 pid, __u32 tid,
 		comm = "";
 	return emit(w, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0,
 		    body, sizeof(body), comm, str_room(comm), s);
+}
+
+int pd_write_mmap(struct pd_writer *w, const struct pd_mmap *m, __u16 misc,
+		  const struct pd_sample *s)
+{
+	__u64 body[4];
+
+	memcpy(body, &m->pid, sizeof(__u32));
+	memcpy((__u32 *)body + 1, &m->tid, sizeof(__u32));
+	body[1] = m->start;
+	body[2] = m->len;
+	body[3] = m->pgoff;
+	return emit(w, PERF_RECORD_MMAP, misc, body, sizeof(body), m->filename,
+		    str_room(m->filename), s);
 }
 
 int pd_write_lost(struct pd_writer *w, __u64 id, __u64 lost,

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The harness of the unit test binaries (tests/unit/unit.c). */
+#ifndef BPFREC_TESTS_UNIT_H
+#define BPFREC_TESTS_UNIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One result line, "ok - ..." or "not ok - ... (file:line)"; returns @cond. */
+#define CHECK(cond, ...) check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+bool check(bool ok, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void skip(const char *what, const char *why);
+
+/* A scratch directory, removed by unit_done() when every check passed. */
+void unit_setup(void);
+const char *unit_dir(void);
+/* @name in the scratch directory; the last 8 results stay valid. */
+char *path(const char *name);
+/* Prints the counts; the exit status of the binary. */
+int unit_done(void);
+
+size_t file_size(const char *file);
+/* The whole of @file, malloc'ed; *len is 0 when it could not be read. */
+void *slurp(const char *file, size_t *len);
+/* Run a shell command built from @fmt; returns system()'s status. */
+int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Run @fn(argc, argv) with stdout sent to @out. */
+int run_cmd(int (*fn)(int, char **), int argc, char **argv, const char *out);
+/* Lines of @file holding @needle (all with NULL); the first one to @first. */
+int count_lines(const char *file, const char *needle, char *first, size_t first_len);
+
+#endif /* BPFREC_TESTS_UNIT_H */
