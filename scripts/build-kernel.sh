@@ -87,10 +87,13 @@ ticker=$!
 # Under errexit a failing command in an EXIT trap becomes the script's status: a ticker
 # already stopped must not turn a good build into a silent failure.
 trap 'kill $ticker 2>/dev/null || true' EXIT
-logged "$log" nice "${kmake[@]}" bzImage
+# Wall time depends on what else the machine runs; CPU time (user + system) does not,
+# and is what the build costs: both are printed.
+logged "$log" /usr/bin/time -f '%e %U %S' -o "$out/.build-time" nice "${kmake[@]}" bzImage
 logged "$log.headers" "${kmake[@]}" headers_install
 kill $ticker
 trap - EXIT
 echo "$key" >"$out/.bpfrec-key"
-stage "kernel $name: built $(du -h "$out/arch/x86/boot/bzImage" | cut -f1) bzImage" >&2
+read -r wall user sys <"$out/.build-time"
+stage "kernel $name: built $(du -h "$out/arch/x86/boot/bzImage" | cut -f1) bzImage in ${wall%.*} s, CPU $(echo "$user + $sys" | bc | cut -d. -f1) s" >&2
 echo "$out"

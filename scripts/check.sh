@@ -1,30 +1,95 @@
 #!/bin/bash
-# The one test command behind `make check`: every suite in turn, each shown as it runs;
-# a failing suite does not stop the others. Ends with one summary line and fails when
-# any suite failed.
-#   usage: scripts/check.sh
+# The one test command behind `make check`: every suite in turn, one stage line each; a
+# failing suite does not stop the others. Each suite's whole output goes to its own log
+# under $CACHE/logs; the stage line shows the suite's summary, and a failure shows the
+# tail of its log. Ends with one summary line and fails when any suite failed.
+#   usage: scripts/check.sh [SUITE...]     (default: every suite; `scripts/check.sh -l` lists them)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-suites=(
-	"series:$TOP/scripts/check-series.sh"
+FUZZ_SECONDS=${FUZZ_SECONDS:-30}
+
+# fuzz: libFuzzer's thousands of progress lines go to a log of their own; one line sums
+# them up: executions, seconds, corpus size and crashes (libFuzzer stops at the first).
+suite_fuzz() {
+	local flog=$CACHE/logs/fuzz.$$.log runs secs corp
+	if ! make -s -C "$TOP/tools/bpfrec" fuzz-test FUZZ_SECONDS="$FUZZ_SECONDS" >"$flog" 2>&1; then
+		tail -n 30 "$flog"
+		echo "fuzz: the fuzzer failed or found a crash; full log: $flog"
+		return 1
+	fi
+	read -r runs secs < <(sed -nE 's/^Done ([0-9]+) runs in ([0-9]+) second.*/\1 \2/p' "$flog")
+	corp=$(grep -oE 'corp: [0-9]+' "$flog" | tail -n 1 | cut -d' ' -f2)
+	echo "fuzz: ${runs:-?} executions in ${secs:-?} s, corpus ${corp:-?} inputs, 0 crashes (log: $flog)"
+}
+
+# suites: NAME and command, in the order they run. Every base of kernel/bases gets its
+# series check and a guest run; the debug kernel and the demo run on the primary base.
+primary=$(bases | head -n 1)
+suites=()
+for b in $(bases); do
+	suites+=("series-$b:$TOP/scripts/check-series.sh --base $b")
+done
+suites+=(
 	"unit:make -s -C $TOP/tools/bpfrec unit-test"
-	"fuzz:make -s -C $TOP/tools/bpfrec fuzz-test FUZZ_SECONDS=${FUZZ_SECONDS:-30}"
+	"fuzz:suite_fuzz"
 	"host:make -s -C $TOP/tools/bpfrec host-test"
-	"guest:$TOP/scripts/vm-test.sh"
-	"guest-debug:$TOP/scripts/vm-test.sh --debug"
+	"demo:$TOP/scripts/check-demo.sh --base $primary"
 )
+for b in $(bases); do
+	suites+=("guest-$b:$TOP/scripts/vm-test.sh --base $b")
+done
+suites+=("guest-$primary-debug:$TOP/scripts/vm-test.sh --base $primary --debug")
+
+if [ "${1:-}" = -l ]; then
+	printf '%s\n' "${suites[@]%%:*}"
+	exit 0
+fi
+want=" $* "
+nwant=$#
+
+# Suites bounded by wall time rather than work (the fuzz run) start at once in the
+# background, beside the others; their stage lines still come in the suites' order.
+background=" fuzz "
+
+# selected NAME: true when NAME is among the suites asked for (all by default).
+selected() {
+	[ "$nwant" -eq 0 ] || [[ "$want" == *" $1 "* ]]
+}
+
+prune_logs
+declare -A bgpid started
+for s in "${suites[@]}"; do
+	name=${s%%:*}
+	[[ "$background" == *" $name "* ]] && selected "$name" || continue
+	started[$name]=$(date +%s)
+	${s#*:} >"$CACHE/logs/check-$name.$$.log" 2>&1 </dev/null &
+	bgpid[$name]=$!
+	stage "$name: started in the background (log: $CACHE/logs/check-$name.$$.log)"
+done
 
 passed=0
 failed=()
 for s in "${suites[@]}"; do
 	name=${s%%:*}
-	stage "== $name: ${s#*:}"
-	if bash -c "${s#*:}"; then
+	cmd=${s#*:}
+	selected "$name" || continue
+	log=$CACHE/logs/check-$name.$$.log
+	if [ -n "${bgpid[$name]:-}" ]; then
+		t=${started[$name]}
+		wait "${bgpid[$name]}" && rc=0 || rc=$?
+	else
+		t=$(date +%s)
+		stage "$name: running (log: $log)"
+		$cmd >"$log" 2>&1 </dev/null && rc=0 || rc=$?
+	fi
+	if [ $rc = 0 ]; then
 		passed=$((passed + 1))
+		stage "$name: passed in $(($(date +%s) - t))s: $(grep -v '^\s*$' "$log" | tail -n 1)"
 	else
 		failed+=("$name")
-		stage "== $name: FAILED"
+		stage "$name: FAILED in $(($(date +%s) - t))s; last lines of $log:"
+		tail -n 25 "$log" | sed 's/^/    /'
 	fi
 done
 [ ${#failed[@]} -eq 0 ] || echo "failed suites: ${failed[*]}"

@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS=(
 	build-essential bc bison flex cpio rsync kmod libssl-dev libelf-dev zlib1g-dev
-	dwarves ccache python3
+	dwarves ccache python3 time
 	clang llvm bpftool libbpf-dev libtraceevent-dev libcap-dev
 	busybox-static qemu-system-x86
 	linux-source-6.1 linux-source-6.12 linux-perf

@@ -30,12 +30,15 @@ cat >"$work/demo.sh" <<'SH'
 # The sample workload loads BTF, creates a map, loads a program using it, attaches it
 # through a link, then frees everything; bpfrec records the whole lifecycle.
 cd /tmp
-echo "==== bpfrec record -e bpf-events -o demo.data -- workload -n 2"
-bpfrec record -e bpf-events -o demo.data -- /opt/bpfrec/tests/guest/workload -n 2 || exit
+echo "==== bpfrec record -e bpf-events -o demo.data -- workload -n 2 -l demo.ids"
+bpfrec record -e bpf-events -o demo.data -- \
+	/opt/bpfrec/tests/guest/workload -n 2 -l demo.ids || exit
 echo "==== bpfrec script -i demo.data"
 bpfrec script -i demo.data || exit
 echo "==== bpfrec report -i demo.data"
-bpfrec report -i demo.data
+bpfrec report -i demo.data || exit
+echo "==== what the workload read back with BPF_OBJ_GET_INFO_BY_FD (demo.ids)"
+cat demo.ids
 SH
 chmod +x "$work/demo.sh"
 "$TOP/scripts/vm.sh" "${vmargs[@]}" --quiet \

@@ -2,9 +2,13 @@
 # Build the patched kernel, the kselftests and the recorder, boot the guest, run the
 # tests there, and judge the result on the host: TAP results against
 # selftests/expected-failures, the recorder's guest tests, and a splat-free console.
-#   usage: scripts/vm-test.sh [--base NAME] [--debug]
+#   usage: scripts/vm-test.sh [--base NAME] [--debug] [--rerun-upstream]
 # The debug kernel (KASAN, lockdep) runs the project's own targets only: the tree's
 # perf_events target already takes minutes under TCG without them.
+# The tree's perf_events target is unchanged upstream code: once it passed on a kernel
+# build, its verdict is kept, keyed by that build's key and the hash of the installed
+# test binaries, and the next run with the same key reuses it and says so (about 90 s
+# under TCG). --rerun-upstream (or BPFREC_RERUN_UPSTREAM=1) runs it anyway.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -15,7 +19,8 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--base) select_base "${2:-}"; shift ;;
 	--debug) flavour=debug ;;
-	*) echo "usage: $0 [--base NAME] [--debug]" >&2; exit 2 ;;
+	--rerun-upstream) BPFREC_RERUN_UPSTREAM=1 ;;
+	*) echo "usage: $0 [--base NAME] [--debug] [--rerun-upstream]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -35,6 +40,26 @@ stage_dir=$(mktemp -d)
 trap 'rm -rf "$stage_dir"' EXIT
 ksft=$stage_dir/kselftest
 "$TOP/scripts/build-selftests.sh" "$ksft"
+
+# upstream_key: the kernel build's key and the perf_events binaries, as one hash.
+upstream_key() {
+	{
+		cat "$("$TOP/scripts/build-kernel.sh" 2>/dev/null)/.bpfrec-key"
+		find "$ksft/perf_events" -type f -print0 | sort -z | xargs -0 sha256sum |
+			sed "s|$ksft/||"
+	} | sha256sum | cut -c1-16
+}
+verdicts=$CACHE/verdicts
+mkdir -p "$verdicts"
+if [ $flavour = default ]; then
+	ukey=$(upstream_key)
+	if [ "${BPFREC_RERUN_UPSTREAM:-0}" != 1 ] && [ -f "$verdicts/perf_events-$ukey" ]; then
+		stage "perf_events: passed on this kernel build and these binaries on $(cat "$verdicts/perf_events-$ukey"); not run again (--rerun-upstream runs it)" >&2
+		for d in "$TOP"/selftests/*/; do
+			[ -f "$d/Makefile" ] && targets+=("$(basename "$d")")
+		done
+	fi
+fi
 if [ ${#targets[@]} -gt 0 ]; then
 	grep -E "^($(IFS='|'; echo "${targets[*]}")):" "$ksft/kselftest-list.txt" >"$ksft/list"
 	mv "$ksft/list" "$ksft/kselftest-list.txt"
@@ -56,3 +81,7 @@ done
 "$TOP/scripts/check-tap.sh" "$log" "$stage_dir/kselftest/kselftest-list.txt" "${noskip[@]}"
 grep -E '^bpfrec guest: [0-9]+ passed, 0 failed' "$log" ||
 	die "the recorder's guest tests did not all pass (see $log)"
+# Only a run that judged perf_events, with everything else clean, records its verdict.
+if [ $flavour = default ] && grep -q '^perf_events:' "$ksft/kselftest-list.txt"; then
+	date -u '+%Y-%m-%d %H:%M UTC' >"$verdicts/perf_events-$ukey"
+fi

@@ -1,0 +1,200 @@
+# Checks of the `make run` demo's output (scripts/check-demo.sh): one "ok" or "not ok"
+# line per check, then a summary line; exits 1 when a check failed.
+# The output has four sections, each opened by a "==== COMMAND" line: bpfrec record,
+# bpfrec script, bpfrec report, and the ids the workload read back (demo.ids):
+#   pid PID | btf ID SIZE | map ID TYPE NAME | prog ID TYPE NAME TAG | link ID TYPE PROGID
+# The ids come last, so the checks that need them run at the end. Ids are per kind
+# (program 11 and BTF 11 are two objects): objects are keyed "KIND:ID".
+# bpfrec script's columns: TIME CPU PID/TID COMM EVENT ID NAME TYPE TAG DETAILS...
+
+function check(name, bad) {
+	nchecks++
+	if (bad == "") {
+		print "ok - " name
+	} else {
+		print "not ok - " name ": " bad
+		nfail++
+	}
+}
+
+BEGIN {
+	split("btf map prog link", kinds, " ")
+	create["btf"] = "BTF_LOAD"; release["btf"] = "BTF_UNLOAD"
+	create["map"] = "MAP_CREATE"; release["map"] = "MAP_FREE"
+	create["prog"] = "PROG_LOAD"; release["prog"] = "PROG_UNLOAD"
+	create["link"] = "LINK_ATTACH"; release["link"] = "LINK_DETACH"
+	for (k in create) {
+		evkind[create[k]] = k
+		evkind[release[k]] = k
+	}
+}
+
+/^==== / {
+	sec = $2 == "bpfrec" ? $3 : "ids"
+	seen[sec] = 1
+	next
+}
+
+sec == "record" {
+	if ($1 == "bpfrec:" && / records, .* objects /)
+		summary = $0
+	if (/exited with status/)
+		wexit = $NF
+	next
+}
+
+sec == "ids" {
+	if ($1 == "pid") {
+		wpid = $2
+	} else if ($1 == "done") {
+		done = 1
+	} else if ($1 in create) {
+		o = $1 ":" $2
+		order[++nobj] = o
+		nkind[$1]++
+		if ($1 != "btf")
+			etype[o] = $3
+		if ($1 == "map" || $1 == "prog")
+			ename[o] = $4
+		if ($1 == "prog")
+			etag[o] = $5
+	}
+	next
+}
+
+sec == "script" && !/^#/ && ($5 in evkind) {
+	nline++
+	ev[nline] = $5
+	obj[nline] = evkind[$5] ":" $6
+	who[nline] = $3 " " $4
+	name[nline] = $7
+	type[nline] = $8
+	tag[nline] = $9
+	next
+}
+
+sec == "report" {
+	if (/^# lost records: /)
+		lost = $0
+	if (/^[A-Z]/)
+		part = $1
+	if (part == "Objects" && /^  (prog|map|link|btf) /)
+		bytype[$1 " " $2] = $3 " " $4 " " $5 " " $6 " " $7
+	if (part == "Objects" && NF == 6 && $3 ~ /^[0-9]+$/)
+		prow[$1] = $0
+	if (part == "Lifetimes" && ($1 in create))
+		life[$1] = $2
+	if (part == "Alive" && ($1 in create))
+		alive[++nalive] = $1 ":" $2
+	next
+}
+
+END {
+	bad = ""
+	for (i = split("record script report ids", f, " "); i > 0; i--)
+		if (!seen[f[i]])
+			bad = bad " " f[i]
+	check("the demo printed its four sections", bad == "" ? "" : "missing:" bad)
+	bad = ""
+	if (wpid == "" || !done)
+		bad = "no pid line or no 'done' line in demo.ids;"
+	for (i = 1; i <= 4; i++)
+		if (nkind[kinds[i]] != 2)
+			bad = bad " " nkind[kinds[i]] + 0 " " kinds[i] " ids, want 2;"
+	check("the workload created 2 BTF objects, maps, programs and links", bad)
+	bad = ""
+	if (wexit != "0" || summary !~ /, 0 unresolved\)/)
+		bad = "exit status '" wexit "', summary '" summary "'"
+	check("record: the workload exited 0 and nothing was unresolved", bad)
+
+	# Where each object's records are.
+	for (i = 1; i <= nline; i++) {
+		o = obj[i]
+		if (ev[i] == create[evkind[ev[i]]]) {
+			nc[o]++
+			cl[o] = i
+		} else {
+			nr[o]++
+			rl[o] = i
+		}
+	}
+	bad = ""
+	for (j = 1; j <= nobj; j++) {
+		o = order[j]
+		split(o, f, ":")
+		if (nc[o] != 1 || nr[o] != 1)
+			bad = bad sprintf(" %s: %d %s, %d %s;", o, nc[o], create[f[1]],
+					  nr[o], release[f[1]])
+		else if (cl[o] > rl[o])
+			bad = bad " " o ": released before created;"
+	}
+	check("script: one creation then one release line per object", bad)
+
+	bad = ""
+	for (j = 1; j <= nobj; j++) {
+		o = order[j]
+		c = cl[o]
+		r = rl[o]
+		if (c == "" || r == "")
+			continue
+		if (who[c] != wpid "/" wpid " workload")
+			bad = bad " " o " created by '" who[c] "';"
+		if ((o in ename) && (name[c] != ename[o] || name[r] != ename[o]))
+			bad = bad " " o " named " name[c] "/" name[r] ", want " ename[o] ";"
+		if ((o in etype) && (type[c] != etype[o] || type[r] != etype[o]))
+			bad = bad " " o " typed " type[c] "/" type[r] ", want " etype[o] ";"
+		if ((o in etag) && (tag[c] != etag[o] || tag[r] != etag[o]))
+			bad = bad " " o " tag " tag[c] "/" tag[r] ", want " etag[o] ";"
+	}
+	check("script: created by the workload, with the names, types and tags it read back",
+	      bad)
+
+	# The workload's creations, in the script's order, must be exactly demo.ids' order;
+	# a creation by the workload of an object it did not report is a stray record.
+	got = ""
+	for (i = 1; i <= nline; i++)
+		if (who[i] == wpid "/" wpid " workload" && ev[i] == create[evkind[ev[i]]])
+			got = got " " obj[i]
+	want = ""
+	for (j = 1; j <= nobj; j++)
+		want = want " " order[j]
+	check("script: the workload's creations in its order, none stray",
+	      got == want ? "" : "got" got ", want" want)
+
+	bad = ""
+	half = nobj / 2
+	for (j = 1; j <= half; j++)
+		if (rl[order[j]] == "" || rl[order[j]] > cl[order[half + 1]])
+			bad = bad " " order[j] " not released before round 2 began;"
+	check("script: round 1 released before round 2 began", bad)
+
+	check("report: no record lost",
+	      lost == "# lost records: 0 (in 0 LOST records)" ? "" : "'" lost "'")
+	bad = ""
+	split("prog raw_tracepoint|map array|link raw_tracepoint|btf user", rows, "|")
+	for (i = 1; i <= 4; i++)
+		if (bytype[rows[i]] != "2 2 0 0 0")
+			bad = bad " " rows[i] ": '" bytype[rows[i]] "';"
+	check("report: by type, 2 created, 2 destroyed, none alive, synthesised or unresolved",
+	      bad)
+	split(prow[wpid], f, " ")
+	bad = ""
+	if (f[2] != "workload" || f[3] != 2 || f[4] != 2 || f[5] != 2 || f[6] != 2)
+		bad = "row '" prow[wpid] "'"
+	check("report: the workload's row counts 2 programs, maps, links and BTF objects", bad)
+	bad = ""
+	for (i = 1; i <= 4; i++)
+		if (life[kinds[i]] != 2)
+			bad = bad " " kinds[i] " " life[kinds[i]] + 0 ";"
+	check("report: lifetimes of exactly the workload's 2 objects of each kind", bad)
+	bad = ""
+	for (j = 1; j <= nalive; j++)
+		for (i = 1; i <= nobj; i++)
+			if (alive[j] == order[i])
+				bad = bad " " alive[j]
+	check("report: none of the workload's objects alive at the end",
+	      bad == "" ? "" : "alive:" bad)
+
+	printf "demo: %d of %d checks passed\n", nchecks - nfail, nchecks
+	exit nfail > 0
+}

@@ -1,0 +1,30 @@
+#!/bin/bash
+# The `make run` demo as a test: run it as a user would (scripts/run-demo.sh) and assert
+# what it printed. The workload reads back every object it created (demo.ids, the last
+# section of the demo), so the checks know the exact ids:
+#   - the demo's three commands ran and the guest exited 0;
+#   - `bpfrec script`: one creation and one release line per object, by the workload,
+#     with the name, type and tag the workload read back, creation before release; the
+#     workload's creations in its order (BTF, map, program, link, per round), the first
+#     round released before the second starts, and no creation by it of unknown ids;
+#   - `bpfrec report`: nothing lost, the workload's row (2 of each kind), every object
+#     of the workload counted in the lifetimes, none of them alive at the end.
+#   usage: scripts/check-demo.sh [--base NAME]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+args=()
+case "${1:-}" in
+'') ;;
+--base) args=(--base "${2:?--base needs a name}") ;;
+*) echo "usage: $0 [--base NAME]" >&2; exit 2 ;;
+esac
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$TOP/scripts/run-demo.sh" "${args[@]}" --out "$out" && rc=0 || rc=$?
+
+# The checks run whatever the demo's status, to say what went wrong.
+echo "==== checks of the demo's output"
+awk -f "$TOP/scripts/check-demo.awk" "$out" || rc=1
+[ "$rc" = 0 ] || die "the demo (make run) failed; its output and the checks are above"
