@@ -6,7 +6,8 @@
 #   make help         all targets
 #
 # KCONFIG=debug selects the debug kernel (KASAN, lockdep) for kernel, vm-test, run and shell;
-# BASE=NAME a kernel base of kernel/bases other than the primary.
+# BASE=NAME a kernel base of kernel/bases other than the primary; SUITES='A B' the suites
+# of make check to run (scripts/check.sh -l lists them).
 
 KCONFIG ?= default
 ifeq ($(KCONFIG),debug)
@@ -36,7 +37,7 @@ vm-test: deps
 	@scripts/vm-test.sh $(KFLAGS)
 
 check: deps
-	@scripts/check.sh
+	@scripts/check.sh $(SUITES)
 
 check-series: deps
 	@for b in $(or $(BASE),$$(awk '!/^(#|$$)/ { print $$1 }' kernel/bases)); do \
@@ -71,7 +72,8 @@ help:
 	@echo "make               build the recorder (tools/bpfrec/bpfrec)"
 	@echo "make run           boot the patched kernel, record a sample workload, print it"
 	@echo "make check         every test (the one test command; CI runs it); one line per suite,"
-	@echo "                   each suite's output in \$$BPFREC_CACHE/logs/check-<suite>.<pid>.log"
+	@echo "                   each suite's output in \$$BPFREC_CACHE/logs/check-<suite>.<pid>.log;"
+	@echo "                   SUITES='demo unit' runs those only (scripts/check.sh -l lists them)"
 	@echo "make kernel        build the guest kernel (cached; KCONFIG=debug for KASAN+lockdep)"
 	@echo "                   BASE=NAME (kernel, vm-test, run, shell, check-series): a base of kernel/bases"
 	@echo "make vm-test       kselftests and recorder tests in the guest (KCONFIG=debug too)"
