@@ -5,6 +5,7 @@
  * the recording ended, and what was lost.
  */
 #include <argp.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,18 +29,21 @@ struct obj {
 	__u64 t_create;
 	__u64 t_destroy;
 	__u32 pid;			/* creating process, 0 if unknown */
-	const char *comm;
+	char *comm;			/* malloc'ed; NULL if unknown */
+	size_t seq;			/* position of its first record, in time order */
 	char type[40];
 	bool synthesised;
 	bool unresolved;
 	bool self;			/* the recorder's own (PD_F_SELF) */
 };
 
-struct change {
-	enum kind kind;
-	__u32 id;
-	bool create;
-	size_t seq;			/* timeline position: time order */
+/* What one reading of the file gathers. */
+struct collection {
+	struct obj *objs;
+	size_t nr, cap;
+	struct hashmap open;		/* kind << 32 | id -> its latest obj */
+	__u64 lost, first, last;	/* LOST total, times of the records */
+	size_t nr_lost, nr_records;
 };
 
 static const char report_doc[] =
@@ -70,9 +74,10 @@ static bool event_kind(__u16 type, enum kind *k, bool *create)
 	return true;
 }
 
-static int change_cmp(const void *a, const void *b)
+/* Kind, then id, then time: how survivors are listed. */
+static int obj_cmp(const void *a, const void *b)
 {
-	const struct change *x = a, *y = b;
+	const struct obj *x = a, *y = b;
 
 	if (x->kind != y->kind)
 		return x->kind < y->kind ? -1 : 1;
@@ -150,68 +155,104 @@ static void describe(struct obj *o, const struct timeline *tl,
 	o->self = flags & PD_F_SELF;
 	if (o->unresolved && o->kind == K_PROG)
 		snprintf(o->type, sizeof(o->type), "unresolved");
+	/* the event's comm lives until the next one: the obj keeps a copy */
 	if (o->self) {
 		o->pid = origin->pid;
-		o->comm = TL_SELF_NAME;
+		o->comm = strdup(TL_SELF_NAME);
 	} else if (origin && (origin->pid || origin->comm[0])) {
 		o->pid = origin->pid;
-		o->comm = origin->comm;
+		o->comm = strdup(origin->comm);
 	} else if (e->has_sample) {
 		o->pid = e->sample.pid;
-		o->comm = timeline_comm(tl, e);
+		if (timeline_comm(tl, e))
+			o->comm = strdup(timeline_comm(tl, e));
 	}
 }
 
-/* Pair creations and destructions of each id into lifetimes. */
-static struct obj *collect(const struct timeline *tl, size_t *nr_objs)
+/*
+ * A BPF record pairs with the open lifetime of its id: a destruction
+ * closes it, anything else starts a new one.
+ */
+static int add_change(struct collection *c, const struct timeline *tl,
+		      const struct tl_event *e)
 {
-	struct change *ch = calloc(tl->nr ? tl->nr : 1, sizeof(*ch));
-	struct obj *objs = calloc(tl->nr ? tl->nr : 1, sizeof(*objs));
-	size_t i, nr_ch = 0, n = 0;
+	enum kind kind;
+	bool create, added;
+	struct obj *o;
+	__u64 *latest;
 
-	if (!ch || !objs) {
-		free(ch);
-		free(objs);
-		return NULL;
+	if (e->type != PERF_RECORD_BPF_EVENT || !event_kind(e->bpf.type, &kind, &create))
+		return 0;
+	latest = hashmap_add(&c->open, (__u64)kind << 32 | e->bpf.id, &added);
+	if (!latest)
+		return -ENOMEM;
+	o = added ? NULL : &c->objs[*latest];
+	if (!create && o && !o->destroyed) {
+		o->destroyed = true;
+		o->t_destroy = e->sample.time;
+		return 0;
 	}
-	for (i = 0; i < tl->nr; i++) {
-		const struct tl_event *e = &tl->ev[i];
-		struct change *c = &ch[nr_ch];
+	if (c->nr == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 256;
+		struct obj *objs = realloc(c->objs, cap * sizeof(*objs));
 
-		if (e->type != PERF_RECORD_BPF_EVENT ||
-		    !event_kind(e->bpf.type, &c->kind, &c->create))
-			continue;
-		c->id = e->bpf.id;
-		c->seq = i;
-		nr_ch++;
+		if (!objs)
+			return -ENOMEM;
+		c->objs = objs;
+		c->cap = cap;
 	}
-	qsort(ch, nr_ch, sizeof(*ch), change_cmp);
-	for (i = 0; i < nr_ch; i++) {
-		const struct tl_event *e = &tl->ev[ch[i].seq];
-		struct obj *o = n ? &objs[n - 1] : NULL;
+	*latest = c->nr;
+	o = &c->objs[c->nr++];
+	memset(o, 0, sizeof(*o));
+	o->kind = kind;
+	o->id = e->bpf.id;
+	o->seq = tl->nr;
+	if (create) {
+		o->created = true;
+		o->t_create = e->sample.time;
+	} else {
+		o->destroyed = true;
+		o->t_destroy = e->sample.time;
+	}
+	describe(o, tl, e);
+	return 0;
+}
 
-		/* A destruction closes the open lifetime of the same id. */
-		if (!ch[i].create && o && o->kind == ch[i].kind &&
-		    o->id == ch[i].id && !o->destroyed) {
-			o->destroyed = true;
-			o->t_destroy = e->sample.time;
-			continue;
+/* Read the file once, in time order: lifetimes, losses, times. */
+static int collect(struct timeline *tl, struct collection *c, char *err, size_t errlen)
+{
+	struct tl_event e;
+	int ret;
+
+	while ((ret = timeline_next(tl, &e, err, errlen)) > 0) {
+		c->nr_records++;
+		if (e.type == PERF_RECORD_LOST) {
+			c->lost += e.lost;
+			c->nr_lost++;
 		}
-		o = &objs[n++];
-		o->kind = ch[i].kind;
-		o->id = ch[i].id;
-		if (ch[i].create) {
-			o->created = true;
-			o->t_create = e->sample.time;
-		} else {
-			o->destroyed = true;
-			o->t_destroy = e->sample.time;
+		if (e.has_sample && e.sample.time) {
+			if (!c->first)
+				c->first = e.sample.time;
+			c->last = e.sample.time;
 		}
-		describe(o, tl, e);
+		if (add_change(c, tl, &e)) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
 	}
-	free(ch);
-	*nr_objs = n;
-	return objs;
+	if (!ret)
+		qsort(c->objs, c->nr, sizeof(*c->objs), obj_cmp);
+	return ret;
+}
+
+static void collection_free(struct collection *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		free(c->objs[i].comm);
+	free(c->objs);
+	hashmap_free(&c->open);
 }
 
 static void fmt_duration(__u64 ns, char *buf, size_t len)
@@ -419,27 +460,25 @@ static void survivors(const struct timeline *tl, struct obj *objs, size_t n)
 		printf("  ... and %zu more\n", nr - listed);
 }
 
-static void summary(const char *path, const struct timeline *tl)
+/* The events of the file and the samples each one has. */
+static void events_line(const struct timeline *tl)
+{
+	const struct pd_file_info *in = tl->info;
+	size_t i;
+
+	printf("# events:");
+	for (i = 0; i < in->nr_events; i++)
+		printf("%s %s (%zu samples)", i ? "," : "",
+		       in->events[i].name ? in->events[i].name : "-", tl->nr_samples[i]);
+	putchar('\n');
+}
+
+static void summary(const char *path, const struct timeline *tl, const struct collection *c)
 {
 	const struct pd_file_info *in = tl->info;
 	const struct pd_facts *f = tl->facts;
-	__u64 lost = 0, first = 0, last = 0;
-	size_t i, nr_lost = 0;
 	char a[32], b[32], d[32];
 
-	for (i = 0; i < tl->nr; i++) {
-		const struct tl_event *e = &tl->ev[i];
-
-		if (e->type == PERF_RECORD_LOST) {
-			lost += e->lost;
-			nr_lost++;
-		}
-		if (e->has_sample && e->sample.time) {
-			if (!first)
-				first = e->sample.time;
-			last = e->sample.time;
-		}
-	}
 	printf("# bpfrec report of %s\n", path);
 	if (in->hostname || in->osrelease)
 		printf("# host: %s, kernel %s\n",
@@ -449,12 +488,13 @@ static void summary(const char *path, const struct timeline *tl)
 		printf("# written by: %s\n", in->version);
 	if (in->cmdline)
 		printf("# cmdline: %s\n", in->cmdline);
-	timeline_time(first, a, sizeof(a));
-	timeline_time(last, b, sizeof(b));
-	fmt_duration(last - first, d, sizeof(d));
-	printf("# records: %zu, from %s to %s (%s)\n", tl->nr, a, b, d);
+	events_line(tl);
+	timeline_time(c->first, a, sizeof(a));
+	timeline_time(c->last, b, sizeof(b));
+	fmt_duration(c->last - c->first, d, sizeof(d));
+	printf("# records: %zu, from %s to %s (%s)\n", c->nr_records, a, b, d);
 	printf("# lost records: %llu (in %zu LOST records)\n",
-	       (unsigned long long)lost, nr_lost);
+	       (unsigned long long)c->lost, c->nr_lost);
 	if (f->has_capture)
 		printf("# capture: %llu records lost in ring buffers, %llu facts lost, map/link/btf records %s\n",
 		       (unsigned long long)f->capture.lost_records,
@@ -470,37 +510,42 @@ int cmd_report(int argc, char **argv)
 		.doc = report_doc,
 		.children = report_children,
 	};
-	struct obj *objs, **v;
+	struct collection c = {};
 	struct timeline tl;
+	struct obj **v = NULL;
 	char err[300];
-	size_t i, n = 0;
+	size_t i;
 	int ret = BPFREC_EXIT_OK;
 
 	argp_err_exit_status = BPFREC_EXIT_USAGE;
 	if (argp_parse(&argp, argc, argv, 0, NULL, &input))
 		return BPFREC_EXIT_USAGE;
-	if (timeline_load(&tl, input, err, sizeof(err))) {
+	if (timeline_open(&tl, input, err, sizeof(err))) {
 		fprintf(stderr, "bpfrec report: %s: %s\n", input, err);
 		return BPFREC_EXIT_ERROR;
 	}
-	objs = collect(&tl, &n);
-	v = calloc(n ? n : 1, sizeof(*v));
-	if (!objs || !v) {
+	if (collect(&tl, &c, err, sizeof(err))) {
+		fprintf(stderr, "bpfrec report: %s: %s\n", input, err);
+		ret = BPFREC_EXIT_ERROR;
+		goto out;
+	}
+	v = calloc(c.nr ? c.nr : 1, sizeof(*v));
+	if (!v) {
 		fprintf(stderr, "bpfrec report: out of memory\n");
 		ret = BPFREC_EXIT_ERROR;
 		goto out;
 	}
-	for (i = 0; i < n; i++)
-		v[i] = &objs[i];
-	summary(input, &tl);
-	by_type(v, n);
-	by_process(v, n);
-	if (lifetimes(objs, n)) {
+	for (i = 0; i < c.nr; i++)
+		v[i] = &c.objs[i];
+	summary(input, &tl, &c);
+	by_type(v, c.nr);
+	by_process(v, c.nr);
+	if (lifetimes(c.objs, c.nr)) {
 		fprintf(stderr, "bpfrec report: out of memory\n");
 		ret = BPFREC_EXIT_ERROR;
 		goto out;
 	}
-	survivors(&tl, objs, n);
+	survivors(&tl, c.objs, c.nr);
 	if (pd_reader_warning(tl.reader))
 		fprintf(stderr, "bpfrec report: warning: %s: %s\n", input,
 			pd_reader_warning(tl.reader));
@@ -510,7 +555,7 @@ int cmd_report(int argc, char **argv)
 	}
 out:
 	free(v);
-	free(objs);
-	timeline_free(&tl);
+	collection_free(&c);
+	timeline_close(&tl);
 	return ret;
 }

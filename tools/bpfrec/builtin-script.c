@@ -4,6 +4,7 @@
  * a perf.data, in time order, as text or as JSON lines.
  */
 #include <argp.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <bpf/libbpf.h>
@@ -498,6 +499,53 @@ static void print_json(const struct row *r)
 	json_end(&j);
 }
 
+/* The widest value of each text column over the file: a first reading. */
+static int measure(const char *input, struct widths *w, char *err, size_t errlen)
+{
+	struct timeline tl;
+	struct tl_event e;
+	struct row row;
+	int ret;
+
+	if (timeline_open(&tl, input, err, errlen))
+		return -EINVAL;
+	while ((ret = timeline_next(&tl, &e, err, errlen)) > 0) {
+		build_row(&row, &tl, &e);
+		fit_widths(w, &row);
+	}
+	timeline_close(&tl);
+	return ret;
+}
+
+/* The lines, streamed as the file is read in time order. */
+static int print(const struct script_args *args, const struct widths *w, char *err,
+		 size_t errlen)
+{
+	struct timeline tl;
+	struct tl_event e;
+	struct row row;
+	int ret;
+
+	if (timeline_open(&tl, args->input, err, errlen))
+		return -EINVAL;
+	if (!args->json)
+		printf("#%15s %5s %13s %-*s %-*s %6s %-*s %-*s %-16s %s\n",
+		       "TIME", "CPU", "PID/TID", w->comm, "COMM", w->event, "EVENT",
+		       "ID", w->name, "NAME", w->type, "TYPE", "TAG", "DETAILS");
+	while ((ret = timeline_next(&tl, &e, err, errlen)) > 0) {
+		build_row(&row, &tl, &e);
+		if (args->json)
+			print_json(&row);
+		else
+			print_text(&row, w);
+	}
+	if (!ret && pd_reader_warning(tl.reader))
+		fprintf(stderr, "bpfrec script: warning: %s: %s\n", args->input,
+			pd_reader_warning(tl.reader));
+	timeline_close(&tl);
+	return ret;
+}
+
 int cmd_script(int argc, char **argv)
 {
 	struct script_args args = {};
@@ -508,37 +556,17 @@ int cmd_script(int argc, char **argv)
 		.children = script_children,
 	};
 	struct widths w = min_widths;
-	struct timeline tl;
 	char err[300];
-	struct row row;
-	size_t i;
 
 	argp_err_exit_status = BPFREC_EXIT_USAGE;
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return BPFREC_EXIT_USAGE;
-	if (timeline_load(&tl, args.input, err, sizeof(err))) {
+	/* text columns fit the whole file: read it twice rather than keep it */
+	if ((!args.json && measure(args.input, &w, err, sizeof(err))) ||
+	    print(&args, &w, err, sizeof(err))) {
 		fprintf(stderr, "bpfrec script: %s: %s\n", args.input, err);
 		return BPFREC_EXIT_ERROR;
 	}
-	for (i = 0; !args.json && i < tl.nr; i++) {
-		build_row(&row, &tl, &tl.ev[i]);
-		fit_widths(&w, &row);
-	}
-	if (!args.json)
-		printf("#%15s %5s %13s %-*s %-*s %6s %-*s %-*s %-16s %s\n",
-		       "TIME", "CPU", "PID/TID", w.comm, "COMM", w.event, "EVENT",
-		       "ID", w.name, "NAME", w.type, "TYPE", "TAG", "DETAILS");
-	for (i = 0; i < tl.nr; i++) {
-		build_row(&row, &tl, &tl.ev[i]);
-		if (args.json)
-			print_json(&row);
-		else
-			print_text(&row, &w);
-	}
-	if (pd_reader_warning(tl.reader))
-		fprintf(stderr, "bpfrec script: warning: %s: %s\n", args.input,
-			pd_reader_warning(tl.reader));
-	timeline_free(&tl);
 	if (fflush(stdout)) {
 		perror("bpfrec script: stdout");
 		return BPFREC_EXIT_ERROR;

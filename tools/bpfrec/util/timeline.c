@@ -1,126 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Time-ordered view of a perf.data for script and report.  Records from
- * different CPUs arrive interleaved (perf drains one ring after another),
- * so they are sorted by time, file order breaking ties; the comm of each
- * task is then followed through its COMM records in that order, so an
- * exec that renames a task applies from the right moment on.
+ * The records of a perf.data that script and report show, in time order
+ * (pd_ordered: round by round, not the whole file in memory), each with
+ * the comm of its task.  The comm is followed through the COMM records in
+ * that order, so an exec that renames a task applies from the right
+ * moment on.
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
-#include "util/hashmap.h"
 #include "util/timeline.h"
-
-struct slot {
-	struct tl_event ev;
-	size_t seq;
-	char *comm;			/* COMM records only */
-};
-
-/* The comm of @tid in @comms (tid -> the string), NULL when unnamed. */
-static const char *comm_get(const struct hashmap *comms, __u32 tid)
-{
-	__u64 *comm = hashmap_find(comms, tid);
-
-	return comm ? (const char *)(uintptr_t)*comm : NULL;
-}
-
-static int comm_set(struct hashmap *comms, __u32 tid, const char *comm)
-{
-	__u64 *val = hashmap_add(comms, tid, NULL);
-
-	if (!val)
-		return -ENOMEM;
-	*val = (uintptr_t)comm;
-	return 0;
-}
-
-static int slot_cmp(const void *a, const void *b)
-{
-	const struct slot *x = a, *y = b;
-
-	if (x->ev.sample.time != y->ev.sample.time)
-		return x->ev.sample.time < y->ev.sample.time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Keep what script and report show, and COMM records to name tasks. */
-static int take(struct slot *s, const struct pd_record *rec)
-{
-	memset(s, 0, sizeof(*s));
-	s->ev.type = rec->type;
-	s->ev.has_sample = rec->has_sample;
-	s->ev.sample = rec->sample;
-	switch (rec->type) {
-	case PERF_RECORD_BPF_EVENT:
-		s->ev.bpf = rec->bpf;
-		return 1;
-	case PERF_RECORD_KSYMBOL:
-		/* The reader's string lives until its next record only. */
-		s->ev.ksymbol = rec->ksymbol;
-		s->ev.ksymbol.name = strdup(rec->ksymbol.name);
-		return s->ev.ksymbol.name ? 1 : -ENOMEM;
-	case PERF_RECORD_LOST:
-		s->ev.lost = rec->lost.lost;
-		return 1;
-	case PERF_RECORD_COMM:
-		/* The comm names the task from this record's time on. */
-		s->ev.sample.tid = rec->comm.tid;
-		s->comm = strdup(rec->comm.comm);
-		return s->comm ? 1 : -ENOMEM;
-	}
-	return 0;
-}
-
-static void free_slots(struct slot *slots, size_t nr)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		free(slots[i].comm);
-		if (slots[i].ev.type == PERF_RECORD_KSYMBOL)
-			free((char *)slots[i].ev.ksymbol.name);
-	}
-	free(slots);
-}
-
-static int read_all(struct timeline *tl, struct slot **slotsp, size_t *nrp,
-		    char *err, size_t errlen)
-{
-	struct slot *slots = NULL, *n;
-	size_t nr = 0, cap = 0;
-	struct pd_record rec;
-	int ret;
-
-	while ((ret = pd_reader_next(tl->reader, &rec)) > 0) {
-		if (nr == cap) {
-			cap = cap ? cap * 2 : 1024;
-			n = realloc(slots, cap * sizeof(*slots));
-			if (!n) {
-				ret = -ENOMEM;
-				break;
-			}
-			slots = n;
-		}
-		ret = take(&slots[nr], &rec);
-		if (ret < 0)
-			break;
-		slots[nr].seq = nr;
-		nr += ret;
-	}
-	if (ret < 0) {
-		snprintf(err, errlen, "%s", ret == -ENOMEM ? "out of memory" :
-			 pd_reader_error(tl->reader));
-		free_slots(slots, nr);
-		return ret;
-	}
-	*slotsp = slots;
-	*nrp = nr;
-	return 0;
-}
 
 /* The addresses KSYMBOL records give the recorder's own programs. */
 static int self_addrs(struct timeline *tl)
@@ -147,76 +38,110 @@ static int self_addrs(struct timeline *tl)
 	return 0;
 }
 
-int timeline_load(struct timeline *tl, const char *path, char *err,
-		  size_t errlen)
+int timeline_open(struct timeline *tl, const char *path, char *err, size_t errlen)
 {
-	struct hashmap map = { 0 };
-	struct slot *slots;
-	size_t i, nr;
-	int ret;
-
 	memset(tl, 0, sizeof(*tl));
 	tl->reader = pd_reader_open(path, err, errlen);
 	if (!tl->reader)
 		return -EINVAL;
 	tl->facts = pd_reader_facts(tl->reader);
 	tl->info = pd_reader_info(tl->reader);
-	if (self_addrs(tl)) {
+	tl->ordered = pd_ordered_new(tl->reader);
+	tl->nr_samples = calloc(tl->info->nr_events, sizeof(*tl->nr_samples));
+	if (!tl->ordered || !tl->nr_samples || self_addrs(tl)) {
 		snprintf(err, errlen, "out of memory");
-		ret = -ENOMEM;
-		goto fail;
-	}
-	ret = read_all(tl, &slots, &nr, err, errlen);
-	if (ret)
-		goto fail;
-	if (nr)
-		qsort(slots, nr, sizeof(*slots), slot_cmp);
-
-	tl->ev = calloc(nr ? nr : 1, sizeof(*tl->ev));
-	tl->comms = calloc(nr ? nr : 1, sizeof(*tl->comms));
-	if (!tl->ev || !tl->comms)
-		ret = -ENOMEM;
-	for (i = 0; !ret && i < nr; i++) {
-		struct slot *s = &slots[i];
-
-		if (s->comm) {
-			tl->comms[tl->nr_comms++] = s->comm;
-			ret = comm_set(&map, s->ev.sample.tid, s->comm);
-			s->comm = NULL;
-			continue;
-		}
-		tl->ev[tl->nr] = s->ev;
-		if (s->ev.has_sample)
-			tl->ev[tl->nr].comm = comm_get(&map, s->ev.sample.tid);
-		tl->nr++;
-		/* The name now belongs to the timeline. */
-		s->ev.type = 0;
-	}
-	hashmap_free(&map);
-	free_slots(slots, nr);
-	if (ret) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
+		timeline_close(tl);
+		return -ENOMEM;
 	}
 	return 0;
-fail:
-	timeline_free(tl);
+}
+
+/* From now on @tid is @comm; the string the map held before is freed. */
+static int comm_set(struct timeline *tl, __u32 tid, const char *comm)
+{
+	__u64 *val = hashmap_add(&tl->comms, tid, NULL);
+	char *copy = strdup(comm);
+
+	if (!val || !copy) {
+		free(copy);
+		return -ENOMEM;
+	}
+	free((char *)(uintptr_t)*val);
+	*val = (uintptr_t)copy;
+	return 0;
+}
+
+static const char *comm_get(const struct timeline *tl, __u32 tid)
+{
+	__u64 *comm = hashmap_find(&tl->comms, tid);
+
+	return comm ? (const char *)(uintptr_t)*comm : NULL;
+}
+
+/* What script and report show; COMM records name tasks, SAMPLEs are counted. */
+static bool take(struct timeline *tl, const struct pd_record *rec, struct tl_event *e, int *err)
+{
+	memset(e, 0, sizeof(*e));
+	e->type = rec->type;
+	e->has_sample = rec->has_sample;
+	e->sample = rec->sample;
+	switch (rec->type) {
+	case PERF_RECORD_BPF_EVENT:
+		e->bpf = rec->bpf;
+		break;
+	case PERF_RECORD_KSYMBOL:
+		e->ksymbol = rec->ksymbol;
+		break;
+	case PERF_RECORD_LOST:
+		e->lost = rec->lost.lost;
+		break;
+	case PERF_RECORD_COMM:
+		*err = comm_set(tl, rec->comm.tid, rec->comm.comm);
+		return false;
+	case PERF_RECORD_SAMPLE:
+		if (rec->event >= 0)
+			tl->nr_samples[rec->event]++;
+		return false;
+	default:
+		return false;
+	}
+	if (e->has_sample)
+		e->comm = comm_get(tl, e->sample.tid);
+	return true;
+}
+
+int timeline_next(struct timeline *tl, struct tl_event *e, char *err, size_t errlen)
+{
+	struct pd_record rec;
+	int ret, fail = 0;
+
+	while ((ret = pd_ordered_next(tl->ordered, &rec)) > 0) {
+		if (take(tl, &rec, e, &fail)) {
+			tl->nr++;
+			return 1;
+		}
+		if (fail) {
+			ret = fail;
+			break;
+		}
+	}
+	if (ret < 0)
+		snprintf(err, errlen, "%s", ret == -ENOMEM ? "out of memory" :
+			 pd_reader_error(tl->reader));
 	return ret;
 }
 
-void timeline_free(struct timeline *tl)
+void timeline_close(struct timeline *tl)
 {
 	size_t i;
 
-	for (i = 0; tl->ev && i < tl->nr; i++) {
-		if (tl->ev[i].type == PERF_RECORD_KSYMBOL)
-			free((char *)tl->ev[i].ksymbol.name);
-	}
-	for (i = 0; i < tl->nr_comms; i++)
-		free(tl->comms[i]);
-	free(tl->comms);
+	for (i = 0; i < tl->comms.cap; i++)
+		if (tl->comms.e[i].used)
+			free((char *)(uintptr_t)tl->comms.e[i].val);
+	hashmap_free(&tl->comms);
+	free(tl->nr_samples);
 	free(tl->self_addrs);
-	free(tl->ev);
+	pd_ordered_free(tl->ordered);
 	pd_reader_close(tl->reader);
 	memset(tl, 0, sizeof(*tl));
 }

@@ -7,6 +7,7 @@
 #define BPFREC_TIMELINE_H
 
 #include <stddef.h>
+#include "util/hashmap.h"
 #include "util/perf_data/perf_data.h"
 
 struct tl_event {
@@ -16,19 +17,23 @@ struct tl_event {
 	const char *comm;		/* NULL when no record names the task */
 	union {
 		struct pd_bpf_event bpf;
-		struct pd_ksymbol ksymbol;	/* name owned by the timeline */
+		struct pd_ksymbol ksymbol;
 		__u64 lost;
 	};
 };
 
+/*
+ * A reading of the file: events come one at a time, and each is valid
+ * until the next one (the strings it points to included).
+ */
 struct timeline {
 	struct pd_reader *reader;
+	struct pd_ordered *ordered;
 	const struct pd_facts *facts;
 	const struct pd_file_info *info;
-	struct tl_event *ev;
-	size_t nr;
-	char **comms;			/* owned strings events point to */
-	size_t nr_comms;
+	size_t nr;			/* events delivered so far */
+	size_t *nr_samples;		/* PERF_RECORD_SAMPLEs read, per event */
+	struct hashmap comms;		/* tid -> its comm (malloc'ed) */
 	__u64 *self_addrs;		/* JIT images of the recorder's programs */
 	size_t nr_self_addrs;
 };
@@ -36,11 +41,14 @@ struct timeline {
 /* Who created the recorder's own objects (PD_F_SELF), as shown. */
 #define TL_SELF_NAME	"bpfrec (self)"
 
-
-/* Load and sort @path; on failure one line in @err. */
-int timeline_load(struct timeline *tl, const char *path, char *err,
-		  size_t errlen);
-void timeline_free(struct timeline *tl);
+/* Open @path; on failure one line in @err. */
+int timeline_open(struct timeline *tl, const char *path, char *err, size_t errlen);
+/*
+ * The next event in time order: 1 and *e, 0 at the end, or a negative
+ * errno with one line in @err.
+ */
+int timeline_next(struct timeline *tl, struct tl_event *e, char *err, size_t errlen);
+void timeline_close(struct timeline *tl);
 
 /* Comm of @e: its task's COMM record, else the object's creator. */
 const char *timeline_comm(const struct timeline *tl, const struct tl_event *e);

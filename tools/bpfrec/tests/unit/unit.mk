@@ -4,6 +4,7 @@
 # (included by tools/bpfrec/Makefile):
 #   test_perf_data  perf.data writer/reader, script, report, JSON
 #   test_sample     every sample field, files of many events, perf reading them
+#   test_ordered    time-ordered reading, round by round
 #
 #   make unit-test
 
@@ -11,7 +12,8 @@ PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c
 UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c \
 		       builtin-script.c builtin-report.c input_option.c
 UNIT_test_sample := $(PERF_DATA_SRCS)
-UNIT_BINS := $(OUTPUT)/unit/test_perf_data $(OUTPUT)/unit/test_sample
+UNIT_test_ordered := $(PERF_DATA_SRCS)
+UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
 	       -I../../include/uapi -I.

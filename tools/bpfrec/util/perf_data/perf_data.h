@@ -121,7 +121,7 @@ struct pd_sample {
 	const struct perf_branch_entry *branches;
 	__u64 regs_user_abi;		/* PERF_SAMPLE_REGS_ABI_*; 0: no regs */
 	const __u64 *regs_user;		/* hweight(attr.sample_regs_user) */
-	__u64 stack_user_size;
+	__u64 stack_user_size;		/* a multiple of 8, as the kernel copies */
 	const void *stack_user;
 	__u64 stack_user_dyn_size;	/* present when stack_user_size is */
 	__u64 weight;			/* WEIGHT, or WEIGHT_STRUCT's union */
@@ -133,7 +133,7 @@ struct pd_sample {
 	__u64 cgroup;
 	__u64 data_page_size;
 	__u64 code_page_size;
-	__u64 aux_size;
+	__u64 aux_size;			/* a multiple of 8 too */
 	const void *aux;
 };
 
@@ -332,6 +332,7 @@ struct pd_record {
 	__u16 misc;
 	__u16 size;
 	__u64 offset;			/* file offset of the record */
+	const struct perf_event_header *raw;	/* its bytes, as long as .sample */
 	int event;			/* index in pd_file_info.events, -1: none */
 	bool has_sample;		/* a sample or sample_id trailer was parsed */
 	struct pd_sample sample;	/* valid until the next record is read */
@@ -368,7 +369,8 @@ struct pd_record {
 /*
  * Open a file or a memory buffer and parse its header and features.
  * On failure returns NULL and writes one line (no newline) to @err.
- * A memory buffer must stay valid until pd_reader_close().
+ * A memory buffer must stay valid until pd_reader_close(); one that is
+ * not 8-byte aligned is copied.
  */
 struct pd_reader *pd_reader_open(const char *path, char *err, size_t errlen);
 struct pd_reader *pd_reader_open_mem(const void *buf, size_t len,
@@ -384,9 +386,38 @@ const struct pd_facts *pd_reader_facts(const struct pd_reader *r);
  * last complete record, with pd_reader_warning() set.
  */
 int pd_reader_next(struct pd_reader *r, struct pd_record *rec);
+/*
+ * Decode again a record read before, from a copy of its bytes (@raw,
+ * 8-byte aligned) and its file @offset: for readers that keep records to
+ * deliver them later (pd_ordered).  Returns as pd_reader_next().
+ */
+int pd_reader_decode(struct pd_reader *r, const struct perf_event_header *raw, __u64 offset,
+		     struct pd_record *rec);
 const char *pd_reader_error(const struct pd_reader *r);
 const char *pd_reader_warning(const struct pd_reader *r);	/* or NULL */
 
 void pd_reader_close(struct pd_reader *r);
+
+/* ---- time-ordered reading (ordered.c) -------------------------------- */
+
+/*
+ * The records of @r in time order, delivered round by round: memory holds
+ * the records of about two rounds (FINISHED_ROUND to FINISHED_ROUND), not
+ * the file.  FINISHED_ROUND records themselves are not delivered.
+ */
+struct pd_ordered;
+
+struct pd_ordered_stats {
+	__u64 rounds;			/* flushes, the end of the file included */
+	__u64 max_queued;		/* records held at most */
+	__u64 late;			/* records older than one delivered before */
+};
+
+struct pd_ordered *pd_ordered_new(struct pd_reader *r);
+/* Like pd_reader_next(), in time order; *rec is valid until the next call. */
+int pd_ordered_next(struct pd_ordered *o, struct pd_record *rec);
+void pd_ordered_stats(const struct pd_ordered *o, struct pd_ordered_stats *st);
+/* Frees @o only: the reader is the caller's. */
+void pd_ordered_free(struct pd_ordered *o);
 
 #endif /* BPFREC_PERF_DATA_H */

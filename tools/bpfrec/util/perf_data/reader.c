@@ -23,12 +23,14 @@ struct pd_reader {
 	const __u8 *buf;
 	size_t len;
 	void *map;			/* mapping to undo at close, if any */
+	void *copy;			/* aligned copy of an unaligned buffer */
 
 	struct pd_file_info info;
 	struct pd_facts facts;
 	struct pd_evindex index;
 
 	__u64 pos;			/* next record */
+	__u64 released;			/* file bytes given back (release_read) */
 	__u64 end;			/* end of the data to read */
 	bool cut;			/* end is where the file stops */
 	bool failed;
@@ -243,6 +245,17 @@ struct pd_reader *pd_reader_open_mem(const void *buf, size_t len,
 	}
 	r->buf = buf;
 	r->len = len;
+	/* sample arrays are read in place: they must be 8-byte aligned */
+	if ((uintptr_t)buf % 8) {
+		r->copy = malloc(len ? len : 1);
+		if (!r->copy) {
+			snprintf(err, errlen, "out of memory");
+			free(r);
+			return NULL;
+		}
+		memcpy(r->copy, buf, len);
+		r->buf = r->copy;
+	}
 	if (parse(r)) {
 		snprintf(err, errlen, "%s", r->err);
 		pd_reader_close(r);
@@ -285,6 +298,8 @@ struct pd_reader *pd_reader_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	r->map = map;
+	/* the header and features are decoded into memory of their own */
+	madvise(map, st.st_size, MADV_DONTNEED);
 	return r;
 }
 
@@ -406,55 +421,46 @@ static int short_record(struct pd_reader *r)
 	return 0;
 }
 
+/* The record at @offset is malformed: the reader stops there. */
+static int bad_at(struct pd_reader *r, __u64 offset, const char *why)
+{
+	r->pos = offset;
+	return bad_record(r, why);
+}
+
 /* The sample of a PERF_RECORD_SAMPLE; an event the reader cannot tell leaves none. */
 static int decode_sample(struct pd_reader *r, const __u8 *p, struct pd_record *rec)
 {
-	const char *why;
+	char why[64];
+	const char *field;
 
 	if (rec->event < 0)
 		return 1;
 	if (pd_sample_decode(&r->info.events[rec->event].attr, p + sizeof(struct perf_event_header),
-			     rec->size - sizeof(struct perf_event_header), &rec->sample, &why)) {
-		r->pos = rec->offset;
-		say(r->err, "malformed record at byte %llu: sample field %s out of bounds",
-		    (unsigned long long)r->pos, why);
-		r->failed = true;
-		return -EINVAL;
+			     rec->size - sizeof(struct perf_event_header), &rec->sample, &field)) {
+		snprintf(why, sizeof(why), "sample field %s out of bounds", field);
+		return bad_at(r, rec->offset, why);
 	}
 	rec->has_sample = true;
 	return 1;
 }
 
-int pd_reader_next(struct pd_reader *r, struct pd_record *rec)
+/* Decode record @p of the file at @offset; its size was checked. */
+static int decode(struct pd_reader *r, const __u8 *p, __u64 offset, struct pd_record *rec)
 {
 	struct perf_event_header h;
 	const struct perf_event_attr *attr;
-	const __u8 *p;
 	size_t fixed, trailer = 0, str_len;
 	bool has_str;
 
-	if (r->failed)
-		return -EINVAL;
-	if (r->pos >= r->end)
-		return 0;
-	if (r->end - r->pos < sizeof(h))
-		return short_record(r);
-	p = r->buf + r->pos;
 	memcpy(&h, p, sizeof(h));
-	if (h.size < sizeof(h))
-		return bad_record(r, "size below 8");
-	if (h.size > r->end - r->pos)
-		return short_record(r);
-	if (h.size % 8)
-		return bad_record(r, "size not a multiple of 8");
-
 	memset(rec, 0, sizeof(*rec));
 	rec->type = h.type;
 	rec->misc = h.misc;
 	rec->size = h.size;
-	rec->offset = r->pos;
+	rec->offset = offset;
+	rec->raw = (const void *)p;
 	rec->event = pd_evindex_of_record(&r->index, (const void *)p);
-	r->pos += h.size;
 
 	if (h.type == PERF_RECORD_SAMPLE)
 		return decode_sample(r, p, rec);
@@ -464,16 +470,12 @@ int pd_reader_next(struct pd_reader *r, struct pd_record *rec)
 	attr = &r->info.events[rec->event < 0 ? 0 : rec->event].attr;
 	if (attr->sample_id_all) {
 		trailer = pd_sample_id_size(attr);
-		if (pd_sample_id_decode(attr, (const void *)p, &rec->sample)) {
-			r->pos = rec->offset;
-			return bad_record(r, "too short for its sample_id");
-		}
+		if (pd_sample_id_decode(attr, (const void *)p, &rec->sample))
+			return bad_at(r, offset, "too short for its sample_id");
 		rec->has_sample = true;
 	}
-	if (fixed > h.size - sizeof(h) - trailer) {
-		r->pos = rec->offset;
-		return bad_record(r, "too short for its type");
-	}
+	if (fixed > h.size - sizeof(h) - trailer)
+		return bad_at(r, offset, "too short for its type");
 	r->str[0] = '\0';
 	if (has_str) {
 		str_len = h.size - sizeof(h) - trailer - fixed;
@@ -485,6 +487,54 @@ int pd_reader_next(struct pd_reader *r, struct pd_record *rec)
 	return 1;
 }
 
+/*
+ * The pages of the file read so far are given back: the reader holds a
+ * record at a time, and a file read to its end must not stay resident.
+ */
+#define PD_RELEASE_CHUNK	(4 << 20)
+
+static void release_read(struct pd_reader *r)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	__u64 upto = r->pos / page * page;
+
+	if (!r->map || upto < r->released + PD_RELEASE_CHUNK)
+		return;
+	madvise((char *)r->map + r->released, upto - r->released, MADV_DONTNEED);
+	r->released = upto;
+}
+
+int pd_reader_next(struct pd_reader *r, struct pd_record *rec)
+{
+	struct perf_event_header h;
+	__u64 offset = r->pos;
+
+	if (r->failed)
+		return -EINVAL;
+	if (r->pos >= r->end)
+		return 0;
+	if (r->end - r->pos < sizeof(h))
+		return short_record(r);
+	memcpy(&h, r->buf + r->pos, sizeof(h));
+	if (h.size < sizeof(h))
+		return bad_record(r, "size below 8");
+	if (h.size > r->end - r->pos)
+		return short_record(r);
+	if (h.size % 8)
+		return bad_record(r, "size not a multiple of 8");
+	release_read(r);
+	r->pos += h.size;
+	return decode(r, r->buf + offset, offset, rec);
+}
+
+int pd_reader_decode(struct pd_reader *r, const struct perf_event_header *raw, __u64 offset,
+		     struct pd_record *rec)
+{
+	if (r->failed)
+		return -EINVAL;
+	return decode(r, (const __u8 *)raw, offset, rec);
+}
+
 void pd_reader_close(struct pd_reader *r)
 {
 	if (!r)
@@ -494,5 +544,6 @@ void pd_reader_close(struct pd_reader *r)
 	pd_file_info_release(&r->info);
 	if (r->map)
 		munmap(r->map, r->len);
+	free(r->copy);
 	free(r);
 }

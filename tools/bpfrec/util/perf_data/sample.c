@@ -160,8 +160,6 @@ int pd_sample_encode(const struct perf_event_attr *attr, const struct pd_sample 
 		pd_buf_u64(b, s->aux_size);
 		pd_buf_put(b, s->aux, s->aux_size);
 	}
-	/* a stack or aux size the caller gave unaligned */
-	pd_buf_align8(b);
 	return b->err;
 }
 
@@ -301,7 +299,9 @@ int pd_sample_decode(const struct perf_event_attr *attr, const void *body, size_
 			s->stack_user = take_array(&c, s->stack_user_size, 1);
 			s->stack_user_dyn_size = pd_cur_u64(&c);
 		}
-		FIELD("STACK_USER", s->stack_user_dyn_size <= s->stack_user_size);
+		/* the kernel copies whole words: what follows stays aligned */
+		FIELD("STACK_USER", s->stack_user_size % 8 == 0 &&
+				    s->stack_user_dyn_size <= s->stack_user_size);
 	}
 	if (t & PERF_SAMPLE_WEIGHT_TYPE)
 		FIELD("WEIGHT", pd_cur_get(&c, &s->weight, 8));
@@ -323,7 +323,7 @@ int pd_sample_decode(const struct perf_event_attr *attr, const void *body, size_
 	if (t & PERF_SAMPLE_AUX) {
 		s->aux_size = pd_cur_u64(&c);
 		s->aux = take_array(&c, s->aux_size, 1);
-		FIELD("AUX", true);
+		FIELD("AUX", s->aux_size % 8 == 0);
 	}
 #undef FIELD
 	return 0;

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the time-ordered reader (pd_ordered): records of CPUs
+ * drained one after another come out in time order, round by round,
+ * with no more than two rounds in memory; a record older than what was
+ * delivered is counted as late.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tests/unit/unit.h"
+#include "util/perf_data/perf_data.h"
+
+static const __u64 ids[2] = { 10, 11 };
+
+static struct pd_writer *open_writer(const char *file)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_DUMMY,
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_CPU,
+		.sample_id_all = 1,
+		.bpf_event = 1,
+	};
+	struct pd_event ev = { .attr = &attr, .name = "bpf-events", .ids = ids, .nr_ids = 2 };
+	struct pd_writer_config cfg = { .events = &ev, .nr_events = 1 };
+	struct pd_writer *w;
+
+	return pd_writer_open(&w, file, &cfg) ? NULL : w;
+}
+
+/* A PROG_LOAD whose program id is its time, so the order shows in the ids. */
+static void put(struct pd_writer *w, __u64 time)
+{
+	struct pd_sample s = { .pid = 1, .tid = 1, .time = time, .cpu = time % 2,
+			       .id = ids[time % 2] };
+
+	pd_write_bpf_event(w, PERF_BPF_EVENT_PROG_LOAD, 0, time, NULL, &s);
+}
+
+/* The program ids of @file in delivery order, as "a,b,c". */
+static int read_order(const char *file, char *buf, size_t len, struct pd_ordered_stats *st)
+{
+	char err[256];
+	struct pd_reader *r = pd_reader_open(file, err, sizeof(err));
+	struct pd_ordered *o;
+	struct pd_record rec;
+	size_t pos = 0;
+	int ret;
+
+	buf[0] = 0;
+	if (!r)
+		return -1;
+	o = pd_ordered_new(r);
+	while ((ret = pd_ordered_next(o, &rec)) > 0)
+		pos += snprintf(buf + pos, len - pos, "%s%u", pos ? "," : "", rec.bpf.id);
+	pd_ordered_stats(o, st);
+	pd_ordered_free(o);
+	pd_reader_close(r);
+	return ret;
+}
+
+static void test_rounds(void)
+{
+	struct pd_writer *w = open_writer(path("rounds.data"));
+	struct pd_ordered_stats st;
+	char order[256];
+
+	if (!CHECK(w, "writer opens rounds.data"))
+		return;
+	/* CPU 1's ring drained before CPU 0's: 30 comes before 10 and 20 */
+	put(w, 30);
+	put(w, 10);
+	put(w, 20);
+	pd_write_finished_round(w);
+	/* 25 happened during the first drain: older than the round's 30 */
+	put(w, 25);
+	put(w, 40);
+	put(w, 35);
+	pd_write_finished_round(w);
+	put(w, 50);
+	put(w, 45);
+	pd_writer_close(w);
+	CHECK(read_order(path("rounds.data"), order, sizeof(order), &st) == 0 &&
+	      !strcmp(order, "10,20,25,30,35,40,45,50"),
+	      "records delivered in time order across rounds: %s", order);
+	CHECK(st.rounds == 3 && st.max_queued == 6 && st.late == 0,
+	      "3 flushes, at most the 6 records of two rounds held, none late "
+	      "(%llu, %llu, %llu)", (unsigned long long)st.rounds,
+	      (unsigned long long)st.max_queued, (unsigned long long)st.late);
+}
+
+static void test_late(void)
+{
+	struct pd_writer *w = open_writer(path("late.data"));
+	struct pd_ordered_stats st;
+	char order[256];
+
+	if (!CHECK(w, "writer opens late.data"))
+		return;
+	put(w, 20);
+	put(w, 10);
+	pd_write_finished_round(w);
+	put(w, 30);
+	pd_write_finished_round(w);
+	/* older than 10 and 20, which went out at the round before */
+	put(w, 5);
+	put(w, 40);
+	pd_writer_close(w);
+	CHECK(read_order(path("late.data"), order, sizeof(order), &st) == 0 &&
+	      !strcmp(order, "10,20,5,30,40"),
+	      "a record older than what was delivered comes next: %s", order);
+	CHECK(st.late == 1, "and is counted late (%llu)", (unsigned long long)st.late);
+}
+
+/* 1000 rounds of 10 records: memory is two rounds, not the file. */
+static void test_bounded(void)
+{
+	struct pd_writer *w = open_writer(path("long.data"));
+	struct pd_ordered_stats st;
+	static char order[65536];
+	int round, i, sorted = 1;
+	char *p;
+	long prev = -1;
+
+	if (!CHECK(w, "writer opens long.data"))
+		return;
+	for (round = 0; round < 1000; round++) {
+		/* each round's records arrive newest first */
+		for (i = 9; i >= 0; i--)
+			put(w, 2 + round * 10 + i);
+		pd_write_finished_round(w);
+	}
+	pd_writer_close(w);
+	CHECK(read_order(path("long.data"), order, sizeof(order), &st) == 0,
+	      "10000 records read");
+	for (p = order, i = 0; *p; i++) {
+		long v = strtol(p, &p, 10);
+
+		sorted &= v > prev;
+		prev = v;
+		p += *p == ',';
+	}
+	CHECK(i == 10000 && sorted, "all 10000 in time order (%d)", i);
+	CHECK(st.max_queued <= 20, "at most two rounds held: %llu records",
+	      (unsigned long long)st.max_queued);
+}
+
+int main(void)
+{
+	unit_setup();
+	test_rounds();
+	test_late();
+	test_bounded();
+	return unit_done();
+}
