@@ -99,13 +99,13 @@ static void set_type(struct obj *o, const char *s, const char *kind,
 static void describe(struct obj *o, const struct timeline *tl,
 		     const struct tl_event *e)
 {
-	const struct pd_facts *f = tl->facts;
+	struct pd_reader *rd = tl->reader;
 	const struct pd_origin *origin = NULL;
 	__u32 flags = PD_F_UNRESOLVED;
 
 	switch (o->kind) {
 	case K_PROG: {
-		const struct pd_prog *p = pd_facts_prog(f, o->id);
+		const struct pd_prog *p = pd_reader_prog(rd, o->id);
 
 		if (p) {
 			flags = p->flags;
@@ -116,7 +116,7 @@ static void describe(struct obj *o, const struct timeline *tl,
 		break;
 	}
 	case K_MAP: {
-		const struct pd_map *m = pd_facts_map(f, o->id);
+		const struct pd_map *m = pd_reader_map(rd, o->id);
 		__u32 t = m ? m->type : e->bpf.flags;
 
 		if (m) {
@@ -127,7 +127,7 @@ static void describe(struct obj *o, const struct timeline *tl,
 		break;
 	}
 	case K_LINK: {
-		const struct pd_link *l = pd_facts_link(f, o->id);
+		const struct pd_link *l = pd_reader_link(rd, o->id);
 		__u32 t = l ? l->type : e->bpf.flags;
 
 		if (l) {
@@ -138,7 +138,7 @@ static void describe(struct obj *o, const struct timeline *tl,
 		break;
 	}
 	default: {
-		const struct pd_btf *b = pd_facts_btf(f, o->id);
+		const struct pd_btf *b = pd_reader_btf(rd, o->id);
 
 		if (b) {
 			flags = b->flags;
@@ -415,13 +415,13 @@ static const char *obj_name(const struct timeline *tl, const struct obj *o)
 
 	switch (o->kind) {
 	case K_PROG:
-		p = pd_facts_prog(tl->facts, o->id);
+		p = pd_reader_prog(tl->reader, o->id);
 		return p && p->name[0] ? p->name : "-";
 	case K_MAP:
-		m = pd_facts_map(tl->facts, o->id);
+		m = pd_reader_map(tl->reader, o->id);
 		return m && m->name[0] ? m->name : "-";
 	case K_BTF:
-		b = pd_facts_btf(tl->facts, o->id);
+		b = pd_reader_btf(tl->reader, o->id);
 		return b && b->name[0] ? b->name : "-";
 	default:
 		return "-";
@@ -476,7 +476,7 @@ static void events_line(const struct timeline *tl)
 static void summary(const char *path, const struct timeline *tl, const struct collection *c)
 {
 	const struct pd_file_info *in = tl->info;
-	const struct pd_facts *f = tl->facts;
+	const struct pd_capture *cap = pd_reader_capture(tl->reader);
 	char a[32], b[32], d[32];
 
 	printf("# bpfrec report of %s\n", path);
@@ -495,11 +495,11 @@ static void summary(const char *path, const struct timeline *tl, const struct co
 	printf("# records: %zu, from %s to %s (%s)\n", c->nr_records, a, b, d);
 	printf("# lost records: %llu (in %zu LOST records)\n",
 	       (unsigned long long)c->lost, c->nr_lost);
-	if (f->has_capture)
+	if (cap)
 		printf("# capture: %llu records lost in ring buffers, %llu facts lost, map/link/btf records %s\n",
-		       (unsigned long long)f->capture.lost_records,
-		       (unsigned long long)f->capture.lost_facts,
-		       f->capture.flags & PD_CAP_BPF_OBJ_EVENT ? "on" : "off");
+		       (unsigned long long)cap->lost_records,
+		       (unsigned long long)cap->lost_facts,
+		       cap->flags & PD_CAP_BPF_OBJ_EVENT ? "on" : "off");
 }
 
 int cmd_report(int argc, char **argv)

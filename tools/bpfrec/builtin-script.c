@@ -151,9 +151,9 @@ static void join(char *buf, size_t len, __u32 n, const __u32 *ids,
 	}
 }
 
-static void prog_row(struct row *r, const struct pd_facts *f, bool load)
+static void prog_row(struct row *r, struct pd_reader *rd, bool load)
 {
-	const struct pd_prog *p = pd_facts_prog(f, r->id);
+	const struct pd_prog *p = pd_reader_prog(rd, r->id);
 
 	set_tag(r, r->e->bpf.tag);
 	if (!p || (p->flags & PD_F_UNRESOLVED)) {
@@ -192,9 +192,9 @@ static void prog_row(struct row *r, const struct pd_facts *f, bool load)
 		kv_num(r, "uid", KV_U64, p->origin.uid);
 }
 
-static void map_row(struct row *r, const struct pd_facts *f, bool create)
+static void map_row(struct row *r, struct pd_reader *rd, bool create)
 {
-	const struct pd_map *m = pd_facts_map(f, r->id);
+	const struct pd_map *m = pd_reader_map(rd, r->id);
 	__u32 type = r->e->bpf.flags;	/* the record carries the map type */
 
 	if (m && !(m->flags & PD_F_UNRESOLVED)) {
@@ -219,9 +219,9 @@ static void map_row(struct row *r, const struct pd_facts *f, bool create)
 		kv_num(r, "btf", KV_U64, m->btf_id);
 }
 
-static void link_row(struct row *r, const struct pd_facts *f, bool attach)
+static void link_row(struct row *r, struct pd_reader *rd, bool attach)
 {
-	const struct pd_link *l = pd_facts_link(f, r->id);
+	const struct pd_link *l = pd_reader_link(rd, r->id);
 	__u32 type = r->e->bpf.flags;	/* the record carries the link type */
 
 	if (l && !(l->flags & PD_F_UNRESOLVED))
@@ -241,9 +241,9 @@ static void link_row(struct row *r, const struct pd_facts *f, bool attach)
 		kv_str(r, "target", l->target);
 }
 
-static void btf_row(struct row *r, const struct pd_facts *f, bool load)
+static void btf_row(struct row *r, struct pd_reader *rd, bool load)
 {
-	const struct pd_btf *b = pd_facts_btf(f, r->id);
+	const struct pd_btf *b = pd_reader_btf(rd, r->id);
 
 	kv_flag(r, r->e->bpf.flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL ?
 		   "kernel" : "user");
@@ -261,7 +261,7 @@ static void btf_row(struct row *r, const struct pd_facts *f, bool load)
 		kv_num(r, "size", KV_U64, b->size);
 }
 
-static void bpf_row(struct row *r, const struct pd_facts *f)
+static void bpf_row(struct row *r, struct pd_reader *rd)
 {
 	__u16 type = r->e->bpf.type;
 
@@ -275,19 +275,19 @@ static void bpf_row(struct row *r, const struct pd_facts *f)
 	switch (type) {
 	case PERF_BPF_EVENT_PROG_LOAD:
 	case PERF_BPF_EVENT_PROG_UNLOAD:
-		prog_row(r, f, type == PERF_BPF_EVENT_PROG_LOAD);
+		prog_row(r, rd, type == PERF_BPF_EVENT_PROG_LOAD);
 		break;
 	case PERF_BPF_EVENT_MAP_CREATE:
 	case PERF_BPF_EVENT_MAP_FREE:
-		map_row(r, f, type == PERF_BPF_EVENT_MAP_CREATE);
+		map_row(r, rd, type == PERF_BPF_EVENT_MAP_CREATE);
 		break;
 	case PERF_BPF_EVENT_LINK_ATTACH:
 	case PERF_BPF_EVENT_LINK_DETACH:
-		link_row(r, f, type == PERF_BPF_EVENT_LINK_ATTACH);
+		link_row(r, rd, type == PERF_BPF_EVENT_LINK_ATTACH);
 		break;
 	case PERF_BPF_EVENT_BTF_LOAD:
 	case PERF_BPF_EVENT_BTF_UNLOAD:
-		btf_row(r, f, type == PERF_BPF_EVENT_BTF_LOAD);
+		btf_row(r, rd, type == PERF_BPF_EVENT_BTF_LOAD);
 		break;
 	default:
 		kv_num(r, "flags", KV_HEX, r->e->bpf.flags);
@@ -327,7 +327,7 @@ static void build_row(struct row *r, const struct timeline *tl,
 	r->self = timeline_self(tl, e);
 	switch (e->type) {
 	case PERF_RECORD_BPF_EVENT:
-		bpf_row(r, tl->facts);
+		bpf_row(r, tl->reader);
 		break;
 	case PERF_RECORD_KSYMBOL:
 		ksymbol_row(r);

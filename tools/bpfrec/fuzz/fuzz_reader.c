@@ -39,36 +39,51 @@ static void touch_sample(const struct pd_file_info *info, const struct pd_record
 		sink += ((const uint8_t *)s->aux)[i];
 }
 
-static void touch_facts(const struct pd_facts *f)
+static void touch_prog(const struct pd_prog *p)
 {
-	size_t i, j;
+	size_t j;
 
-	for (i = 0; i < f->nr_progs; i++) {
-		const struct pd_prog *p = &f->progs[i];
+	sink += strlen(p->name) + strlen(p->origin.comm);
+	for (j = 0; j < p->nr_map_ids; j++)
+		sink += p->map_ids[j];
+	for (j = 0; j < p->nr_ksyms; j++)
+		sink += p->ksym_addrs[j] + p->ksym_lens[j] + p->sub_tags[j][7];
+	for (j = 0; j < p->nr_func_info; j++)
+		sink += p->func_info[j].type_id;
+	for (j = 0; j < p->nr_line_info; j++)
+		sink += p->line_info[j].line_col;
+	for (j = 0; j < p->nr_func_names; j++)
+		sink += strlen(p->func_names[j]);
+}
 
-		sink += strlen(p->name) + strlen(p->origin.comm);
-		for (j = 0; j < p->nr_map_ids; j++)
-			sink += p->map_ids[j];
-		for (j = 0; j < p->nr_ksyms; j++)
-			sink += p->ksym_addrs[j] + p->ksym_lens[j] +
-				p->sub_tags[j][7];
-		for (j = 0; j < p->nr_func_info; j++)
-			sink += p->func_info[j].type_id;
-		for (j = 0; j < p->nr_line_info; j++)
-			sink += p->line_info[j].line_col;
-		for (j = 0; j < p->nr_func_names; j++)
-			sink += strlen(p->func_names[j]);
-		sink += pd_facts_prog(f, p->id) != NULL;
+/* Every fact of every object, decoded from the file as lookups do it. */
+static void touch_facts(struct pd_reader *r)
+{
+	struct pd_fact_iter it;
+	const struct pd_prog *p;
+	const struct pd_map *m;
+	const struct pd_link *l;
+	const struct pd_btf *b;
+	__u32 id;
+
+	for (it = (struct pd_fact_iter){}; pd_reader_next_fact(r, PD_PROG, &it, &id);)
+		if ((p = pd_reader_prog(r, id)))
+			touch_prog(p);
+	for (it = (struct pd_fact_iter){}; pd_reader_next_fact(r, PD_MAP, &it, &id);)
+		if ((m = pd_reader_map(r, id)))
+			sink += strlen(m->name) + strlen(m->origin.comm);
+	for (it = (struct pd_fact_iter){}; pd_reader_next_fact(r, PD_LINK, &it, &id);)
+		if ((l = pd_reader_link(r, id)))
+			sink += strlen(l->target);
+	for (it = (struct pd_fact_iter){}; pd_reader_next_fact(r, PD_BTF, &it, &id);) {
+		b = pd_reader_btf(r, id);
+		if (b)
+			sink += strlen(b->name);
+		if (b && b->data_len)
+			sink += ((const uint8_t *)b->data)[b->data_len - 1];
 	}
-	for (i = 0; i < f->nr_maps; i++)
-		sink += strlen(f->maps[i].name) + !!pd_facts_map(f, f->maps[i].id);
-	for (i = 0; i < f->nr_links; i++)
-		sink += strlen(f->links[i].target);
-	for (i = 0; i < f->nr_btfs; i++) {
-		sink += strlen(f->btfs[i].name);
-		if (f->btfs[i].data_len)
-			sink += ((const uint8_t *)f->btfs[i].data)[f->btfs[i].data_len - 1];
-	}
+	if (pd_reader_capture(r))
+		sink += pd_reader_capture(r)->lost_facts;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -88,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		sink += strlen(info->hostname);
 	if (info->cmdline)
 		sink += strlen(info->cmdline);
-	touch_facts(pd_reader_facts(r));
+	touch_facts(r);
 	while (pd_reader_next(r, &rec) > 0) {
 		if (rec.type == PERF_RECORD_KSYMBOL)
 			sink += strlen(rec.ksymbol.name);

@@ -228,21 +228,6 @@ void *pd_find_id(const void *base, size_t nr, size_t size, __u32 id)
 	return NULL;
 }
 
-const struct pd_prog *pd_facts_prog(const struct pd_facts *f, __u32 id)
-{
-	return pd_find_id(f->progs, f->nr_progs, sizeof(*f->progs), id);
-}
-
-const struct pd_map *pd_facts_map(const struct pd_facts *f, __u32 id)
-{
-	return pd_find_id(f->maps, f->nr_maps, sizeof(*f->maps), id);
-}
-
-const struct pd_link *pd_facts_link(const struct pd_facts *f, __u32 id)
-{
-	return pd_find_id(f->links, f->nr_links, sizeof(*f->links), id);
-}
-
 const struct pd_btf *pd_facts_btf(const struct pd_facts *f, __u32 id)
 {
 	return pd_find_id(f->btfs, f->nr_btfs, sizeof(*f->btfs), id);

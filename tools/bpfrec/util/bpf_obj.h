@@ -133,7 +133,11 @@ struct pd_capture {
 	__u64 lost_facts;		/* facts lost by the in-kernel capture */
 };
 
-/* All facts of a file; arrays are sorted by id once read. */
+/*
+ * All facts of a recording, as the writer collects them: in arrival
+ * order, then sorted by id when they are stored.  (A reader looks facts
+ * up one at a time instead: pd_reader_prog() and the like.)
+ */
 struct pd_facts {
 	struct pd_prog *progs;
 	size_t nr_progs;
@@ -144,15 +148,12 @@ struct pd_facts {
 	struct pd_btf *btfs;
 	size_t nr_btfs;
 	struct pd_capture capture;
-	bool has_capture;		/* file carried a BPFREC feature */
+	bool has_capture;		/* capture facts were set */
 };
 
 /* Free a program's arrays and zero their counts; the scalars stay. */
 void pd_prog_free_arrays(struct pd_prog *p);
 
-const struct pd_prog *pd_facts_prog(const struct pd_facts *f, __u32 id);
-const struct pd_map *pd_facts_map(const struct pd_facts *f, __u32 id);
-const struct pd_link *pd_facts_link(const struct pd_facts *f, __u32 id);
 const struct pd_btf *pd_facts_btf(const struct pd_facts *f, __u32 id);
 
 /* Deep copies and release of facts. */

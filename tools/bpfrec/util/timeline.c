@@ -13,27 +13,30 @@
 #include <string.h>
 #include "util/timeline.h"
 
-/* The addresses KSYMBOL records give the recorder's own programs. */
+/*
+ * The addresses KSYMBOL records give the recorder's own programs: a look
+ * at every program of the file, once.
+ */
 static int self_addrs(struct timeline *tl)
 {
-	const struct pd_facts *f = tl->facts;
-	size_t i, n = 0;
-	__u32 j;
+	struct pd_fact_iter it = {};
+	const struct pd_prog *p;
+	size_t cap = 0;
+	__u32 id, j;
+	__u64 *a;
 
-	for (i = 0; i < f->nr_progs; i++) {
-		if (f->progs[i].flags & PD_F_SELF)
-			n += f->progs[i].nr_ksyms;
-	}
-	if (!n)
-		return 0;
-	tl->self_addrs = calloc(n, sizeof(*tl->self_addrs));
-	if (!tl->self_addrs)
-		return -ENOMEM;
-	for (i = 0; i < f->nr_progs; i++) {
-		const struct pd_prog *p = &f->progs[i];
-
-		for (j = 0; (p->flags & PD_F_SELF) && j < p->nr_ksyms; j++)
+	while (pd_reader_next_fact(tl->reader, PD_PROG, &it, &id)) {
+		p = pd_reader_prog(tl->reader, id);
+		for (j = 0; p && (p->flags & PD_F_SELF) && j < p->nr_ksyms; j++) {
+			if (tl->nr_self_addrs == cap) {
+				cap = cap ? cap * 2 : 16;
+				a = realloc(tl->self_addrs, cap * sizeof(*a));
+				if (!a)
+					return -ENOMEM;
+				tl->self_addrs = a;
+			}
 			tl->self_addrs[tl->nr_self_addrs++] = p->ksym_addrs[j];
+		}
 	}
 	return 0;
 }
@@ -44,7 +47,6 @@ int timeline_open(struct timeline *tl, const char *path, char *err, size_t errle
 	tl->reader = pd_reader_open(path, err, errlen);
 	if (!tl->reader)
 		return -EINVAL;
-	tl->facts = pd_reader_facts(tl->reader);
 	tl->info = pd_reader_info(tl->reader);
 	tl->ordered = pd_ordered_new(tl->reader);
 	tl->nr_samples = calloc(tl->info->nr_events, sizeof(*tl->nr_samples));
@@ -147,7 +149,7 @@ void timeline_close(struct timeline *tl)
 }
 
 /* The creator of the object BPF record @e is about, and the fact's flags. */
-static const struct pd_origin *creator(const struct pd_facts *f,
+static const struct pd_origin *creator(struct pd_reader *r,
 				       const struct tl_event *e, __u32 *flags)
 {
 	const struct pd_prog *p;
@@ -161,22 +163,22 @@ static const struct pd_origin *creator(const struct pd_facts *f,
 	switch (e->bpf.type) {
 	case PERF_BPF_EVENT_PROG_LOAD:
 	case PERF_BPF_EVENT_PROG_UNLOAD:
-		p = pd_facts_prog(f, e->bpf.id);
+		p = pd_reader_prog(r, e->bpf.id);
 		*flags = p ? p->flags : 0;
 		return p ? &p->origin : NULL;
 	case PERF_BPF_EVENT_MAP_CREATE:
 	case PERF_BPF_EVENT_MAP_FREE:
-		m = pd_facts_map(f, e->bpf.id);
+		m = pd_reader_map(r, e->bpf.id);
 		*flags = m ? m->flags : 0;
 		return m ? &m->origin : NULL;
 	case PERF_BPF_EVENT_LINK_ATTACH:
 	case PERF_BPF_EVENT_LINK_DETACH:
-		l = pd_facts_link(f, e->bpf.id);
+		l = pd_reader_link(r, e->bpf.id);
 		*flags = l ? l->flags : 0;
 		return l ? &l->origin : NULL;
 	case PERF_BPF_EVENT_BTF_LOAD:
 	case PERF_BPF_EVENT_BTF_UNLOAD:
-		b = pd_facts_btf(f, e->bpf.id);
+		b = pd_reader_btf(r, e->bpf.id);
 		*flags = b ? b->flags : 0;
 		return b ? &b->origin : NULL;
 	}
@@ -191,7 +193,7 @@ const char *timeline_comm(const struct timeline *tl, const struct tl_event *e)
 	if (e->comm)
 		return e->comm;
 	/* The creator's comm names records from the creating process. */
-	o = creator(tl->facts, e, &flags);
+	o = creator(tl->reader, e, &flags);
 	if (o && o->comm[0] && e->has_sample && o->pid == e->sample.pid)
 		return o->comm;
 	return NULL;
@@ -209,7 +211,7 @@ bool timeline_self(const struct timeline *tl, const struct tl_event *e)
 		}
 		return false;
 	}
-	creator(tl->facts, e, &flags);
+	creator(tl->reader, e, &flags);
 	return flags & PD_F_SELF;
 }
 

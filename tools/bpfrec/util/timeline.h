@@ -29,7 +29,6 @@ struct tl_event {
 struct timeline {
 	struct pd_reader *reader;
 	struct pd_ordered *ordered;
-	const struct pd_facts *facts;
 	const struct pd_file_info *info;
 	size_t nr;			/* events delivered so far */
 	size_t *nr_samples;		/* PERF_RECORD_SAMPLEs read, per event */

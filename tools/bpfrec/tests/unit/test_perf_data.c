@@ -344,8 +344,10 @@ static void test_roundtrip_header(void)
 
 static void test_roundtrip_facts(void)
 {
+	struct pd_fact_iter it = {};
+	__u32 prog_ids[4];
+	int nr = 0;
 	struct pd_reader *r = open_ok(path("ref.data"));
-	const struct pd_facts *f;
 	const struct pd_prog *p;
 	const struct pd_map *m;
 	const struct pd_link *l;
@@ -353,10 +355,11 @@ static void test_roundtrip_facts(void)
 
 	if (!r)
 		return;
-	f = pd_reader_facts(r);
-	CHECK(f->nr_progs == 3 && f->progs[0].id == 3 && f->progs[1].id == 7 &&
-	      f->progs[2].id == 8, "3 programs, sorted by id, duplicate dropped");
-	p = pd_facts_prog(f, 7);
+	while (nr < 4 && pd_reader_next_fact(r, PD_PROG, &it, &prog_ids[nr]))
+		nr++;
+	CHECK(nr == 3 && prog_ids[0] == 3 && prog_ids[1] == 7 && prog_ids[2] == 8,
+	      "3 programs, sorted by id, duplicate dropped");
+	p = pd_reader_prog(r, 7);
 	CHECK(p && !strcmp(p->name, "handle_exec") &&
 	      p->type == BPF_PROG_TYPE_TRACEPOINT && !memcmp(p->tag, tag7, 8) &&
 	      p->load_time == 123456789 && p->jited_len == 144 &&
@@ -377,31 +380,31 @@ static void test_roundtrip_facts(void)
 	      "prog 7 func and line info");
 	CHECK(p && p->nr_func_names == 2 && !strcmp(p->func_names[0], "handle_exec") &&
 	      !strcmp(p->func_names[1], "helper"), "prog 7 function names");
-	p = pd_facts_prog(f, 8);
+	p = pd_reader_prog(r, 8);
 	CHECK(p && p->flags == PD_F_UNRESOLVED && p->type == 0,
 	      "prog 8 unresolved, the later fact won");
-	p = pd_facts_prog(f, 3);
+	p = pd_reader_prog(r, 3);
 	CHECK(p && (p->flags & PD_F_SYNTHESISED), "prog 3 synthesised");
 	CHECK(p && p->nr_lines == 42 && p->nr_line_info == 0 && !p->line_info,
 	      "prog 3 line count without records (BPFREC)");
-	m = pd_facts_map(f, 9);
+	m = pd_reader_map(r, 9);
 	CHECK(m && m->type == BPF_MAP_TYPE_HASH && m->key_size == 4 &&
 	      m->value_size == 16 && m->max_entries == 1024 &&
 	      m->map_flags == BPF_F_NO_PREALLOC && !strcmp(m->name, "events") &&
 	      !strcmp(m->origin.comm, "execsnoop"), "map 9");
-	l = pd_facts_link(f, 5);
+	l = pd_reader_link(r, 5);
 	CHECK(l && l->type == BPF_LINK_TYPE_PERF_EVENT && l->prog_id == 7 &&
 	      !strcmp(l->target, "tracepoint syscalls:sys_enter_execve"),
 	      "link 5");
-	b = pd_facts_btf(f, 11);
+	b = pd_reader_btf(r, 11);
 	CHECK(b && !b->kernel && !strcmp(b->name, "execsnoop.bpf.o") &&
 	      b->data_len == b->size && b->data_len > 24 && b->data,
 	      "btf 11 metadata and data");
-	CHECK(f->has_capture && f->capture.lost_records == 2 &&
-	      f->capture.lost_facts == 1 && f->capture.start_time == 900 &&
-	      f->capture.flags == (PD_CAP_BPF_OBJ_EVENT | PD_CAP_KERNEL_CAPTURE),
+	CHECK(pd_reader_capture(r) && pd_reader_capture(r)->lost_records == 2 &&
+	      pd_reader_capture(r)->lost_facts == 1 && pd_reader_capture(r)->start_time == 900 &&
+	      pd_reader_capture(r)->flags == (PD_CAP_BPF_OBJ_EVENT | PD_CAP_KERNEL_CAPTURE),
 	      "capture facts");
-	CHECK(!pd_facts_map(f, 10) && !pd_facts_prog(f, 1),
+	CHECK(!pd_reader_map(r, 10) && !pd_reader_prog(r, 1),
 	      "unknown ids are not found");
 	pd_reader_close(r);
 }
@@ -842,7 +845,6 @@ static void test_self_and_names(void)
 	char file[256], line[1024];
 	char *argv[] = { "script", "-i", file, NULL, NULL };
 	struct pd_reader *r;
-	const struct pd_facts *f;
 	const struct pd_prog *p;
 	size_t tag_col;
 
@@ -851,16 +853,15 @@ static void test_self_and_names(void)
 	r = open_ok(file);
 	if (!r)
 		return;
-	f = pd_reader_facts(r);
-	p = pd_facts_prog(f, 20);
+	p = pd_reader_prog(r, 20);
 	CHECK(p && (p->flags & PD_F_SELF) && p->origin.pid == 99 &&
 	      !strcmp(p->origin.comm, "bpfrec") &&
-	      (p = pd_facts_prog(f, 30)) && !(p->flags & PD_F_SELF),
+	      (p = pd_reader_prog(r, 30)) && !(p->flags & PD_F_SELF),
 	      "self: prog 20 is the recorder's, prog 30 is not");
-	CHECK(pd_facts_map(f, 21) && (pd_facts_map(f, 21)->flags & PD_F_SELF) &&
-	      pd_facts_link(f, 22) && (pd_facts_link(f, 22)->flags & PD_F_SELF) &&
-	      pd_facts_btf(f, 23) && (pd_facts_btf(f, 23)->flags & PD_F_SELF) &&
-	      !(pd_facts_map(f, 31)->flags & PD_F_SELF),
+	CHECK(pd_reader_map(r, 21) && (pd_reader_map(r, 21)->flags & PD_F_SELF) &&
+	      pd_reader_link(r, 22) && (pd_reader_link(r, 22)->flags & PD_F_SELF) &&
+	      pd_reader_btf(r, 23) && (pd_reader_btf(r, 23)->flags & PD_F_SELF) &&
+	      !(pd_reader_map(r, 31)->flags & PD_F_SELF),
 	      "self: map 21, link 22, btf 23 are the recorder's, map 31 is not");
 	pd_reader_close(r);
 

@@ -5,6 +5,7 @@
 #   test_perf_data  perf.data writer/reader, script, report, JSON
 #   test_sample     every sample field, files of many events, perf reading them
 #   test_ordered    time-ordered reading, round by round
+#   test_facts      facts looked up by id in files of many objects
 #
 #   make unit-test
 
@@ -13,7 +14,8 @@ UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c \
 		       builtin-script.c builtin-report.c input_option.c
 UNIT_test_sample := $(PERF_DATA_SRCS)
 UNIT_test_ordered := $(PERF_DATA_SRCS)
-UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered)
+UNIT_test_facts := $(PERF_DATA_SRCS)
+UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
 	       -I../../include/uapi -I.

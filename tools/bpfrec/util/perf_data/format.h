@@ -251,12 +251,34 @@ const __u8 *pd_cur_take(struct pd_cursor *c, size_t len);
 char *pd_cur_string(struct pd_cursor *c);
 
 /*
- * Decode feature @feat (features_read.c).  Returns 0, or -EINVAL
- * with a one-line reason in @err.  BPF_PROG_INFO must be decoded before
- * BPFREC, which completes the programs perf's feature describes.
+ * The places of the object facts in a file (facts_read.c): built at open
+ * from the features, read back by id.  @fd (closed at free; -1 for none)
+ * or else @buf is where lookups read the file.
  */
-int pd_feat_decode(int feat, const __u8 *p, size_t len,
-		   struct pd_file_info *info, struct pd_facts *facts,
+struct pd_fact_index;
+
+struct pd_fact_index *pd_fact_index_new(int fd, const __u8 *buf);
+/* Index BPF_PROG_INFO, BPF_BTF or BPFREC at @file_off, checking each entry. */
+int pd_fact_index_feature(struct pd_fact_index *x, int feat, struct pd_cursor *c,
+			  __u64 file_off);
+/* Once every feature is in: sort by id, merge perf's and our entries. */
+void pd_fact_index_finish(struct pd_fact_index *x);
+
+/* Pages of a file mapping a reader has read are given back in such chunks. */
+#define PD_RELEASE_CHUNK	(1 << 20)
+const void *pd_fact_index_find(struct pd_fact_index *x, enum pd_kind kind, __u32 id);
+bool pd_fact_index_next(struct pd_fact_index *x, enum pd_kind kind, struct pd_fact_iter *it,
+			__u32 *id);
+const struct pd_capture *pd_fact_index_capture(const struct pd_fact_index *x);
+void pd_fact_index_free(struct pd_fact_index *x);
+
+/*
+ * Decode feature @feat of @len bytes at @file_off (features_read.c) into
+ * @info, or into the facts index @x.  Returns 0, or -EINVAL with a
+ * one-line reason in @err.
+ */
+int pd_feat_decode(int feat, const __u8 *p, size_t len, __u64 file_off,
+		   struct pd_file_info *info, struct pd_fact_index *x,
 		   char *err, size_t errlen);
 void pd_file_info_release(struct pd_file_info *info);
 

@@ -377,7 +377,30 @@ struct pd_reader *pd_reader_open_mem(const void *buf, size_t len,
 				     char *err, size_t errlen);
 
 const struct pd_file_info *pd_reader_info(const struct pd_reader *r);
-const struct pd_facts *pd_reader_facts(const struct pd_reader *r);
+
+/*
+ * The facts of the file's objects, decoded when asked for: a storm's file
+ * describes hundreds of thousands, which a reader does not hold.  NULL
+ * when the file has none for @id.  A pointer stays valid for at least the
+ * next PD_FACTS_CACHE - 1 lookups.
+ */
+#define PD_FACTS_CACHE		16
+
+enum pd_kind { PD_PROG, PD_MAP, PD_LINK, PD_BTF, PD_NR_KINDS };
+
+const struct pd_prog *pd_reader_prog(struct pd_reader *r, __u32 id);
+const struct pd_map *pd_reader_map(struct pd_reader *r, __u32 id);
+const struct pd_link *pd_reader_link(struct pd_reader *r, __u32 id);
+const struct pd_btf *pd_reader_btf(struct pd_reader *r, __u32 id);
+/* The objects of @kind in id order: an iterator zeroed first, then true and *id each. */
+struct pd_fact_iter {
+	size_t group[2], pos[2];
+};
+
+bool pd_reader_next_fact(struct pd_reader *r, enum pd_kind kind, struct pd_fact_iter *it,
+			 __u32 *id);
+/* The BPFREC capture facts, NULL in a file without them. */
+const struct pd_capture *pd_reader_capture(const struct pd_reader *r);
 
 /*
  * Next record in file order: 1 and *rec filled, 0 at the end, negative

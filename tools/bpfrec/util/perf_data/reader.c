@@ -26,7 +26,7 @@ struct pd_reader {
 	void *copy;			/* aligned copy of an unaligned buffer */
 
 	struct pd_file_info info;
-	struct pd_facts facts;
+	struct pd_fact_index *facts;
 	struct pd_evindex index;
 
 	__u64 pos;			/* next record */
@@ -174,13 +174,13 @@ static int read_features(struct pd_reader *r, const struct pd_file_header *h)
 		}
 		if (feat == PD_HEADER_COMPRESSED && !r->warn[0])
 			say(r->warn, "compressed records (perf record -z) are not decoded");
-		if (pd_feat_decode(feat, r->buf + s.offset, s.size, &r->info,
-				   &r->facts, why, sizeof(why))) {
+		if (pd_feat_decode(feat, r->buf + s.offset, s.size, s.offset, &r->info,
+				   r->facts, why, sizeof(why))) {
 			say(r->err, "%s", why);
 			return -EINVAL;
 		}
 	}
-	pd_facts_sort_dedup(&r->facts);
+	pd_fact_index_finish(r->facts);
 	return 0;
 }
 
@@ -234,13 +234,16 @@ static int parse(struct pd_reader *r)
 	return 0;
 }
 
-struct pd_reader *pd_reader_open_mem(const void *buf, size_t len,
-				     char *err, size_t errlen)
+/* Parse @buf; lookups of facts read @fd (taken: closed at the end) or @buf. */
+static struct pd_reader *open_buf(const void *buf, size_t len, int fd, char *err,
+				  size_t errlen)
 {
 	struct pd_reader *r = calloc(1, sizeof(*r));
 
 	if (!r) {
 		snprintf(err, errlen, "out of memory");
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
 	r->buf = buf;
@@ -248,13 +251,18 @@ struct pd_reader *pd_reader_open_mem(const void *buf, size_t len,
 	/* sample arrays are read in place: they must be 8-byte aligned */
 	if ((uintptr_t)buf % 8) {
 		r->copy = malloc(len ? len : 1);
-		if (!r->copy) {
-			snprintf(err, errlen, "out of memory");
-			free(r);
-			return NULL;
+		if (r->copy) {
+			memcpy(r->copy, buf, len);
+			r->buf = r->copy;
 		}
-		memcpy(r->copy, buf, len);
-		r->buf = r->copy;
+	}
+	r->facts = pd_fact_index_new(fd, r->buf);
+	if (!r->facts || ((uintptr_t)buf % 8 && !r->copy)) {
+		snprintf(err, errlen, "out of memory");
+		if (!r->facts && fd >= 0)
+			close(fd);
+		pd_reader_close(r);
+		return NULL;
 	}
 	if (parse(r)) {
 		snprintf(err, errlen, "%s", r->err);
@@ -262,6 +270,12 @@ struct pd_reader *pd_reader_open_mem(const void *buf, size_t len,
 		return NULL;
 	}
 	return r;
+}
+
+struct pd_reader *pd_reader_open_mem(const void *buf, size_t len,
+				     char *err, size_t errlen)
+{
+	return open_buf(buf, len, -1, err, errlen);
 }
 
 struct pd_reader *pd_reader_open(const char *path, char *err, size_t errlen)
@@ -287,12 +301,13 @@ struct pd_reader *pd_reader_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
 	if (map == MAP_FAILED) {
 		snprintf(err, errlen, "cannot map: %s", strerror(errno));
+		close(fd);
 		return NULL;
 	}
-	r = pd_reader_open_mem(map, st.st_size, err, errlen);
+	/* the facts are read back with pread(): no page of theirs stays mapped */
+	r = open_buf(map, st.st_size, fd, err, errlen);
 	if (!r) {
 		munmap(map, st.st_size);
 		return NULL;
@@ -308,9 +323,35 @@ const struct pd_file_info *pd_reader_info(const struct pd_reader *r)
 	return &r->info;
 }
 
-const struct pd_facts *pd_reader_facts(const struct pd_reader *r)
+const struct pd_prog *pd_reader_prog(struct pd_reader *r, __u32 id)
 {
-	return &r->facts;
+	return pd_fact_index_find(r->facts, PD_PROG, id);
+}
+
+const struct pd_map *pd_reader_map(struct pd_reader *r, __u32 id)
+{
+	return pd_fact_index_find(r->facts, PD_MAP, id);
+}
+
+const struct pd_link *pd_reader_link(struct pd_reader *r, __u32 id)
+{
+	return pd_fact_index_find(r->facts, PD_LINK, id);
+}
+
+const struct pd_btf *pd_reader_btf(struct pd_reader *r, __u32 id)
+{
+	return pd_fact_index_find(r->facts, PD_BTF, id);
+}
+
+bool pd_reader_next_fact(struct pd_reader *r, enum pd_kind kind, struct pd_fact_iter *it,
+			 __u32 *id)
+{
+	return pd_fact_index_next(r->facts, kind, it, id);
+}
+
+const struct pd_capture *pd_reader_capture(const struct pd_reader *r)
+{
+	return pd_fact_index_capture(r->facts);
 }
 
 const char *pd_reader_error(const struct pd_reader *r)
@@ -491,8 +532,6 @@ static int decode(struct pd_reader *r, const __u8 *p, __u64 offset, struct pd_re
  * The pages of the file read so far are given back: the reader holds a
  * record at a time, and a file read to its end must not stay resident.
  */
-#define PD_RELEASE_CHUNK	(4 << 20)
-
 static void release_read(struct pd_reader *r)
 {
 	size_t page = sysconf(_SC_PAGESIZE);
@@ -540,7 +579,7 @@ void pd_reader_close(struct pd_reader *r)
 	if (!r)
 		return;
 	pd_evindex_free(&r->index);
-	pd_facts_release(&r->facts);
+	pd_fact_index_free(r->facts);
 	pd_file_info_release(&r->info);
 	if (r->map)
 		munmap(r->map, r->len);

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the facts a reader looks up one at a time: a file of
+ * many objects (many groups of entries) gives every fact back by id and
+ * in id order; entries a writer stored out of order are found as well.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include "tests/unit/unit.h"
+#include "util/perf_data/perf_data.h"
+
+#define NR_PROGS	300
+#define NR_MAPS		100
+
+static int write_many(const char *file)
+{
+	static const __u64 ids[1] = { 1 };
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
+		.config = PERF_COUNT_SW_DUMMY, .bpf_event = 1,
+	};
+	struct pd_event ev = { .attr = &attr, .name = "bpf-events", .ids = ids, .nr_ids = 1 };
+	struct pd_writer_config cfg = { .events = &ev, .nr_events = 1 };
+	__u64 addr;
+	__u32 len = 64;
+	__u8 tag[1][8] = { { 1 } };
+	struct pd_writer *w;
+	int i, err;
+
+	err = pd_writer_open(&w, file, &cfg);
+	if (err)
+		return err;
+	pd_write_finished_round(w);
+	/* added newest first: the writer stores them by id */
+	for (i = NR_PROGS; i >= 1; i--) {
+		struct pd_prog p = {
+			.id = i * 2, .flags = PD_F_CAPTURED, .type = BPF_PROG_TYPE_XDP,
+			.nr_ksyms = 1, .ksym_addrs = &addr, .ksym_lens = &len, .sub_tags = tag,
+		};
+
+		addr = 0xffffffffc0000000ULL + i;
+		snprintf(p.name, sizeof(p.name), "prog%d", i * 2);
+		pd_writer_add_prog(w, &p);
+	}
+	for (i = 1; i <= NR_MAPS; i++) {
+		struct pd_map m = { .id = i, .flags = PD_F_CAPTURED, .max_entries = i * 10 };
+
+		snprintf(m.name, sizeof(m.name), "map%d", i);
+		pd_writer_add_map(w, &m);
+	}
+	return pd_writer_close(w);
+}
+
+/* Every fact by id; what the iteration gives, as "first..last count". */
+static void check_all(struct pd_reader *r, const char *what)
+{
+	struct pd_fact_iter it = {};
+	const struct pd_prog *p;
+	const struct pd_map *m;
+	bool progs_ok = true, maps_ok = true, order_ok = true;
+	__u32 id, prev = 0;
+	int i, n = 0;
+
+	for (i = 1; i <= NR_PROGS; i++) {
+		p = pd_reader_prog(r, i * 2);
+		progs_ok &= p && p->id == (__u32)i * 2 && p->type == BPF_PROG_TYPE_XDP &&
+			    p->nr_ksyms == 1 && p->ksym_addrs[0] == 0xffffffffc0000000ULL + i &&
+			    atoi(p->name + 4) == i * 2;
+	}
+	CHECK(progs_ok && !pd_reader_prog(r, 3) && !pd_reader_prog(r, 602),
+	      "%s: the %d programs by id, perf's arrays and our names merged; no others",
+	      what, NR_PROGS);
+	for (i = NR_MAPS; i >= 1; i--) {
+		m = pd_reader_map(r, i);
+		maps_ok &= m && m->max_entries == (__u32)i * 10 && atoi(m->name + 3) == i;
+	}
+	CHECK(maps_ok && !pd_reader_map(r, NR_MAPS + 1),
+	      "%s: the %d maps by id, looked up backwards", what, NR_MAPS);
+	while (pd_reader_next_fact(r, PD_MAP, &it, &id)) {
+		order_ok &= id > prev;
+		prev = id;
+		n++;
+	}
+	CHECK(n == NR_MAPS && order_ok, "%s: %d maps in id order (%d)", what, NR_MAPS, n);
+	it = (struct pd_fact_iter){};
+	for (n = 0, prev = 0; pd_reader_next_fact(r, PD_PROG, &it, &id); n++) {
+		order_ok &= id > prev;
+		prev = id;
+	}
+	CHECK(n == NR_PROGS && order_ok && prev == NR_PROGS * 2,
+	      "%s: %d programs in id order, the last %u", what, NR_PROGS, prev);
+}
+
+/* Where feature @feat's section is, from the feature table. */
+static bool feature(const __u8 *f, int feat, __u64 *off, __u64 *size)
+{
+	__u64 bits[4], data_off, data_size, sec[2];
+	int i, n = 0;
+
+	memcpy(&data_off, f + 40, 8);
+	memcpy(&data_size, f + 48, 8);
+	memcpy(bits, f + 72, sizeof(bits));
+	if (!(bits[feat / 64] & (1ULL << (feat % 64))))
+		return false;
+	for (i = 0; i < feat; i++)
+		n += !!(bits[i / 64] & (1ULL << (i % 64)));
+	memcpy(sec, f + data_off + data_size + n * 16, sizeof(sec));
+	*off = sec[0];
+	*size = sec[1];
+	return true;
+}
+
+static void test_many(void)
+{
+	char err[256];
+	struct pd_reader *r;
+	__u8 *f, item[112];
+	__u64 off, size, pos;
+	size_t len;
+	int fd;
+
+	CHECK(write_many(path("many.data")) == 0, "%d programs and %d maps written",
+	      NR_PROGS, NR_MAPS);
+	r = pd_reader_open(path("many.data"), err, sizeof(err));
+	if (!CHECK(r, "many.data opens: %s", r ? "" : err))
+		return;
+	check_all(r, "in order");
+	pd_reader_close(r);
+
+	/* maps 1 and 2 swapped in BPFREC: ids out of order, indexed one by one */
+	f = slurp(path("many.data"), &len);
+	if (!CHECK(f && feature(f, 255, &off, &size), "BPFREC found"))
+		return;
+	/* header, then the 300 program items, then the maps (112 bytes each) */
+	for (pos = off + 8; pos < off + size;) {
+		__u16 kind;
+		__u32 item_len;
+
+		memcpy(&kind, f + pos, 2);
+		memcpy(&item_len, f + pos + 4, 4);
+		if (kind == 3)
+			break;
+		pos += (8 + item_len + 7) / 8 * 8;
+	}
+	memcpy(item, f + pos, 112);
+	memcpy(f + pos, f + pos + 112, 112);
+	memcpy(f + pos + 112, item, 112);
+	fd = open(path("unsorted.data"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CHECK(fd >= 0 && write(fd, f, len) == (ssize_t)len, "unsorted.data written");
+	close(fd);
+	free(f);
+	r = pd_reader_open(path("unsorted.data"), err, sizeof(err));
+	if (!CHECK(r, "unsorted.data opens: %s", r ? "" : err))
+		return;
+	check_all(r, "maps out of order");
+	pd_reader_close(r);
+}
+
+int main(void)
+{
+	unit_setup();
+	test_many();
+	return unit_done();
+}
