@@ -11,6 +11,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "builtin.h"
+#include "util/array.h"
 #include "util/timeline.h"
 
 /* At most this many survivors are listed one by one. */
@@ -192,15 +193,8 @@ static int add_change(struct collection *c, const struct timeline *tl,
 		o->t_destroy = e->sample.time;
 		return 0;
 	}
-	if (c->nr == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		struct obj *objs = realloc(c->objs, cap * sizeof(*objs));
-
-		if (!objs)
-			return -ENOMEM;
-		c->objs = objs;
-		c->cap = cap;
-	}
+	if (array_room(&c->objs, &c->cap, c->nr, sizeof(*c->objs)))
+		return -ENOMEM;
 	*latest = c->nr;
 	o = &c->objs[c->nr++];
 	memset(o, 0, sizeof(*o));

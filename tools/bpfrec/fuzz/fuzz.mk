@@ -10,7 +10,7 @@
 
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c \
+FUZZ_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c util/array.c \
 	     fuzz/fuzz_reader.c
 FUZZ_BIN := $(OUTPUT)/fuzz/fuzz_reader
 FUZZ_WORK := $(OUTPUT)/fuzz/corpus

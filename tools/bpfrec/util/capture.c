@@ -168,6 +168,11 @@ __u64 capture_drops(const struct capture *c)
 	return __atomic_load_n(&c->skel->bss->drops, __ATOMIC_RELAXED);
 }
 
+struct bpf_object *capture_object(const struct capture *c)
+{
+	return c->skel->obj;
+}
+
 /* Fills @info (zeroed first) for the object of @fd; false without one. */
 static bool obj_info(int fd, void *info, __u32 len)
 {

@@ -19,6 +19,8 @@ int capture_start(struct capture *c, size_t buf_bytes, ring_buffer_sample_fn fn,
 int capture_epoll_fd(const struct capture *c);
 int capture_drain(struct capture *c);
 __u64 capture_drops(const struct capture *c);
+/* The loaded object, to tell the capture's own programs. */
+struct bpf_object *capture_object(const struct capture *c);
 void capture_stop(struct capture *c);
 
 struct facts;

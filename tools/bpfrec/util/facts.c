@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/array.h"
 #include "util/bpf_resolve.h"
 #include "util/facts.h"
 #include "util/hashmap.h"
@@ -33,15 +34,8 @@ static void *lookup(struct kind *k, __u32 id, bool *created)
 	if (created)
 		*created = false;
 	/* room for one more first: an index entry never points past the items */
-	if (k->nr == k->cap) {
-		size_t cap = k->cap ? k->cap * 2 : 256;
-		void *items = realloc(k->items, cap * k->size);
-
-		if (!items)
-			return NULL;
-		k->items = items;
-		k->cap = cap;
-	}
+	if (array_room(&k->items, &k->cap, k->nr, k->size))
+		return NULL;
 	pos = hashmap_add(&k->index, id, &added);
 	if (!pos)
 		return NULL;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/array.h"
 #include "util/bpf_resolve.h"
 #include "util/facts.h"
 #include "util/sink.h"
@@ -122,15 +123,8 @@ static int on_prog(struct sink *k, const struct cap_prog *c)
 	if (capture_has_all(p, c))
 		return 0;
 	/* after this drain's records: an unload among them spares the syscall */
-	if (k->nr_ask == k->cap_ask) {
-		size_t cap = k->cap_ask ? k->cap_ask * 2 : 256;
-		__u32 *a = realloc(k->ask, cap * sizeof(*a));
-
-		if (!a)
-			return -ENOMEM;
-		k->ask = a;
-		k->cap_ask = cap;
-	}
+	if (array_room(&k->ask, &k->cap_ask, k->nr_ask, sizeof(*k->ask)))
+		return -ENOMEM;
 	k->ask[k->nr_ask++] = c->hdr.id;
 	return 0;
 }
@@ -299,30 +293,16 @@ static bool resolve_announced(struct sink *k, const struct pd_bpf_event *e, bool
 /* A program of this drain's capture unloaded: no syscall for it. */
 static int note_gone(struct sink *k, __u32 id)
 {
-	if (k->nr_gone == k->cap_gone) {
-		size_t cap = k->cap_gone ? k->cap_gone * 2 : 256;
-		__u32 *g = realloc(k->gone, cap * sizeof(*g));
-
-		if (!g)
-			return -ENOMEM;
-		k->gone = g;
-		k->cap_gone = cap;
-	}
+	if (array_room(&k->gone, &k->cap_gone, k->nr_gone, sizeof(*k->gone)))
+		return -ENOMEM;
 	k->gone[k->nr_gone++] = id;
 	return 0;
 }
 
 static int defer(struct sink *k, const struct pd_bpf_event *e)
 {
-	if (k->nr_pending == k->cap_pending) {
-		size_t cap = k->cap_pending ? k->cap_pending * 2 : 1024;
-		struct pd_bpf_event *p = realloc(k->pending, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		k->pending = p;
-		k->cap_pending = cap;
-	}
+	if (array_room(&k->pending, &k->cap_pending, k->nr_pending, sizeof(*k->pending)))
+		return -ENOMEM;
 	k->pending[k->nr_pending++] = *e;
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "util/array.h"
 #include "util/thread_names.h"
 
 /* The state of a task in n->tasks; from PENDING on, an index into pending[]. */
@@ -50,15 +51,8 @@ int names_seen(struct task_names *n, const struct pd_sample *s)
 			n->pending[*st - PENDING] = *s;
 		return 0;
 	}
-	if (n->nr_pending == n->cap_pending) {
-		size_t cap = n->cap_pending ? n->cap_pending * 2 : 64;
-		struct pd_sample *t = realloc(n->pending, cap * sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		n->pending = t;
-		n->cap_pending = cap;
-	}
+	if (array_room(&n->pending, &n->cap_pending, n->nr_pending, sizeof(*n->pending)))
+		return -ENOMEM;
 	*st = PENDING + n->nr_pending;
 	n->pending[n->nr_pending++] = *s;
 	return 0;

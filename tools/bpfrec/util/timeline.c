@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/array.h"
 #include "util/timeline.h"
 
 /*
@@ -23,18 +24,13 @@ static int self_addrs(struct timeline *tl)
 	const struct pd_prog *p;
 	size_t cap = 0;
 	__u32 id, j;
-	__u64 *a;
 
 	while (pd_reader_next_fact(tl->reader, PD_PROG, &it, &id)) {
 		p = pd_reader_prog(tl->reader, id);
 		for (j = 0; p && (p->flags & PD_F_SELF) && j < p->nr_ksyms; j++) {
-			if (tl->nr_self_addrs == cap) {
-				cap = cap ? cap * 2 : 16;
-				a = realloc(tl->self_addrs, cap * sizeof(*a));
-				if (!a)
-					return -ENOMEM;
-				tl->self_addrs = a;
-			}
+			if (array_room(&tl->self_addrs, &cap, tl->nr_self_addrs,
+				       sizeof(*tl->self_addrs)))
+				return -ENOMEM;
 			tl->self_addrs[tl->nr_self_addrs++] = p->ksym_addrs[j];
 		}
 	}

@@ -15,20 +15,9 @@ static const __u64 ids[2] = { 10, 11 };
 
 static struct pd_writer *open_writer(const char *file)
 {
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(attr),
-		.config = PERF_COUNT_SW_DUMMY,
-		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			       PERF_SAMPLE_CPU,
-		.sample_id_all = 1,
-		.bpf_event = 1,
-	};
-	struct pd_event ev = { .attr = &attr, .name = "bpf-events", .ids = ids, .nr_ids = 2 };
-	struct pd_writer_config cfg = { .events = &ev, .nr_events = 1 };
-	struct pd_writer *w;
+	struct perf_event_attr attr = sideband_attr();
 
-	return pd_writer_open(&w, file, &cfg) ? NULL : w;
+	return one_event_writer(file, &attr, ids, 2);
 }
 
 /* A PROG_LOAD whose program id is its time, so the order shows in the ids. */

@@ -933,10 +933,8 @@ static void test_perf_reads_ours(void)
 	char line[1024];
 	int n;
 
-	if (access("/usr/bin/perf", X_OK)) {
-		skip("perf script/report read our file", "/usr/bin/perf not installed");
+	if (!have_perf("perf script/report read our file"))
 		return;
-	}
 	CHECK(write_reference(path("perf.data"), false, true, NULL) == 0,
 	      "reference file without LOST for perf");
 	n = sh("/usr/bin/perf script --show-bpf-events -i %s >%s 2>%s",

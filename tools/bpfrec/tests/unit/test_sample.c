@@ -275,16 +275,13 @@ static const char output[] = "bpf-output payload";
 /* What the three events have in common: the clock and the sample_id. */
 static struct perf_event_attr base_attr(__u32 config)
 {
-	return (struct perf_event_attr){
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(struct perf_event_attr),
-		.config = config,
-		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			       PERF_SAMPLE_CPU,
-		.sample_id_all = 1,
-		.use_clockid = 1,
-		.clockid = CLOCK_MONOTONIC,
-	};
+	struct perf_event_attr attr = sideband_attr();
+
+	attr.config = config;
+	attr.bpf_event = 0;
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
+	return attr;
 }
 
 static int write_three(const char *file, struct perf_event_attr attrs[3])
@@ -404,10 +401,8 @@ static void test_perf_reads_three(void)
 	char line[1024];
 	int ret;
 
-	if (access("/usr/bin/perf", X_OK)) {
-		skip("perf reads a file of three events", "/usr/bin/perf not installed");
+	if (!have_perf("perf reads a file of three events"))
 		return;
-	}
 	ret = sh("/usr/bin/perf script -i %s >%s 2>%s", path("three.data"),
 		 path("three-script.out"), path("three-script.err"));
 	CHECK(ret == 0 && empty(path("three-script.err")),

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What every unit test binary shares: TAP-like result lines and their
- * count, a scratch directory, and running commands and files around.
+ * count, a scratch directory, running commands and files around, and
+ * the perf.data events most tests write.
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -132,4 +133,36 @@ int count_lines(const char *file, const char *needle, char *first, size_t first_
 	}
 	fclose(f);
 	return n;
+}
+
+bool have_perf(const char *what)
+{
+	if (!access("/usr/bin/perf", X_OK))
+		return true;
+	skip(what, "/usr/bin/perf not installed");
+	return false;
+}
+
+struct perf_event_attr sideband_attr(void)
+{
+	return (struct perf_event_attr){
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(struct perf_event_attr),
+		.config = PERF_COUNT_SW_DUMMY,
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_CPU,
+		.sample_id_all = 1,
+		.bpf_event = 1,
+	};
+}
+
+struct pd_writer *one_event_writer(const char *file, const struct perf_event_attr *attr,
+				   const __u64 *ids, size_t nr_ids)
+{
+	struct pd_event ev = { .attr = attr, .name = "bpf-events", .ids = ids,
+			       .nr_ids = nr_ids };
+	struct pd_writer_config cfg = { .events = &ev, .nr_events = 1 };
+	struct pd_writer *w;
+
+	return pd_writer_open(&w, file, &cfg) ? NULL : w;
 }

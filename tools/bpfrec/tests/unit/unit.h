@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "util/perf_data/perf_data.h"
 
 /* One result line, "ok - ..." or "not ok - ... (file:line)"; returns @cond. */
 #define CHECK(cond, ...) check(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
@@ -29,5 +30,14 @@ int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int run_cmd(int (*fn)(int, char **), int argc, char **argv, const char *out);
 /* Lines of @file holding @needle (all with NULL); the first one to @first. */
 int count_lines(const char *file, const char *needle, char *first, size_t first_len);
+
+/* Whether Linux perf is installed; when not, @what is skipped, saying so. */
+bool have_perf(const char *what);
+
+/* The side-band event of a recording: dummy, with IDENTIFIER, TID, TIME, CPU. */
+struct perf_event_attr sideband_attr(void);
+/* A writer of @file with the one event @attr of @nr_ids ids; NULL on failure. */
+struct pd_writer *one_event_writer(const char *file, const struct perf_event_attr *attr,
+				   const __u64 *ids, size_t nr_ids);
 
 #endif /* BPFREC_TESTS_UNIT_H */

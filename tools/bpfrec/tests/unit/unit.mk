@@ -6,16 +6,21 @@
 #   test_sample     every sample field, files of many events, perf reading them
 #   test_ordered    time-ordered reading, round by round
 #   test_facts      facts looked up by id in files of many objects
+#   test_record     ring reading, capture facts merged with records, task
+#                   names, synthesis of existing objects (root for the last)
 #
 #   make unit-test
 
-PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c
+PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c util/array.c
 UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c \
 		       builtin-script.c builtin-report.c input_option.c
 UNIT_test_sample := $(PERF_DATA_SRCS)
 UNIT_test_ordered := $(PERF_DATA_SRCS)
 UNIT_test_facts := $(PERF_DATA_SRCS)
-UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts)
+UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c \
+		    util/thread_names.c util/synthesize.c util/bpf_resolve.c
+UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts \
+	     test_record)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
 	       -I../../include/uapi -I.

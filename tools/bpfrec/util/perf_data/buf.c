@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include "util/perf_data/format.h"
 
 /* The attr flags word follows read_format, at byte offset 40. */
@@ -136,6 +138,19 @@ void pd_attr_to_disk(const struct perf_event_attr *attr,
 	memcpy(&flags, out + PD_ATTR_FLAGS_OFFSET, sizeof(flags));
 	flags &= (1ULL << PD_ATTR_BPF_OBJ_EVENT_BIT) - 1;
 	memcpy(out + PD_ATTR_FLAGS_OFFSET, &flags, sizeof(flags));
+}
+
+#define PD_RELEASE_CHUNK	(1 << 20)
+
+void pd_give_back(const void *map, __u64 *given, __u64 upto)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+
+	upto = upto / page * page;
+	if (upto < *given + PD_RELEASE_CHUNK)
+		return;
+	madvise((char *)map + *given, upto - *given, MADV_DONTNEED);
+	*given = upto;
 }
 
 bool pd_cur_get(struct pd_cursor *c, void *dst, size_t len)

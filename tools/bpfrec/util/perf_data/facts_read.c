@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
+#include "util/array.h"
 #include "util/perf_data/format.h"
 
 /* A group: at most this many entries, of at most about this many bytes. */
@@ -128,15 +128,8 @@ static int add_place(struct pd_fact_index *x, enum pd_kind kind, int src, __u32 
 		k->g[k->nr - 1].end = end;
 		return 0;
 	}
-	if (k->nr == k->cap) {
-		size_t cap = k->cap ? k->cap * 2 : 64;
-		struct group *g = realloc(k->g, cap * sizeof(*g));
-
-		if (!g)
-			return -ENOMEM;
-		k->g = g;
-		k->cap = cap;
-	}
+	if (array_room(&k->g, &k->cap, k->nr, sizeof(*k->g)))
+		return -ENOMEM;
 	k->g[k->nr] = (struct group){ .id = id, .seq = k->nr, .off = off, .end = end };
 	k->nr++;
 	k->in_group = 1;
@@ -397,48 +390,33 @@ static int ext_item(struct pd_cursor *c, struct pd_ext_item *item, union ext_fix
  */
 static void give_back(struct pd_fact_index *x, __u64 upto)
 {
-	size_t page = sysconf(_SC_PAGESIZE);
-
-	upto = upto / page * page;
-	if (x->fd < 0 || upto < x->given + PD_RELEASE_CHUNK)
-		return;
-	madvise((void *)(x->buf + x->given), upto - x->given, MADV_DONTNEED);
-	x->given = upto;
+	if (x->fd >= 0)
+		pd_give_back(x->buf, &x->given, upto);
 }
 
-static int index_prog_info(struct pd_fact_index *x, struct pd_cursor *c, __u64 file_off)
+/* BPF_PROG_INFO or BPF_BTF: a count, then the entries of @kind. */
+static int index_perf(struct pd_fact_index *x, enum pd_kind kind, struct pd_cursor *c,
+		      __u64 file_off)
 {
 	__u32 i, count = pd_cur_u32(c);
 	struct pd_prog p;
-	__u64 at;
-	int err;
-
-	for (i = 0; i < count && !c->bad; i++) {
-		at = file_off + c->pos;
-		err = decode_prog_info(c, &p);
-		if (err)
-			return err;
-		pd_prog_free_arrays(&p);
-		err = add_place(x, PD_PROG, PERF, p.id, at, file_off + c->pos);
-		if (err)
-			return err;
-		give_back(x, file_off + c->pos);
-	}
-	return c->bad ? -EINVAL : 0;
-}
-
-static int index_btf(struct pd_fact_index *x, struct pd_cursor *c, __u64 file_off)
-{
-	__u32 i, count = pd_cur_u32(c);
 	struct pd_btf b;
 	__u64 at;
 	int err;
 
 	for (i = 0; i < count && !c->bad; i++) {
 		at = file_off + c->pos;
-		err = decode_btf_data(c, &b, false);
+		if (kind == PD_PROG) {
+			/* on an error, the decoder left nothing to free */
+			err = decode_prog_info(c, &p);
+			if (!err)
+				pd_prog_free_arrays(&p);
+		} else {
+			err = decode_btf_data(c, &b, false);
+		}
 		if (!err)
-			err = add_place(x, PD_BTF, PERF, b.id, at, file_off + c->pos);
+			err = add_place(x, kind, PERF, kind == PD_PROG ? p.id : b.id, at,
+					file_off + c->pos);
 		if (err)
 			return err;
 		give_back(x, file_off + c->pos);
@@ -504,9 +482,9 @@ static int index_feature(struct pd_fact_index *x, int feat, struct pd_cursor *c,
 	x->given = file_off / page * page;
 	switch (feat) {
 	case PD_HEADER_BPF_PROG_INFO:
-		return index_prog_info(x, c, file_off);
+		return index_perf(x, PD_PROG, c, file_off);
 	case PD_HEADER_BPF_BTF:
-		return index_btf(x, c, file_off);
+		return index_perf(x, PD_BTF, c, file_off);
 	default:
 		return index_bpfrec(x, c, file_off);
 	}

@@ -264,8 +264,12 @@ int pd_fact_index_feature(struct pd_fact_index *x, int feat, struct pd_cursor *c
 /* Once every feature is in: sort by id, merge perf's and our entries. */
 void pd_fact_index_finish(struct pd_fact_index *x);
 
-/* Pages of a file mapping a reader has read are given back in such chunks. */
-#define PD_RELEASE_CHUNK	(1 << 20)
+/*
+ * Give back the pages of the file mapping @map from *@given up to @upto,
+ * once there is a chunk of them (1 MiB): what a reader has read needs not
+ * stay resident.
+ */
+void pd_give_back(const void *map, __u64 *given, __u64 upto);
 const void *pd_fact_index_find(struct pd_fact_index *x, enum pd_kind kind, __u32 id);
 bool pd_fact_index_next(struct pd_fact_index *x, enum pd_kind kind, struct pd_fact_iter *it,
 			__u32 *id);

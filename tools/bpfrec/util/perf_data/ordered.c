@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/array.h"
 #include "util/perf_data/format.h"
 
 struct queued {
@@ -54,15 +55,8 @@ static int queue(struct pd_ordered *o, const struct pd_record *rec)
 	__u64 time = rec->has_sample ? rec->sample.time : 0;
 	struct queued *e;
 
-	if (o->nr == o->cap) {
-		size_t cap = o->cap ? o->cap * 2 : 1024;
-		struct queued *q = realloc(o->q, cap * sizeof(*q));
-
-		if (!q)
-			return -ENOMEM;
-		o->q = q;
-		o->cap = cap;
-	}
+	if (array_room(&o->q, &o->cap, o->nr, sizeof(*o->q)))
+		return -ENOMEM;
 	e = &o->q[o->nr];
 	e->raw = malloc(rec->size);
 	if (!e->raw)

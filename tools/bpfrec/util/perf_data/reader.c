@@ -534,13 +534,8 @@ static int decode(struct pd_reader *r, const __u8 *p, __u64 offset, struct pd_re
  */
 static void release_read(struct pd_reader *r)
 {
-	size_t page = sysconf(_SC_PAGESIZE);
-	__u64 upto = r->pos / page * page;
-
-	if (!r->map || upto < r->released + PD_RELEASE_CHUNK)
-		return;
-	madvise((char *)r->map + r->released, upto - r->released, MADV_DONTNEED);
-	r->released = upto;
+	if (r->map)
+		pd_give_back(r->map, &r->released, r->pos);
 }
 
 int pd_reader_next(struct pd_reader *r, struct pd_record *rec)

@@ -80,6 +80,30 @@ static void put_read(struct pd_buf *b, const struct perf_event_attr *attr,
 	pd_buf_put(b, s->read.values, s->read.nr * read_stride(rf) * sizeof(__u64));
 }
 
+/* TID and TIME: a sample has them in this order, and so has a trailer. */
+static void put_tid_time(struct pd_buf *b, __u64 t, const struct pd_sample *s)
+{
+	if (t & PERF_SAMPLE_TID) {
+		pd_buf_u32(b, s->pid);
+		pd_buf_u32(b, s->tid);
+	}
+	if (t & PERF_SAMPLE_TIME)
+		pd_buf_u64(b, s->time);
+}
+
+/* ID, STREAM_ID and CPU, in both layouts too. */
+static void put_id_cpu(struct pd_buf *b, __u64 t, const struct pd_sample *s)
+{
+	if (t & PERF_SAMPLE_ID)
+		pd_buf_u64(b, s->id);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		pd_buf_u64(b, s->stream_id);
+	if (t & PERF_SAMPLE_CPU) {
+		pd_buf_u32(b, s->cpu);
+		pd_buf_u32(b, 0);
+	}
+}
+
 /* RAW: u32 size then the data, zero-padded so that both end 8-aligned. */
 static void put_raw(struct pd_buf *b, const struct pd_sample *s)
 {
@@ -99,22 +123,10 @@ int pd_sample_encode(const struct perf_event_attr *attr, const struct pd_sample 
 		pd_buf_u64(b, s->id);
 	if (t & PERF_SAMPLE_IP)
 		pd_buf_u64(b, s->ip);
-	if (t & PERF_SAMPLE_TID) {
-		pd_buf_u32(b, s->pid);
-		pd_buf_u32(b, s->tid);
-	}
-	if (t & PERF_SAMPLE_TIME)
-		pd_buf_u64(b, s->time);
+	put_tid_time(b, t, s);
 	if (t & PERF_SAMPLE_ADDR)
 		pd_buf_u64(b, s->addr);
-	if (t & PERF_SAMPLE_ID)
-		pd_buf_u64(b, s->id);
-	if (t & PERF_SAMPLE_STREAM_ID)
-		pd_buf_u64(b, s->stream_id);
-	if (t & PERF_SAMPLE_CPU) {
-		pd_buf_u32(b, s->cpu);
-		pd_buf_u32(b, 0);
-	}
+	put_id_cpu(b, t, s);
 	if (t & PERF_SAMPLE_PERIOD)
 		pd_buf_u64(b, s->period);
 	if (t & PERF_SAMPLE_READ)
@@ -181,20 +193,8 @@ void pd_sample_id_encode(const struct perf_event_attr *attr, const struct pd_sam
 
 	if (!attr->sample_id_all)
 		return;
-	if (t & PERF_SAMPLE_TID) {
-		pd_buf_u32(b, s->pid);
-		pd_buf_u32(b, s->tid);
-	}
-	if (t & PERF_SAMPLE_TIME)
-		pd_buf_u64(b, s->time);
-	if (t & PERF_SAMPLE_ID)
-		pd_buf_u64(b, s->id);
-	if (t & PERF_SAMPLE_STREAM_ID)
-		pd_buf_u64(b, s->stream_id);
-	if (t & PERF_SAMPLE_CPU) {
-		pd_buf_u32(b, s->cpu);
-		pd_buf_u32(b, 0);
-	}
+	put_tid_time(b, t, s);
+	put_id_cpu(b, t, s);
 	if (t & PERF_SAMPLE_IDENTIFIER)
 		pd_buf_u64(b, s->id);
 }
@@ -209,6 +209,28 @@ static const void *take_array(struct pd_cursor *c, __u64 n, size_t size)
 		return NULL;
 	}
 	return pd_cur_take(c, n * size);
+}
+
+/* TID and TIME read back: the field that does not fit, or NULL. */
+static const char *get_tid_time(struct pd_cursor *c, __u64 t, struct pd_sample *s)
+{
+	if ((t & PERF_SAMPLE_TID) && !(pd_cur_get(c, &s->pid, 4) && pd_cur_get(c, &s->tid, 4)))
+		return "TID";
+	if ((t & PERF_SAMPLE_TIME) && !pd_cur_get(c, &s->time, 8))
+		return "TIME";
+	return NULL;
+}
+
+/* ID, STREAM_ID and CPU read back. */
+static const char *get_id_cpu(struct pd_cursor *c, __u64 t, struct pd_sample *s)
+{
+	if ((t & PERF_SAMPLE_ID) && !pd_cur_get(c, &s->id, 8))
+		return "ID";
+	if ((t & PERF_SAMPLE_STREAM_ID) && !pd_cur_get(c, &s->stream_id, 8))
+		return "STREAM_ID";
+	if ((t & PERF_SAMPLE_CPU) && !(pd_cur_get(c, &s->cpu, 4) && pd_cur_get(c, &s->reserved, 4)))
+		return "CPU";
+	return NULL;
 }
 
 static bool get_regs(struct pd_cursor *c, __u64 mask, __u64 *abi, const __u64 **regs)
@@ -256,18 +278,12 @@ int pd_sample_decode(const struct perf_event_attr *attr, const void *body, size_
 		FIELD("IDENTIFIER", pd_cur_get(&c, &s->id, 8));
 	if (t & PERF_SAMPLE_IP)
 		FIELD("IP", pd_cur_get(&c, &s->ip, 8));
-	if (t & PERF_SAMPLE_TID)
-		FIELD("TID", pd_cur_get(&c, &s->pid, 4) && pd_cur_get(&c, &s->tid, 4));
-	if (t & PERF_SAMPLE_TIME)
-		FIELD("TIME", pd_cur_get(&c, &s->time, 8));
+	*why = get_tid_time(&c, t, s);
+	FIELD(*why, !*why);
 	if (t & PERF_SAMPLE_ADDR)
 		FIELD("ADDR", pd_cur_get(&c, &s->addr, 8));
-	if (t & PERF_SAMPLE_ID)
-		FIELD("ID", pd_cur_get(&c, &s->id, 8));
-	if (t & PERF_SAMPLE_STREAM_ID)
-		FIELD("STREAM_ID", pd_cur_get(&c, &s->stream_id, 8));
-	if (t & PERF_SAMPLE_CPU)
-		FIELD("CPU", pd_cur_get(&c, &s->cpu, 4) && pd_cur_get(&c, &s->reserved, 4));
+	*why = get_id_cpu(&c, t, s);
+	FIELD(*why, !*why);
 	if (t & PERF_SAMPLE_PERIOD)
 		FIELD("PERIOD", pd_cur_get(&c, &s->period, 8));
 	if (t & PERF_SAMPLE_READ)
@@ -333,31 +349,17 @@ int pd_sample_id_decode(const struct perf_event_attr *attr,
 			const struct perf_event_header *rec, struct pd_sample *s)
 {
 	size_t need = pd_sample_id_size(attr);
-	const __u8 *p = (const __u8 *)rec + rec->size;
+	struct pd_cursor c;
 	__u64 t = attr->sample_type;
 
 	memset(s, 0, sizeof(*s));
 	if (need > rec->size - sizeof(*rec))
 		return -EINVAL;
 	/* the trailer is read from the record's end: its body may vary */
-	p -= need;
-#define NEXT(dst, n) do { memcpy(dst, p, n); p += n; } while (0)
-	if (t & PERF_SAMPLE_TID) {
-		NEXT(&s->pid, 4);
-		NEXT(&s->tid, 4);
-	}
-	if (t & PERF_SAMPLE_TIME)
-		NEXT(&s->time, 8);
-	if (t & PERF_SAMPLE_ID)
-		NEXT(&s->id, 8);
-	if (t & PERF_SAMPLE_STREAM_ID)
-		NEXT(&s->stream_id, 8);
-	if (t & PERF_SAMPLE_CPU) {
-		NEXT(&s->cpu, 4);
-		NEXT(&s->reserved, 4);
-	}
+	c = (struct pd_cursor){ .p = (const __u8 *)rec + rec->size - need, .len = need };
+	get_tid_time(&c, t, s);
+	get_id_cpu(&c, t, s);
 	if (t & PERF_SAMPLE_IDENTIFIER)
-		NEXT(&s->id, 8);
-#undef NEXT
+		pd_cur_get(&c, &s->id, 8);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "util/array.h"
 #include "util/perf_data/format.h"
 
 /* Records are written in batches of about this size. */
@@ -458,15 +459,8 @@ static void *grow(void *arrp, size_t *nr, size_t *cap, size_t size)
 	void **arr = arrp;
 	void *p;
 
-	if (*nr == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-
-		p = realloc(*arr, ncap * size);
-		if (!p)
-			return NULL;
-		*arr = p;
-		*cap = ncap;
-	}
+	if (array_room(arrp, cap, *nr, size))
+		return NULL;
 	p = (char *)*arr + (*nr)++ * size;
 	memset(p, 0, size);
 	return p;

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the record path: reading a ring buffer (a record split at
+ * the end of the ring, the tail given back, a corrupt record), facts the
+ * capture sends merged with the records that announce them in either
+ * order, tasks named from /proc, and the synthesis of the BPF objects
+ * that exist when a recording starts (this needs root: skipped without).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "tests/unit/unit.h"
+#include "util/capture.h"
+#include "util/facts.h"
+#include "util/ring.h"
+#include "util/sink.h"
+#include "util/synthesize.h"
+#include "bpf_skel/capture.h"
+
+/* ---- ring reading ------------------------------------------------------ */
+
+#define RING_LEN	4096		/* data bytes: a power of two */
+
+struct seen {
+	int n;
+	__u32 sizes[16];
+	__u8 fill[16];			/* the byte each record is filled with */
+	bool intact;			/* every byte of every record as written */
+	int fail_at;			/* return an error for this record */
+};
+
+static int on_record(void *ctx, int cpu, const struct perf_event_header *hdr)
+{
+	struct seen *s = ctx;
+	const __u8 *p = (const void *)hdr;
+	__u16 i;
+
+	(void)cpu;
+	if (s->n < 16) {
+		s->sizes[s->n] = hdr->size;
+		s->fill[s->n] = p[sizeof(*hdr)];
+	}
+	for (i = sizeof(*hdr); i < hdr->size; i++)
+		s->intact &= p[i] == p[sizeof(*hdr)];
+	return ++s->n == s->fail_at ? -EIO : 0;
+}
+
+/* A fake ring: control page, then RING_LEN bytes, written as the kernel does. */
+struct fake_ring {
+	struct ring r;
+	__u8 *mem;
+	__u64 head;
+};
+
+static void fake_init(struct fake_ring *f, __u64 tail)
+{
+	struct perf_event_mmap_page *meta;
+
+	f->mem = calloc(1, getpagesize() + RING_LEN);
+	f->r = (struct ring){ .fd = -1, .cpu = 1, .base = f->mem, .len = RING_LEN };
+	meta = (void *)f->mem;
+	meta->data_tail = tail;
+	f->head = tail;
+}
+
+/* A record of @size bytes, filled with @fill, at the head, wrapping as it must. */
+static void fake_put(struct fake_ring *f, __u16 size, __u8 fill)
+{
+	__u8 rec[512];
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = size };
+	__u8 *data = f->mem + getpagesize();
+	__u16 i;
+
+	memset(rec, fill, size);
+	memcpy(rec, &h, sizeof(h));
+	for (i = 0; i < size; i++)
+		data[(f->head + i) & (RING_LEN - 1)] = rec[i];
+	f->head += size;
+	((struct perf_event_mmap_page *)f->mem)->data_head = f->head;
+}
+
+static __u64 fake_tail(const struct fake_ring *f)
+{
+	return ((const struct perf_event_mmap_page *)f->mem)->data_tail;
+}
+
+static void test_ring(void)
+{
+	static __u8 scratch[RING_SCRATCH_SIZE];
+	struct seen s = { .intact = true };
+	struct fake_ring f;
+
+	/* 4 records from 40 bytes before the end: the second one is split */
+	fake_init(&f, 3 * RING_LEN - 40);
+	fake_put(&f, 32, 0xa1);
+	fake_put(&f, 64, 0xb2);
+	fake_put(&f, 128, 0xc3);
+	fake_put(&f, 16, 0xd4);
+	CHECK(ring_drain(&f.r, on_record, &s, scratch) == 0, "ring: drained");
+	CHECK(s.n == 4 && s.sizes[0] == 32 && s.sizes[1] == 64 && s.sizes[2] == 128 &&
+	      s.sizes[3] == 16 && s.fill[1] == 0xb2 && s.fill[2] == 0xc3,
+	      "ring: the 4 records in order, sizes 32 64 128 16 (%d)", s.n);
+	CHECK(s.intact, "ring: the record split at the end of the ring comes whole");
+	CHECK(fake_tail(&f) == f.head && f.head == 3 * RING_LEN + 200,
+	      "ring: data_tail moved to data_head (%llu)", (unsigned long long)fake_tail(&f));
+
+	/* nothing new: nothing delivered, the tail stays */
+	s.n = 0;
+	CHECK(ring_drain(&f.r, on_record, &s, scratch) == 0 && s.n == 0 &&
+	      fake_tail(&f) == f.head, "ring: an empty ring delivers nothing");
+
+	/* an error of the consumer stops the drain after that record */
+	fake_put(&f, 24, 0x11);
+	fake_put(&f, 24, 0x22);
+	fake_put(&f, 24, 0x33);
+	s = (struct seen){ .intact = true, .fail_at = 2 };
+	CHECK(ring_drain(&f.r, on_record, &s, scratch) == -EIO && s.n == 2 &&
+	      fake_tail(&f) == f.head - 24,
+	      "ring: the consumer's error stops the drain, its record consumed");
+	s = (struct seen){ .intact = true };
+	CHECK(ring_drain(&f.r, on_record, &s, scratch) == 0 && s.n == 1 && s.fill[0] == 0x33,
+	      "ring: the next drain goes on with the record after");
+
+	/* a record of size 4 cannot be: the ring is given back whole */
+	fake_put(&f, 8, 0x44);
+	*(__u16 *)(f.mem + getpagesize() + ((f.head - 8) & (RING_LEN - 1)) + 6) = 4;
+	fake_put(&f, 16, 0x55);
+	s = (struct seen){ .intact = true };
+	CHECK(ring_drain(&f.r, on_record, &s, scratch) == -EIO && s.n == 0 &&
+	      fake_tail(&f) == f.head, "ring: a corrupt record size drops the rest, -EIO");
+	free(f.mem);
+}
+
+/* ---- facts of the capture merged with the records ---------------------- */
+
+/* Ids no kernel has: the syscalls find nothing, what counts is the capture. */
+#define PROG_ID		4000000001U
+#define MAP_ID		4000000002U
+#define LATE_ID		4000000003U
+#define GONE_ID		4000000004U
+#define TID		4000000
+#define ID		777
+
+static struct perf_event_attr ring_attr;
+
+static struct pd_writer *open_writer(const char *file)
+{
+	static const __u64 ids[1] = { ID };
+
+	return one_event_writer(file, &ring_attr, ids, 1);
+}
+
+/* A BPF_EVENT record as a ring holds it: header, body, sample_id trailer. */
+static int ring_bpf_event(struct sink *k, __u16 type, __u16 flags, __u32 id, __u64 time)
+{
+	struct {
+		struct perf_event_header h;
+		struct pd_bpf_event body;
+		__u32 pid, tid;
+		__u64 time, cpu, identifier;
+	} rec = {
+		.h = { .type = PERF_RECORD_BPF_EVENT, .size = sizeof(rec) },
+		.body = { .type = type, .flags = flags, .id = id },
+		.pid = TID, .tid = TID, .time = time, .identifier = ID,
+	};
+
+	return sink_record(k, 0, &rec.h);
+}
+
+static struct cap_prog captured_prog(__u32 id, const char *name, __u32 nr_lines)
+{
+	struct cap_prog c = {
+		.hdr = { .kind = CAP_PROG_LOAD, .id = id, .time = 100, .pid = TID,
+			 .tid = TID, .uid = 1000, .comm = "loader" },
+		.type = BPF_PROG_TYPE_XDP, .tag = { 0xab, 0xcd }, .owner_uid = 1000,
+		.jited_len = 64, .nr_jited_ksyms = 1, .nr_ksyms = 1,
+		.ksym_addrs = { 0xffffffffc0100000ULL }, .ksym_lens = { 64 },
+		.nr_line_info = nr_lines,
+	};
+
+	snprintf(c.name, sizeof(c.name), "%s", name);
+	return c;
+}
+
+static void test_merge(void)
+{
+	struct sink k = { .attr = &ring_attr };
+	struct capture running = {};
+	struct cap_prog cp = captured_prog(PROG_ID, "xdp_first", 0);
+	struct cap_prog late = captured_prog(LATE_ID, "xdp_late", 0);
+	struct cap_prog gone = captured_prog(GONE_ID, "with_lines", 3);
+	struct cap_map cm = {
+		.hdr = { .kind = CAP_MAP_CREATE, .id = MAP_ID, .pid = TID, .tid = TID,
+			 .comm = "loader" },
+		.type = BPF_MAP_TYPE_HASH, .key_size = 4, .value_size = 8, .max_entries = 16,
+		.name = "counts",
+	};
+	struct facts_stats st;
+	const struct pd_prog *p;
+	const struct pd_map *m;
+	struct pd_reader *r;
+	struct pd_record rec;
+	char err[256];
+	int n = 0;
+
+	k.w = open_writer(path("merge.data"));
+	k.facts = facts_new();
+	k.cap = &running;
+	if (!CHECK(k.w && k.facts, "merge: writer and facts"))
+		return;
+	/* the capture first, then the record: the usual order */
+	CHECK(sink_capture(&k, &cp, sizeof(cp)) == 0 &&
+	      ring_bpf_event(&k, PERF_BPF_EVENT_PROG_LOAD, 0, PROG_ID, 200) == 0,
+	      "merge: captured program, then its PROG_LOAD");
+	CHECK(sink_capture(&k, &cm, sizeof(cm)) == 0 &&
+	      ring_bpf_event(&k, PERF_BPF_EVENT_MAP_CREATE, BPF_MAP_TYPE_HASH, MAP_ID, 210) == 0,
+	      "merge: captured map, then its MAP_CREATE");
+	/* the record first (the fact comes with the bpf() exit) */
+	CHECK(ring_bpf_event(&k, PERF_BPF_EVENT_PROG_LOAD, 0, LATE_ID, 220) == 0 &&
+	      k.nr_pending == 1, "merge: a PROG_LOAD before its fact waits (%zu)",
+	      k.nr_pending);
+	CHECK(sink_capture(&k, &late, sizeof(late)) == 0, "merge: the late fact comes");
+	/* a program with line info is to be completed by syscall, unless unloaded */
+	CHECK(sink_capture(&k, &gone, sizeof(gone)) == 0 && k.nr_ask == 1,
+	      "merge: a program with line info is asked for by id (%zu)", k.nr_ask);
+	CHECK(ring_bpf_event(&k, PERF_BPF_EVENT_PROG_UNLOAD, 0, GONE_ID, 230) == 0 &&
+	      k.nr_gone == 1, "merge: its PROG_UNLOAD in the same drain is noted");
+	CHECK(sink_ask(&k) == 0 && !k.nr_ask && !k.nr_gone, "merge: the drain's asks done");
+	/* a record shorter than its body and trailer is written, not merged */
+	CHECK(sink_capture(&k, &cp, sizeof(struct cap_hdr)) == 0,
+	      "merge: a fact cut short is ignored");
+	CHECK(k.records == 4, "merge: 4 records written (%llu)", (unsigned long long)k.records);
+	sink_finish(&k);
+	facts_finish(k.facts, &st);
+	CHECK(st.objects == 4 && st.progs == 3 && st.unresolved == 0,
+	      "merge: 4 objects, 3 programs, none unresolved (%zu, %zu, %zu)",
+	      st.objects, st.progs, st.unresolved);
+	CHECK(facts_store(k.facts, k.w) == 0 && pd_writer_close(k.w) == 0, "merge: stored");
+	names_free(&k.names);
+	facts_free(k.facts);
+
+	r = pd_reader_open(path("merge.data"), err, sizeof(err));
+	if (!CHECK(r, "merge: merge.data opens %s", r ? "" : err))
+		return;
+	while (pd_reader_next(r, &rec) > 0)
+		n += rec.type == PERF_RECORD_BPF_EVENT && rec.sample.tid == TID;
+	CHECK(n == 4, "merge: the 4 BPF records in the file, as the ring had them (%d)", n);
+	p = pd_reader_prog(r, PROG_ID);
+	CHECK(p && p->flags == PD_F_CAPTURED && !strcmp(p->name, "xdp_first") &&
+	      p->type == BPF_PROG_TYPE_XDP && p->tag[0] == 0xab && p->origin.pid == TID &&
+	      !strcmp(p->origin.comm, "loader") && p->origin.uid == 1000 &&
+	      p->nr_ksyms == 1 && p->ksym_addrs[0] == 0xffffffffc0100000ULL,
+	      "merge: program facts from the capture, with its creator");
+	p = pd_reader_prog(r, LATE_ID);
+	CHECK(p && p->flags == PD_F_CAPTURED && !strcmp(p->name, "xdp_late"),
+	      "merge: the fact after its record completes it");
+	p = pd_reader_prog(r, GONE_ID);
+	CHECK(p && p->flags == PD_F_CAPTURED && p->nr_lines == 3 && !p->line_info,
+	      "merge: the unloaded program keeps the capture's facts, 3 lines counted");
+	m = pd_reader_map(r, MAP_ID);
+	CHECK(m && m->flags == PD_F_CAPTURED && !strcmp(m->name, "counts") &&
+	      m->key_size == 4 && m->max_entries == 16 && !strcmp(m->origin.comm, "loader"),
+	      "merge: map facts from the capture");
+	pd_reader_close(r);
+}
+
+/* Without capture: what no syscall finds is unresolved, with the record's tag. */
+static void test_unresolved(void)
+{
+	struct sink k = { .attr = &ring_attr };
+	struct facts_stats st;
+	struct pd_prog *p;
+
+	k.w = open_writer(path("unresolved.data"));
+	k.facts = facts_new();
+	if (!CHECK(k.w && k.facts, "unresolved: writer and facts"))
+		return;
+	ring_bpf_event(&k, PERF_BPF_EVENT_PROG_LOAD, 0, PROG_ID, 100);
+	CHECK(k.nr_pending == 0, "unresolved: without capture nothing waits");
+	sink_finish(&k);
+	facts_finish(k.facts, &st);
+	p = facts_prog(k.facts, PROG_ID, NULL);
+	CHECK(st.progs == 1 && st.progs_unresolved == 1 && p &&
+	      p->flags == PD_F_UNRESOLVED, "unresolved: the program is marked unresolved");
+	pd_writer_close(k.w);
+	names_free(&k.names);
+	facts_free(k.facts);
+}
+
+/* ---- tasks named from /proc -------------------------------------------- */
+
+static void test_names(void)
+{
+	struct task_names n = {};
+	struct pd_writer *w = open_writer(path("names.data"));
+	struct pd_sample me = { .pid = getpid(), .tid = getpid(), .time = ~0ULL >> 1 };
+	struct pd_sample early = me, named = { .pid = 1, .tid = 1, .time = ~0ULL >> 1 };
+	struct pd_sample later = me;
+	char comm[16], err[256];
+	struct pd_reader *r;
+	struct pd_record rec;
+	int comms = 0;
+	bool mine = false;
+	FILE *f;
+
+	if (!CHECK(w, "names: writer"))
+		return;
+	f = fopen("/proc/self/comm", "r");
+	if (!f || !fgets(comm, sizeof(comm), f))
+		comm[0] = 0;
+	if (f)
+		fclose(f);
+	comm[strcspn(comm, "\n")] = 0;
+	/* the earliest record of a task is the one its COMM goes before */
+	later.time = me.time + 5;
+	CHECK(names_seen(&n, &later) == 0 && names_seen(&n, &me) == 0 &&
+	      n.nr_pending == 1 && n.pending[0].time == me.time,
+	      "names: a task pending once, at its earliest record");
+	/* the kernel named pid 1: no COMM of ours for it */
+	CHECK(names_comm(&n, 1) == 0 && names_seen(&n, &named) == 0 && n.nr_pending == 1,
+	      "names: a task the kernel named is not pending");
+	/* tid 0, the idle task, is never named */
+	early.tid = early.pid = 0;
+	CHECK(names_seen(&n, &early) == 0 && n.nr_pending == 1, "names: tid 0 is left alone");
+	CHECK(names_flush(&n, w) == 0 && n.nr_pending == 0, "names: flushed");
+	/* a record from before the task started: /proc shows another task */
+	early = me;
+	early.time = 1;
+	early.tid = getppid();
+	names_seen(&n, &early);
+	CHECK(names_flush(&n, w) == 0, "names: a task younger than its record is not named");
+	pd_writer_close(w);
+	names_free(&n);
+
+	r = pd_reader_open(path("names.data"), err, sizeof(err));
+	if (!CHECK(r, "names: names.data opens %s", r ? "" : err))
+		return;
+	while (pd_reader_next(r, &rec) > 0) {
+		if (rec.type != PERF_RECORD_COMM)
+			continue;
+		comms++;
+		mine = rec.comm.tid == (__u32)getpid() && !strcmp(rec.comm.comm, comm) &&
+		       rec.sample.time == me.time - 1 && rec.sample.tid == (__u32)getpid();
+	}
+	CHECK(comms == 1 && mine,
+	      "names: one COMM, this task named '%s' 1 ns before its record (%d)", comm, comms);
+	pd_reader_close(r);
+}
+
+/* ---- synthesis of the objects that exist at start ---------------------- */
+
+static void test_synthesis(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
+	struct synth_ctx s = { .obj_events = true };
+	struct bpf_prog_info info = {};
+	struct bpf_map_info minfo = {};
+	__u32 len = sizeof(info), mlen = sizeof(minfo);
+	int prog, map, loads = 0, creates = 0, ksyms = 0, again = 0;
+	const struct pd_prog *p;
+	struct pd_reader *r;
+	struct pd_record rec;
+	char err[256];
+
+	if (geteuid()) {
+		skip("synthesis of existing objects", "needs root to load BPF");
+		return;
+	}
+	prog = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "unit_synth", "GPL", insns, 2, &opts);
+	map = bpf_map_create(BPF_MAP_TYPE_ARRAY, "unit_synth_map", 4, 8, 4, NULL);
+	if (!CHECK(prog >= 0 && map >= 0, "synthesis: a program and a map exist") ||
+	    bpf_obj_get_info_by_fd(prog, &info, &len) ||
+	    bpf_obj_get_info_by_fd(map, &minfo, &mlen))
+		goto out;
+	s.w = open_writer(path("synth.data"));
+	s.facts = facts_new();
+	s.sample = (struct pd_sample){ .time = 1000, .id = ID };
+	CHECK(s.w && s.facts && synth_existing(&s) == 0, "synthesis: every object listed");
+	/* a second pass finds them known: no record twice */
+	pd_write_finished_round(s.w);
+	CHECK(synth_existing(&s) == 0, "synthesis: listed again");
+	facts_store(s.facts, s.w);
+	pd_writer_close(s.w);
+	facts_free(s.facts);
+
+	r = pd_reader_open(path("synth.data"), err, sizeof(err));
+	if (!CHECK(r, "synthesis: synth.data opens %s", r ? "" : err))
+		goto out;
+	while (pd_reader_next(r, &rec) > 0) {
+		if (rec.type == PD_RECORD_FINISHED_ROUND)
+			again = 1;
+		if (rec.type == PERF_RECORD_BPF_EVENT && rec.bpf.id == info.id &&
+		    rec.bpf.type == PERF_BPF_EVENT_PROG_LOAD)
+			loads += again ? 100 : 1;
+		if (rec.type == PERF_RECORD_BPF_EVENT && rec.bpf.id == minfo.id &&
+		    rec.bpf.type == PERF_BPF_EVENT_MAP_CREATE)
+			creates += rec.bpf.flags == BPF_MAP_TYPE_ARRAY ? 1 : 100;
+		if (rec.type == PERF_RECORD_KSYMBOL && info.nr_jited_ksyms &&
+		    strstr(rec.ksymbol.name, "_unit_synth") && rec.sample.time == 1000)
+			ksyms++;
+	}
+	CHECK(loads == 1 && creates == 1,
+	      "synthesis: one PROG_LOAD and one MAP_CREATE (map type in flags) of ours, once (%d, %d)",
+	      loads, creates);
+	CHECK(ksyms == (int)info.nr_jited_ksyms,
+	      "synthesis: a KSYMBOL per JIT image, named after the program (%d)", ksyms);
+	p = pd_reader_prog(r, info.id);
+	CHECK(p && p->flags == (PD_F_SYNTHESISED | PD_F_SYSCALL) && !strcmp(p->name, "unit_synth") &&
+	      p->type == BPF_PROG_TYPE_SOCKET_FILTER && !memcmp(p->tag, info.tag, 8),
+	      "synthesis: the program's facts, synthesised by syscall");
+	CHECK(pd_reader_map(r, minfo.id) &&
+	      !strcmp(pd_reader_map(r, minfo.id)->name, "unit_synth_map") &&
+	      pd_reader_map(r, minfo.id)->flags == (PD_F_SYNTHESISED | PD_F_SYSCALL),
+	      "synthesis: the map's facts");
+	pd_reader_close(r);
+out:
+	if (prog >= 0)
+		close(prog);
+	if (map >= 0)
+		close(map);
+}
+
+int main(void)
+{
+	unit_setup();
+	ring_attr = sideband_attr();
+	test_ring();
+	test_merge();
+	test_unresolved();
+	test_names();
+	test_synthesis();
+	return unit_done();
+}

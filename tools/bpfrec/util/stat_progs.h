@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The cost of every BPF program on the machine (`bpfrec stat --all-progs`):
+ * run counts and run time from BPF_ENABLE_STATS, held through its fd only
+ * while bpfrec runs, looked at by id at each interval; programs freed
+ * between two looks are reported by stat_progs.bpf.c with their final
+ * counts, and the in-kernel capture names who loaded the new ones.
+ */
+#ifndef BPFREC_STAT_PROGS_H
+#define BPFREC_STAT_PROGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "util/bpf_obj.h"
+#include "util/capture.h"
+#include "util/hashmap.h"
+
+#define SP_NAME_LEN	128	/* full BTF function names */
+
+enum sp_state {
+	SP_LIVE,
+	SP_FREED,	/* its final counts came: shown once more, then dropped */
+	SP_GONE,	/* shown freed */
+};
+
+struct sp_prog {
+	__u32 id;			/* 0: freed before any look and not captured */
+	__u32 type;
+	__u8 tag[BPF_TAG_SIZE];
+	__u64 load_time;
+	char name[SP_NAME_LEN];
+	struct pd_origin loader;	/* all zero when unknown */
+	bool self;			/* bpfrec's own */
+	bool born;			/* loaded since the last interval */
+	enum sp_state state;
+	__u64 cnt, ns;			/* latest totals the kernel reported */
+	__u64 shown_cnt, shown_ns;	/* totals at the last interval */
+	__u64 base_cnt, base_ns;	/* totals when bpfrec first saw it */
+};
+
+struct stat_progs {
+	int stats_fd;			/* BPF_ENABLE_STATS: stats on while open */
+	struct stat_progs_bpf *skel;
+	struct ring_buffer *rb;
+	struct capture cap;
+	bool have_cap;
+	struct sp_prog *p;
+	size_t nr, cap_p;
+	struct hashmap by_key;		/* load_time ^ tag -> index + 1 */
+	__u64 lost;			/* freed programs the ring had no room for */
+	__u32 self_pid;
+};
+
+/* Turns stats on and loads the hooks; one line on stderr on failure. */
+int stat_progs_open(struct stat_progs *s);
+/* Learn what changed: new programs, freed ones, current totals. */
+int stat_progs_read(struct stat_progs *s);
+
+/* One program's cost over an interval (or the whole session). */
+struct sp_row {
+	const struct sp_prog *p;
+	__u64 runs;
+	__u64 run_ns;
+};
+
+enum sp_sort { SP_SORT_TIME, SP_SORT_RUNS, SP_SORT_AVG, SP_SORT_ID, SP_SORT_NAME };
+
+/*
+ * The rows since the last call (@total: since start), sorted; programs
+ * that did not run are left out unless @idle, or born or freed since.
+ * Freed programs are then forgotten.  *rows is the caller's to free.
+ */
+int stat_progs_rows(struct stat_progs *s, bool total, bool idle, enum sp_sort sort,
+		    struct sp_row **rows, size_t *nr);
+/* After the rows of an interval were shown: the next one starts there. */
+void stat_progs_next_interval(struct stat_progs *s);
+void stat_progs_close(struct stat_progs *s);
+
+#endif /* BPFREC_STAT_PROGS_H */
