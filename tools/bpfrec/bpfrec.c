@@ -17,6 +17,7 @@ static const struct {
 	{ "record", cmd_record, "Record BPF object events into a perf.data file" },
 	{ "script", cmd_script, "Print the recorded events, one line (or JSON object) each" },
 	{ "report", cmd_report, "Summarise objects by type and loader, lifetimes, survivors" },
+	{ "stat", cmd_stat, "Count with BPF: what every BPF program costs" },
 };
 
 static void usage(FILE *out)
@@ -30,6 +31,7 @@ static void usage(FILE *out)
 		"  bpfrec record -e bpf-events -- ./loader   # record while ./loader runs\n"
 		"  bpfrec script -i bpfrec.data --json       # JSON lines\n"
 		"  bpfrec report                             # summary of bpfrec.data\n"
+		"  bpfrec stat --all-progs -I 1000           # what every BPF program costs\n"
 		"\nSee 'bpfrec COMMAND --help' for the options of each.\n");
 }
 

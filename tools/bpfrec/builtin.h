@@ -23,5 +23,6 @@ extern const struct argp input_argp;
 int cmd_record(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
 
 #endif /* BPFREC_BUILTIN_H */

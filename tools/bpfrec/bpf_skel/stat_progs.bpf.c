@@ -21,7 +21,27 @@
 const volatile __u32 nr_cpus = 1;
 
 extern const void bpf_prog_free_deferred __ksym;
-extern const void __per_cpu_offset __ksym;
+/*
+ * A per-CPU array of our own: where its element's copy for a CPU lies,
+ * against the per-CPU pointer the array holds, is that CPU's per-CPU
+ * offset.  __per_cpu_offset[] and per-CPU variables are not in the
+ * kallsyms of every kernel (only with KALLSYMS_ALL), this works on all.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} pcpu SEC(".maps");
+
+/* A pointer as a plain number: the verifier forbids arithmetic on it. */
+static __always_inline __u64 addr_of(void *p)
+{
+	__u64 a = 0;
+
+	bpf_probe_read_kernel(&a, sizeof(a), &p);
+	return a;
+}
 
 __u64 drops;
 
@@ -33,17 +53,21 @@ struct {
 /* Sum of a program's per-CPU stats, as bpf_prog_get_stats() sums them. */
 static __always_inline void sum_stats(struct bpf_prog *prog, struct stat_freed *e)
 {
+	__u64 arr = addr_of(&pcpu);
 	void *stats = BPF_CORE_READ(prog, stats);
-	__u64 off, cnt, nsecs;
-	__u32 cpu;
+	__u64 base, cnt, nsecs;
+	__u32 cpu, zero = 0;
 
+	if (bpf_probe_read_kernel(&base, sizeof(base),
+				  (void *)(arr + bpf_core_field_offset(struct bpf_array, pptrs))))
+		return;
 	for (cpu = 0; cpu < MAX_CPUS && cpu < nr_cpus; cpu++) {
+		void *elem = bpf_map_lookup_percpu_elem(&pcpu, &zero, cpu);
 		struct bpf_prog_stats *s;
 
-		if (bpf_probe_read_kernel(&off, sizeof(off),
-					  (const __u64 *)&__per_cpu_offset + cpu))
+		if (!elem)
 			break;
-		s = stats + off;
+		s = stats + (addr_of(elem) - base);
 		/* u64_stats_t: a plain 64-bit counter on 64-bit kernels */
 		if (bpf_core_read(&cnt, sizeof(cnt), &s->cnt) ||
 		    bpf_core_read(&nsecs, sizeof(nsecs), &s->nsecs))

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -111,6 +112,9 @@ static int on_freed(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*f))
 		return 0;
+	/* already on its way out when we started: none of its runs are ours */
+	if (f->load_time < s->start_boottime && !find(s, f->load_time, f->tag))
+		return 0;
 	p = get(s, f->load_time, f->tag, &created);
 	if (!p)
 		return -ENOMEM;
@@ -131,7 +135,10 @@ static int on_freed(void *ctx, void *data, size_t size)
 static int look(struct stat_progs *s, bool first)
 {
 	__u32 id = 0;
+	size_t i;
 
+	for (i = 0; i < s->nr; i++)
+		s->p[i].listed = false;
 	while (!bpf_prog_get_next_id(id, &id)) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
@@ -152,6 +159,7 @@ static int look(struct stat_progs *s, bool first)
 			return -ENOMEM;
 		if (p->state != SP_LIVE)
 			continue;	/* the hook's final counts win */
+		p->listed = true;
 		if (created || !p->id) {
 			p->id = id;
 			p->type = info.type;
@@ -185,8 +193,11 @@ static void mark_self(struct stat_progs *s, struct bpf_object *obj)
 		    bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
 			continue;
 		p = get(s, info.load_time, info.tag, &created);
-		if (p)
-			p->self = true;
+		if (!p)
+			continue;
+		p->self = true;
+		p->loader.pid = p->loader.tid = s->self_pid;
+		snprintf(p->loader.comm, sizeof(p->loader.comm), "bpfrec");
 	}
 }
 
@@ -211,8 +222,12 @@ int stat_progs_open(struct stat_progs *s)
 {
 	int err;
 
+	struct timespec ts;
+
 	memset(s, 0, sizeof(*s));
 	s->self_pid = getpid();
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	s->start_boottime = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 	s->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (s->stats_fd < 0) {
 		err = -errno;
@@ -238,9 +253,19 @@ int stat_progs_open(struct stat_progs *s)
 	return err;
 }
 
-int stat_progs_read(struct stat_progs *s)
+/* Programs out of the kernel's list whose final counts did not come yet. */
+static size_t unfreed(const struct stat_progs *s)
 {
-	int err;
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nr; i++)
+		n += s->p[i].state == SP_LIVE && !s->p[i].listed;
+	return n;
+}
+
+int stat_progs_read(struct stat_progs *s, bool last)
+{
+	int err, waited;
 
 	/* loads first: a program then has its loader before anything else */
 	if (s->have_cap && capture_drain(&s->cap) < 0)
@@ -253,6 +278,8 @@ int stat_progs_read(struct stat_progs *s)
 		return err;
 	/* freed while we looked: those final counts win */
 	err = ring_buffer__consume(s->rb);
+	for (waited = 0; last && err >= 0 && waited < 1000 && unfreed(s); waited += 20)
+		err = ring_buffer__poll(s->rb, 20);
 	s->lost = s->skel->bss->drops;
 	return err < 0 ? err : 0;
 }
@@ -302,7 +329,6 @@ int stat_progs_rows(struct stat_progs *s, bool total, bool idle, enum sp_sort so
 		struct sp_prog *p = &s->p[i];
 		__u64 from_cnt = total ? p->base_cnt : p->shown_cnt;
 		__u64 from_ns = total ? p->base_ns : p->shown_ns;
-		bool changed = p->born || p->state == SP_FREED;
 
 		if (p->state == SP_GONE && !total)
 			continue;
@@ -310,7 +336,7 @@ int stat_progs_rows(struct stat_progs *s, bool total, bool idle, enum sp_sort so
 		r[n].runs = p->cnt > from_cnt ? p->cnt - from_cnt : 0;
 		r[n].run_ns = p->ns > from_ns ? p->ns - from_ns : 0;
 		r[n].p = p;
-		if (r[n].runs || idle || changed)
+		if (r[n].runs || idle)
 			n++;
 	}
 	sort_key = sort;

@@ -33,6 +33,7 @@ struct sp_prog {
 	struct pd_origin loader;	/* all zero when unknown */
 	bool self;			/* bpfrec's own */
 	bool born;			/* loaded since the last interval */
+	bool listed;			/* in the kernel's list at the last look */
 	enum sp_state state;
 	__u64 cnt, ns;			/* latest totals the kernel reported */
 	__u64 shown_cnt, shown_ns;	/* totals at the last interval */
@@ -49,13 +50,18 @@ struct stat_progs {
 	size_t nr, cap_p;
 	struct hashmap by_key;		/* load_time ^ tag -> index + 1 */
 	__u64 lost;			/* freed programs the ring had no room for */
+	__u64 start_boottime;		/* load_time is boot time too */
 	__u32 self_pid;
 };
 
 /* Turns stats on and loads the hooks; one line on stderr on failure. */
 int stat_progs_open(struct stat_progs *s);
-/* Learn what changed: new programs, freed ones, current totals. */
-int stat_progs_read(struct stat_progs *s);
+/*
+ * Learn what changed: new programs, freed ones, current totals.  @last:
+ * wait (a second at most) for the final counts of the programs already
+ * out of the kernel's list, whose freeing waits for an RCU grace period.
+ */
+int stat_progs_read(struct stat_progs *s, bool last);
 
 /* One program's cost over an interval (or the whole session). */
 struct sp_row {
@@ -67,9 +73,10 @@ struct sp_row {
 enum sp_sort { SP_SORT_TIME, SP_SORT_RUNS, SP_SORT_AVG, SP_SORT_ID, SP_SORT_NAME };
 
 /*
- * The rows since the last call (@total: since start), sorted; programs
- * that did not run are left out unless @idle, or born or freed since.
- * Freed programs are then forgotten.  *rows is the caller's to free.
+ * The rows since the last interval (@total: since start), sorted;
+ * programs that did not run are left out unless @idle (libbpf's feature
+ * probes, loaded and freed by every loader, would fill the output).
+ * *rows is the caller's to free.
  */
 int stat_progs_rows(struct stat_progs *s, bool total, bool idle, enum sp_sort sort,
 		    struct sp_row **rows, size_t *nr);

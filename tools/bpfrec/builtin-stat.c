@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfrec stat: count with BPF.  Options are parsed here and the mode's
+ * pieces of util/ do the work; the loop is the same for every mode:
+ * read at each interval (-I) and at the end, until Ctrl-C, the duration,
+ * or the workload's exit.  Signals arrive on a signalfd so the last
+ * reading is always printed from the main loop.
+ */
+#define _GNU_SOURCE
+#include <argp.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include "builtin.h"
+#include "util/stat_print.h"
+#include "util/stat_progs.h"
+#include "util/workload.h"
+
+enum stat_mode { MODE_NONE, MODE_ALL_PROGS };
+
+struct opts {
+	bool help;
+	bool usage_shown;
+	enum stat_mode mode;
+	bool json;
+	bool idle;
+	enum sp_sort sort;
+	unsigned long interval_ms;
+	unsigned long duration;
+	char **cmd;
+};
+
+static const char doc[] =
+"Count with BPF.\n"
+"\n"
+"--all-progs: run count, run time, time per run and CPU share of every BPF\n"
+"program on the machine, from the kernel's BPF run time stats, turned on\n"
+"only while bpfrec runs (through BPF_ENABLE_STATS, never the sysctl).\n"
+"Programs loaded and freed between two intervals are shown too, with what\n"
+"they cost; the loader of the programs loaded while bpfrec runs is named.\n"
+"CPU % is of one CPU.  Programs that did not run are left out unless\n"
+"--idle.  Without -I, one table over the whole run.\n"
+"\n"
+"The run ends at Ctrl-C, after DURATION seconds, or when CMD exits.\n"
+"\n"
+"EXAMPLES:\n"
+"    bpfrec stat --all-progs 10                  # 10 seconds, one table\n"
+"    bpfrec stat --all-progs -I 1000 --json      # JSON lines every second\n"
+"    bpfrec stat --all-progs --sort runs -- ./loader\n";
+
+enum {
+	OPT_HELP = 'h',
+	OPT_ALL_PROGS = 0x100,
+	OPT_JSON,
+	OPT_SORT,
+	OPT_IDLE,
+	OPT_DURATION,
+};
+
+static const struct argp_option options[] = {
+	{ "all-progs", OPT_ALL_PROGS, NULL, 0, "The cost of every BPF program", 0 },
+	{ "interval-print", 'I', "MSEC", 0, "Print every MSEC milliseconds (at least 10)", 0 },
+	{ "json", OPT_JSON, NULL, 0, "One JSON object per line", 0 },
+	{ "sort", OPT_SORT, "KEY", 0,
+	  "--all-progs order: time (default), runs, avg, id, name", 0 },
+	{ "idle", OPT_IDLE, NULL, 0, "--all-progs: show programs that did not run too", 0 },
+	{ "duration", OPT_DURATION, "SEC", 0, "Stop after SEC seconds (or DURATION)", 0 },
+	{ "help", OPT_HELP, NULL, 0, "Show this help", -1 },
+	{},
+};
+
+static int parse_ulong(const char *s, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	return errno || end == s || *end || *s == '-' ? -EINVAL : 0;
+}
+
+/* One line, ours (ARGP_NO_ERRS): argp's own take two. */
+static error_t usage(struct argp_state *state, const char *fmt, const char *arg)
+{
+	struct opts *o = state->input;
+
+	o->usage_shown = true;
+	fprintf(stderr, "bpfrec stat: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see bpfrec stat --help)\n");
+	return EINVAL;
+}
+
+static int parse_sort(const char *arg, enum sp_sort *sort)
+{
+	static const char *const keys[] = {
+		[SP_SORT_TIME] = "time", [SP_SORT_RUNS] = "runs", [SP_SORT_AVG] = "avg",
+		[SP_SORT_ID] = "id", [SP_SORT_NAME] = "name",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!strcmp(arg, keys[i])) {
+			*sort = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct opts *o = state->input;
+
+	switch (key) {
+	case OPT_HELP:
+		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "bpfrec stat");
+		o->help = true;
+		state->next = state->argc;
+		break;
+	case OPT_ALL_PROGS:
+		o->mode = MODE_ALL_PROGS;
+		break;
+	case 'I':
+		if (parse_ulong(arg, &o->interval_ms) || o->interval_ms < 10)
+			return usage(state, "-I wants milliseconds, at least 10, not '%s'", arg);
+		break;
+	case OPT_JSON:
+		o->json = true;
+		break;
+	case OPT_SORT:
+		if (parse_sort(arg, &o->sort))
+			return usage(state, "unknown sort key '%s': time, runs, avg, id or name", arg);
+		break;
+	case OPT_IDLE:
+		o->idle = true;
+		break;
+	case OPT_DURATION:
+		if (parse_ulong(arg, &o->duration) || !o->duration)
+			return usage(state, "invalid duration '%s'", arg);
+		break;
+	case ARGP_KEY_ARG:
+		/* DURATION, alone; after '--' (or any other word) the workload */
+		if (state->next == state->argc && strcmp(state->argv[state->next - 2], "--") &&
+		    !parse_ulong(arg, &o->duration)) {
+			if (!o->duration)
+				return usage(state, "invalid duration '%s'", arg);
+			break;
+		}
+		o->cmd = state->argv + state->next - 1;
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (o->help)
+			break;
+		if (o->mode == MODE_NONE)
+			return usage(state, "%s", "say what to count: --all-progs");
+		if (o->cmd && o->duration)
+			return usage(state, "%s", "a duration and a command: give one of them");
+		break;
+	case ARGP_KEY_ERROR:
+		if (!o->usage_shown && state->next > 0 && state->next <= state->argc)
+			return usage(state, "bad option '%s'", state->argv[state->next - 1]);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+struct stat_run {
+	struct opts o;
+	struct stat_print pr;
+	struct stat_progs progs;
+	struct workload wl;
+	int epfd, sigfd, timerfd, intfd;
+	bool stop;
+	__u64 start, last;		/* CLOCK_MONOTONIC ns */
+};
+
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int ep_add(int epfd, int fd, __u64 tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = tag };
+
+	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
+}
+
+enum { EV_SIGNAL, EV_END, EV_INTERVAL };
+
+static int setup_fds(struct stat_run *r, const sigset_t *mask)
+{
+	int err;
+
+	r->epfd = epoll_create1(EPOLL_CLOEXEC);
+	r->sigfd = signalfd(-1, mask, SFD_CLOEXEC);
+	r->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	r->intfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	if (r->epfd < 0 || r->sigfd < 0 || r->timerfd < 0 || r->intfd < 0)
+		return -errno;
+	err = ep_add(r->epfd, r->sigfd, EV_SIGNAL);
+	if (!err)
+		err = ep_add(r->epfd, r->timerfd, EV_END);
+	if (!err)
+		err = ep_add(r->epfd, r->intfd, EV_INTERVAL);
+	return err;
+}
+
+/* Once counting started: intervals and duration count from there. */
+static int arm_timers(struct stat_run *r)
+{
+	struct itimerspec end = { .it_value.tv_sec = r->o.duration };
+	struct itimerspec iv = {
+		.it_value.tv_sec = r->o.interval_ms / 1000,
+		.it_value.tv_nsec = r->o.interval_ms % 1000 * 1000000,
+	};
+
+	iv.it_interval = iv.it_value;
+	if (r->o.duration && timerfd_settime(r->timerfd, 0, &end, NULL))
+		return -errno;
+	if (r->o.interval_ms && timerfd_settime(r->intfd, 0, &iv, NULL))
+		return -errno;
+	return 0;
+}
+
+/* Read and print: one interval, or (@final without -I) the whole run. */
+static int show(struct stat_run *r, bool final)
+{
+	__u64 now = now_ns();
+	bool total = final && !r->o.interval_ms;
+	struct sp_row *rows;
+	size_t nr;
+	int err;
+
+	err = stat_progs_read(&r->progs, final);
+	if (!err)
+		err = stat_progs_rows(&r->progs, total, r->o.idle, r->o.sort, &rows, &nr);
+	if (err) {
+		fprintf(stderr, "bpfrec stat: reading BPF program stats: %s\n", strerror(-err));
+		return err;
+	}
+	stat_print_progs(&r->pr, (now - r->start) / 1e9, total ? now - r->start : now - r->last,
+			 rows, nr);
+	free(rows);
+	stat_progs_next_interval(&r->progs);
+	r->last = now;
+	return 0;
+}
+
+static void on_signal(struct stat_run *r)
+{
+	struct signalfd_siginfo si;
+
+	if (read(r->sigfd, &si, sizeof(si)) != sizeof(si))
+		return;
+	if (si.ssi_signo != SIGCHLD)
+		r->stop = true;
+	else if (r->wl.pid > 0 && !workload_reap(&r->wl, false))
+		r->stop = true;
+}
+
+static int loop(struct stat_run *r)
+{
+	struct epoll_event evs[4];
+	int n, i, err;
+	__u64 ticks;
+
+	while (!r->stop) {
+		n = epoll_wait(r->epfd, evs, 4, -1);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		for (i = 0; i < n; i++) {
+			switch (evs[i].data.u64) {
+			case EV_SIGNAL:
+				on_signal(r);
+				break;
+			case EV_END:
+				r->stop = true;
+				break;
+			case EV_INTERVAL:
+				if (read(r->intfd, &ticks, sizeof(ticks)) != sizeof(ticks))
+					break;
+				err = show(r, false);
+				if (err)
+					return err;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static int run(struct stat_run *r)
+{
+	sigset_t mask;
+	int err;
+
+	/* a shell starts background jobs with SIGINT ignored: signalfd would miss it */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+
+	err = setup_fds(r, &mask);
+	if (err) {
+		fprintf(stderr, "bpfrec stat: %s\n", strerror(-err));
+		return err;
+	}
+	if (r->o.cmd) {
+		err = workload_prepare(&r->wl, r->o.cmd);
+		if (err)
+			return err;
+	}
+	err = stat_progs_open(&r->progs);
+	if (err)
+		return err;
+	r->start = r->last = now_ns();
+	err = arm_timers(r);
+	if (err) {
+		fprintf(stderr, "bpfrec stat: timers: %s\n", strerror(-err));
+		return err;
+	}
+	if (r->o.cmd && workload_start(&r->wl)) {
+		fprintf(stderr, "bpfrec stat: starting %s: %s\n", r->o.cmd[0], strerror(errno));
+		return -ECHILD;
+	}
+	err = loop(r);
+	if (!err)
+		err = show(r, true);
+	if (!err && r->progs.lost)
+		fprintf(stderr, "bpfrec stat: LOST the final counts of %llu freed programs\n",
+			(unsigned long long)r->progs.lost);
+	return err;
+}
+
+static void cleanup(struct stat_run *r)
+{
+	workload_abort(&r->wl);
+	stat_progs_close(&r->progs);
+	if (r->epfd >= 0)
+		close(r->epfd);
+	if (r->sigfd >= 0)
+		close(r->sigfd);
+	if (r->timerfd >= 0)
+		close(r->timerfd);
+	if (r->intfd >= 0)
+		close(r->intfd);
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	const struct argp argp = { options, parse_opt, "[DURATION | -- CMD [ARGS]]", doc,
+				   NULL, NULL, NULL };
+	struct stat_run r = {
+		.wl = { .go_fd = -1 },
+		.progs = { .stats_fd = -1 },
+		.epfd = -1,
+		.sigfd = -1,
+		.timerfd = -1,
+		.intfd = -1,
+	};
+	char target[256];
+	int err;
+
+	err = argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r.o);
+	if (err)
+		return BPFREC_EXIT_USAGE;
+	if (r.o.help)
+		return BPFREC_EXIT_OK;
+	snprintf(target, sizeof(target), r.o.cmd ? "while '%s' ran" : "system wide",
+		 r.o.cmd ? r.o.cmd[0] : "");
+	r.pr = (struct stat_print){
+		.f = stdout,
+		.json = r.o.json,
+		.interval = r.o.interval_ms,
+		.target = target,
+	};
+	err = run(&r);
+	if (r.o.cmd && !err && r.wl.pid > 0)
+		workload_reap(&r.wl, true);
+	cleanup(&r);
+	if (err)
+		return BPFREC_EXIT_ERROR;
+	return r.o.cmd ? r.wl.status : BPFREC_EXIT_OK;
+}

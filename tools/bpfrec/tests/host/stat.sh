@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of `bpfrec stat`: run as root on the host kernel.
+#
+#   BPFREC=path/to/bpfrec STAT_PROG=path/to/stat-prog tests/host/stat.sh
+#
+# stat-prog (tests/stat/) loads an XDP program with BTF and runs it with
+# BPF_PROG_TEST_RUN an exact number of times.  Modes that need BPF
+# trampolines (-b, --bpf-counters) are tested in the guest when this
+# kernel refuses them, and the test says so.  Needs python3.
+# Last line: "stat: N passed, N failed, N skipped"; exit 1 if anything failed.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+BPFREC=${BPFREC:-$here/../../bpfrec}
+STAT_PROG=${STAT_PROG:-$here/../../.output/stat-prog}
+
+passed=0 failed=0 skipped=0
+pass() { passed=$((passed + 1)); echo "ok    $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+: $2}"; }
+skip() { skipped=$((skipped + 1)); echo "skip  $1${2:+: $2}"; }
+# result NAME DETAIL: pass when DETAIL is empty, else fail with it
+result() { if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi; }
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "stat host tests need root" >&2
+	exit 1
+fi
+for t in "$BPFREC" "$STAT_PROG"; do
+	[ -x "$t" ] || { echo "missing $t: run 'make host-test'" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d /tmp/bpfrec-stat.XXXXXX)
+bg=
+trap '[ -n "$bg" ] && kill $bg 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# usage NAME EXPECTED_STATUS EXPECTED_LINE ARGS...: the status and exactly that one line
+usage() {
+	local name=$1 want=$2 line=$3 rc
+	shift 3
+	"$BPFREC" stat "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "$name" "exit $rc, want $want ($(head -c 200 "$tmp/err"))"
+	elif [ "$(cat "$tmp/err")" != "$line" ]; then
+		fail "$name" "said '$(head -c 300 "$tmp/err")', want '$line'"
+	else
+		pass "$name"
+	fi
+}
+
+see="(see bpfrec stat --help)"
+usage "no mode exits 2" 2 "bpfrec stat: say what to count: --all-progs $see"
+usage "-I 5 exits 2" 2 "bpfrec stat: -I wants milliseconds, at least 10, not '5' $see" \
+	--all-progs -I 5
+usage "-I abc exits 2" 2 "bpfrec stat: -I wants milliseconds, at least 10, not 'abc' $see" \
+	--all-progs -I abc
+usage "duration 0 exits 2" 2 "bpfrec stat: invalid duration '0' $see" --all-progs 0
+usage "bad --sort exits 2" 2 \
+	"bpfrec stat: unknown sort key 'x': time, runs, avg, id or name $see" --all-progs --sort x
+usage "duration and command exit 2" 2 \
+	"bpfrec stat: a duration and a command: give one of them $see" --all-progs --duration 1 -- true
+usage "unknown option exits 2" 2 "bpfrec stat: bad option '--nope' $see" --all-progs --nope
+"$BPFREC" stat --help >"$tmp/out" 2>&1 && grep -q EXAMPLES "$tmp/out" &&
+	pass "stat --help" || fail "stat --help"
+
+# rows FILE ID: "runs state loader_pid loader_comm name" of program ID, one line per interval
+rows() {
+	python3 - "$1" "$2" <<'EOF'
+import json, sys
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o["id"] == int(sys.argv[2]):
+        print(o["runs"], o["state"], o.get("loader_pid", "-"), o.get("loader_comm", "-"),
+              o["name"], "%.2f" % (o["run_ns"] / o["runs"]) if o["runs"] else "0")
+EOF
+}
+
+stats_before=$(cat /proc/sys/kernel/bpf_stats_enabled)
+
+# --- --all-progs: exact runs of a program held across intervals -----------
+"$BPFREC" stat --all-progs -I 300 --json >"$tmp/held.json" 2>"$tmp/held.err" &
+bg=$!
+sleep 1
+"$STAT_PROG" -r 1000 -k 100 -s 1 >"$tmp/held.out" &
+ppid=$!
+wait $ppid
+sleep 0.7
+kill -INT $bg
+wait $bg
+rc=$?
+bg=
+id=$(awk '$1 == "id" { print $2; exit }' "$tmp/held.out")
+rows "$tmp/held.json" "$id" >"$tmp/held.rows"
+sum=$(awk '{ s += $1 } END { print s + 0 }' "$tmp/held.rows")
+result "--all-progs -I: exit 0 at Ctrl-C" "$([ $rc -eq 0 ] || echo "exit $rc: $(head -2 "$tmp/held.err")")"
+result "--all-progs -I: a program run 1000 times shows 1000 runs over the intervals" \
+	"$([ "$sum" = 1000 ] || echo "id $id: $sum runs: $(tr '\n' ';' <"$tmp/held.rows")")"
+result "--all-progs: the loader's pid and comm" \
+	"$(awk -v p=$ppid '$3 != p || $4 != "stat-prog" { print "line: " $0 }' "$tmp/held.rows" | head -1)"
+result "--all-progs: the full BTF name, not the 16-byte one" \
+	"$(awk '$5 != "stat_target_with_a_long_name" { print "line: " $0 }' "$tmp/held.rows" | head -1)"
+result "--all-progs: time per run > 0" \
+	"$(awk '$1 > 0 && $6 <= 0 { print "line: " $0 }' "$tmp/held.rows" | head -1)"
+result "--all-progs: first seen as new" \
+	"$(head -1 "$tmp/held.rows" | awk '$2 != "new" { print "first line: " $0 }')"
+
+# --- loaded, run and freed inside one interval ----------------------------
+"$BPFREC" stat --all-progs -I 2000 --json >"$tmp/short.json" 2>"$tmp/short.err" &
+bg=$!
+sleep 0.8
+"$STAT_PROG" -r 777 >"$tmp/short.out"
+sleep 2.5
+kill -INT $bg
+wait $bg
+bg=
+id=$(awk '$1 == "id" { print $2; exit }' "$tmp/short.out")
+rows "$tmp/short.json" "$id" >"$tmp/short.rows"
+result "--all-progs: a program loaded, run 777 times and freed within one interval" \
+	"$([ "$(cut -d' ' -f1,2,4,5 "$tmp/short.rows")" = "777 new,freed stat-prog stat_target_with_a_long_name" ] ||
+	   echo "id $id: $(tr '\n' ';' <"$tmp/short.rows") $(head -2 "$tmp/short.err")")"
+
+# --- one table over -- CMD, the workload's exit status --------------------
+"$BPFREC" stat --all-progs -- "$STAT_PROG" -r 500 >"$tmp/cmd.out" 2>"$tmp/cmd.err"
+rc=$?
+id=$(awk '$1 == "id" { print $2; exit }' "$tmp/cmd.out")
+line=$(awk -v id="$id" '$1 == id' "$tmp/cmd.out")
+result "--all-progs -- CMD: one table with the program's 500 runs, freed" \
+	"$(echo "$line" | awk '$2 != "xdp" || $3 != 500 || $8 != "stat_target_with_a_long_name" || $9 != "[freed]" { print "line: " $0 }')$([ -n "$line" ] || echo "no line for id $id")"
+result "--all-progs -- CMD: the header says what was counted" \
+	"$(grep -q "Cost of BPF programs, while '$STAT_PROG' ran, over" "$tmp/cmd.out" || echo "$(head -3 "$tmp/cmd.out")")"
+result "--all-progs -- CMD: exit 0" "$([ $rc -eq 0 ] || echo "exit $rc")"
+"$BPFREC" stat --all-progs -- sh -c 'exit 7' >/dev/null 2>&1
+rc=$?
+result "--all-progs -- CMD: the workload's status comes back" "$([ $rc -eq 7 ] || echo "exit $rc")"
+self=$(grep -c '\[bpfrec\]$' "$tmp/cmd.out")
+result "--all-progs: bpfrec's own programs are marked" "$([ "$self" -ge 1 ] || echo "none marked")"
+
+# --- stats are off again after bpfrec exits --------------------------------
+if [ "$stats_before" != 0 ]; then
+	skip "--all-progs: stats off after exit" "kernel.bpf_stats_enabled was $stats_before before the tests"
+else
+	"$STAT_PROG" -r 300 -s 2 >"$tmp/after.out" &
+	ppid=$!
+	sleep 0.5
+	id=$(awk '$1 == "id" { print $2; exit }' "$tmp/after.out")
+	cnt=$(bpftool prog show id "$id" -j 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin).get("run_cnt", 0))')
+	wait $ppid
+	result "--all-progs: stats off again after bpfrec exits (300 runs counted as 0)" \
+		"$([ "$cnt" = 0 ] && [ "$(cat /proc/sys/kernel/bpf_stats_enabled)" = 0 ] || echo "run_cnt $cnt, sysctl $(cat /proc/sys/kernel/bpf_stats_enabled)")"
+fi
+
+echo "stat: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

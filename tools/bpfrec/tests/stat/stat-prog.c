@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The BPF programs the stat tests and benchmarks count: loads the target
+ * (tests/stat/target.bpf.c, with BTF), or one without BTF, or test-runs a
+ * program already loaded, with BPF_PROG_TEST_RUN.
+ *
+ *   stat-prog [-n] [-r RUNS] [-k REPEAT] [-s SEC] [-i ID]
+ *
+ * Prints "id N" (and flushes) once the program is loaded, then runs it
+ * RUNS times (test runs of REPEAT each: RUNS must be a multiple), prints
+ * "ran N", holds it SEC seconds (default 0) and exits, which unloads it.
+ *   -n     a program without BTF (raw instructions, no func_info)
+ *   -i ID  run the loaded program ID instead of loading one
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "tests/stat/target.skel.h"
+
+static int load_no_btf(void)
+{
+	const struct bpf_insn insns[] = {
+		/* r0 = XDP_PASS; exit */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 2 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return bpf_prog_load(BPF_PROG_TYPE_XDP, "stat_no_btf", "GPL", insns, 2, NULL);
+}
+
+static int test_run(int fd, unsigned long runs, unsigned long repeat)
+{
+	char pkt[64] = {};
+	unsigned long done;
+
+	for (done = 0; done < runs; done += repeat) {
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
+			    .repeat = repeat);
+
+		if (bpf_prog_test_run_opts(fd, &opts)) {
+			fprintf(stderr, "stat-prog: test run: %s\n", strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long runs = 0, repeat = 1, hold = 0, id = 0;
+	struct target_bpf *skel = NULL;
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	bool no_btf = false;
+	int opt, fd;
+
+	while ((opt = getopt(argc, argv, "nr:k:s:i:")) != -1) {
+		switch (opt) {
+		case 'n': no_btf = true; break;
+		case 'r': runs = strtoul(optarg, NULL, 10); break;
+		case 'k': repeat = strtoul(optarg, NULL, 10); break;
+		case 's': hold = strtoul(optarg, NULL, 10); break;
+		case 'i': id = strtoul(optarg, NULL, 10); break;
+		default:
+			fprintf(stderr, "usage: stat-prog [-n] [-r RUNS] [-k REPEAT] [-s SEC] [-i ID]\n");
+			return 2;
+		}
+	}
+	if (!repeat || runs % repeat) {
+		fprintf(stderr, "stat-prog: RUNS must be a multiple of REPEAT\n");
+		return 2;
+	}
+	if (id) {
+		fd = bpf_prog_get_fd_by_id(id);
+	} else if (no_btf) {
+		fd = load_no_btf();
+	} else {
+		skel = target_bpf__open_and_load();
+		fd = skel ? bpf_program__fd(skel->progs.stat_target_with_a_long_name) : -1;
+	}
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		fprintf(stderr, "stat-prog: loading: %s\n", strerror(errno));
+		return 1;
+	}
+	printf("id %u\n", info.id);
+	fflush(stdout);
+	if (test_run(fd, runs, repeat))
+		return 1;
+	printf("ran %lu\n", runs);
+	fflush(stdout);
+	sleep(hold);
+	target_bpf__destroy(skel);
+	return 0;
+}
