@@ -155,7 +155,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 struct recorder {
 	struct opts o;
-	struct rings rings;
+	struct evlist evlist;
 	struct capture cap;
 	bool have_cap;
 	struct workload wl;
@@ -175,8 +175,8 @@ static __u64 now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* epoll tags: ring index, or one of these */
-enum { EV_SIGNAL = -1, EV_TIMER = -2, EV_CAPTURE = -3 };
+/* epoll tags: a ring is ready, or one of the others */
+enum { EV_RING, EV_SIGNAL = -1, EV_TIMER = -2, EV_CAPTURE = -3 };
 
 static int ep_add(int epfd, int fd, int tag)
 {
@@ -188,16 +188,14 @@ static int ep_add(int epfd, int fd, int tag)
 static int drain_all(struct recorder *r)
 {
 	__u64 before = r->sink.records;
-	int i, err;
+	int err;
 
 	/* facts first: a record then finds its object's facts already merged */
 	if (r->have_cap)
 		capture_drain(&r->cap);
-	for (i = 0; i < r->rings.n; i++) {
-		err = ring_drain(&r->rings.r[i], sink_record, &r->sink, r->scratch);
-		if (err)
-			goto out;
-	}
+	err = evlist_drain(&r->evlist, sink_record, &r->sink, r->scratch);
+	if (err)
+		goto out;
 	err = sink_ask(&r->sink);
 	if (err)
 		goto out;
@@ -217,7 +215,7 @@ out:
 static int setup_fds(struct recorder *r, const sigset_t *mask)
 {
 	struct itimerspec its = { .it_value.tv_sec = r->o.duration };
-	int i, err;
+	int e, i, err;
 
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	r->sigfd = signalfd(-1, mask, SFD_CLOEXEC);
@@ -231,8 +229,9 @@ static int setup_fds(struct recorder *r, const sigset_t *mask)
 		err = ep_add(r->epfd, r->timerfd, EV_TIMER);
 	if (!err && r->have_cap)
 		err = ep_add(r->epfd, capture_epoll_fd(&r->cap), EV_CAPTURE);
-	for (i = 0; !err && i < r->rings.n; i++)
-		err = ep_add(r->epfd, r->rings.r[i].fd, i);
+	for (e = 0; e < r->evlist.nr_ev; e++)
+		for (i = 0; !err && i < r->evlist.ev[e]->nr; i++)
+			err = ep_add(r->epfd, r->evlist.ev[e]->rings[i].fd, EV_RING);
 	return err;
 }
 
@@ -278,24 +277,18 @@ static int loop(struct recorder *r)
 
 static int open_writer(struct recorder *r, int argc, char **argv)
 {
-	struct pd_event ev = { .attr = &r->rings.attr, .name = "bpf-events" };
 	struct pd_writer_config cfg = {
-		.events = &ev,
-		.nr_events = 1,
+		.events = evlist_pd_events(&r->evlist),
+		.nr_events = r->evlist.nr_ev,
 		.argc = argc,
 		.argv = argv,
 	};
-	__u64 *ids = calloc(r->rings.n, sizeof(*ids));
-	int i, err;
+	int err;
 
-	if (!ids)
+	if (!cfg.events)
 		return -ENOMEM;
-	for (i = 0; i < r->rings.n; i++)
-		ids[i] = r->rings.r[i].id;
-	ev.ids = ids;
-	ev.nr_ids = r->rings.n;
 	err = pd_writer_open(&r->w, r->o.output, &cfg);
-	free(ids);
+	free((void *)cfg.events);
 	if (err)
 		fprintf(stderr, "bpfrec: cannot write %s: %s\n", r->o.output, strerror(-err));
 	return err;
@@ -324,12 +317,12 @@ static int start(struct recorder *r)
 	struct synth_ctx s = {
 		.w = r->w,
 		.facts = r->sink.facts,
-		.obj_events = r->rings.obj_events,
+		.obj_events = r->evlist.obj_events,
 	};
 	int err;
 
 	r->start_time = now_ns();
-	err = rings_enable(&r->rings, true);
+	err = evlist_enable(&r->evlist, true);
 	if (err) {
 		fprintf(stderr, "bpfrec: enabling events: %s\n", strerror(-err));
 		return err;
@@ -337,7 +330,8 @@ static int start(struct recorder *r)
 	if (r->have_cap)
 		capture_drain(&r->cap);
 	s.sample.time = r->start_time;
-	s.sample.id = r->rings.r[0].id;
+	/* in the name of the side-band event, the first of the list */
+	s.sample.id = r->evlist.ev[0]->ids[0];
 	err = synth_existing(&s);
 	if (err) {
 		fprintf(stderr, "bpfrec: listing existing BPF objects: %s\n", strerror(-err));
@@ -370,10 +364,10 @@ static int finish(struct recorder *r, int err)
 	struct facts_stats st;
 	int ret;
 
-	rings_enable(&r->rings, false);
+	evlist_enable(&r->evlist, false);
 	if (!err)
 		err = drain_all(r);
-	c.flags = (r->rings.obj_events ? PD_CAP_BPF_OBJ_EVENT : 0) |
+	c.flags = (r->evlist.obj_events ? PD_CAP_BPF_OBJ_EVENT : 0) |
 		  (r->have_cap ? PD_CAP_KERNEL_CAPTURE : 0);
 	c.start_time = r->start_time;
 	c.end_time = now_ns();
@@ -401,7 +395,7 @@ static void cleanup(struct recorder *r)
 	workload_abort(&r->wl);
 	if (r->have_cap)
 		capture_stop(&r->cap);
-	rings_close(&r->rings);
+	evlist_close(&r->evlist);
 	facts_free(r->sink.facts);
 	names_free(&r->sink.names);
 	free(r->scratch);
@@ -444,12 +438,14 @@ static int record(struct recorder *r, int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 
 	r->sink.facts = facts_new();
-	r->scratch = malloc(1 << 16);
+	r->scratch = malloc(RING_SCRATCH_SIZE);
 	if (!cmdline || !r->sink.facts || !r->scratch) {
 		free(cmdline);
 		return -ENOMEM;
 	}
-	err = rings_open(&r->rings, r->o.mmap_pages);
+	err = evlist_init(&r->evlist, r->o.mmap_pages);
+	if (!err)
+		err = evlist_add_sideband(&r->evlist);
 	if (!err)
 		err = start_capture(r);
 	if (!err)
@@ -458,11 +454,10 @@ static int record(struct recorder *r, int argc, char **argv)
 	if (err)
 		return err;
 	r->sink.w = r->w;
-	r->sink.attr = &r->rings.attr;
 	/* said once everything else worked: an error is then the only line */
-	if (r->rings.obj_events)
+	if (r->evlist.obj_events)
 		fprintf(stderr, "bpfrec: recording programs, maps, links and BTF on %d CPU%s\n",
-			r->rings.n, r->rings.n == 1 ? "" : "s");
+			r->evlist.nr_cpus, r->evlist.nr_cpus == 1 ? "" : "s");
 	else
 		fprintf(stderr, "bpfrec: kernel lacks bpf_obj_event: recording programs only\n");
 	err = setup_fds(r, &mask);

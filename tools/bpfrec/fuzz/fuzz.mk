@@ -3,7 +3,8 @@
 # libFuzzer run of the perf.data reader under ASan and UBSan (included by
 # tools/bpfrec/Makefile).  The seed corpus holds small files written by
 # bpfrec's writer and by perf 6.1; new inputs go to a scratch directory
-# so the committed corpus stays as it is.
+# so the committed corpus stays as it is, and so do the inputs that fail
+# (in $(OUTPUT)/fuzz/, not in the tree).
 #
 #   make fuzz-test                 bounded run (FUZZ_SECONDS, default 60)
 #   make fuzz-test FUZZ_SECONDS=600
@@ -28,4 +29,4 @@ fuzz-test: $(FUZZ_BIN)
 	$(Q)mkdir -p $(FUZZ_WORK)
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-		$(FUZZ_WORK) fuzz/corpus
+		-artifact_prefix=$(OUTPUT)/fuzz/ $(FUZZ_WORK) fuzz/corpus

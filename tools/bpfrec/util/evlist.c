@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The side-band perf events of `bpfrec record`: one software dummy event
- * per online CPU asking for BPF, ksymbol and comm records, each with its
- * mmap ring buffer.
+ * Opening the events of a recording on every online CPU, each instance
+ * with its mmap ring buffer; the side-band event is a software dummy
+ * event asking for BPF, ksymbol and comm records.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,8 +14,8 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
+#include "util/array.h"
 #include "util/evlist.h"
-#include "util/perf_data/perf_data.h"
 
 static void attr_init(struct perf_event_attr *attr, unsigned int wakeup_bytes, bool obj_events)
 {
@@ -47,36 +47,47 @@ static int perf_open(struct perf_event_attr *attr, int cpu)
 	return syscall(__NR_perf_event_open, attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-/*
- * Probe on one CPU, where the error tells what the kernel lacks, then
- * open every CPU with the attr that worked.
- */
-static int probe_attr(struct rings *rs, unsigned int wakeup_bytes, int cpu)
+/* Why perf_event_open() failed, in one line. */
+static int open_failed(int cpu)
 {
-	int fd;
+	int err = -errno;
 
-	attr_init(&rs->attr, wakeup_bytes, true);
-	fd = perf_open(&rs->attr, cpu);
-	if (fd >= 0) {
-		rs->obj_events = true;
-		return fd;
-	}
-	if (errno != EINVAL)
-		goto fail;
-	attr_init(&rs->attr, wakeup_bytes, false);
-	fd = perf_open(&rs->attr, cpu);
-	if (fd >= 0)
-		return fd;
-	if (errno == EINVAL) {
-		fprintf(stderr, "bpfrec: kernel lacks bpf_event side-band records (Linux >= 5.1 needed)\n");
-		return -EOPNOTSUPP;
-	}
-fail:
 	if (errno == EACCES || errno == EPERM)
 		fprintf(stderr, "bpfrec: no permission to open system-wide perf events: run as root or grant CAP_PERFMON and CAP_BPF\n");
 	else
 		fprintf(stderr, "bpfrec: perf_event_open on cpu %d: %s\n", cpu, strerror(errno));
-	return -errno;
+	return err;
+}
+
+/*
+ * The side-band attr the kernel takes, probed on one CPU, where the error
+ * tells what the kernel lacks: with bpf_obj_event, else without.
+ */
+static int probe_sideband(struct evlist *el, struct perf_event_attr *attr)
+{
+	unsigned int wakeup = el->ring_bytes / 4;
+	int fd, cpu = el->cpus[0];
+
+	attr_init(attr, wakeup, true);
+	fd = perf_open(attr, cpu);
+	if (fd >= 0) {
+		close(fd);
+		el->obj_events = true;
+		return 0;
+	}
+	if (errno != EINVAL)
+		return open_failed(cpu);
+	attr_init(attr, wakeup, false);
+	fd = perf_open(attr, cpu);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno == EINVAL) {
+		fprintf(stderr, "bpfrec: kernel lacks bpf_event side-band records (Linux >= 5.1 needed)\n");
+		return -EOPNOTSUPP;
+	}
+	return open_failed(cpu);
 }
 
 static int ring_setup(struct ring *r, int fd, int cpu, size_t len)
@@ -124,78 +135,126 @@ static int read_online_cpus(bool *online, int n)
 	return got ? 0 : -ENOENT;
 }
 
-int rings_open(struct rings *rs, unsigned int mmap_pages)
+int evlist_init(struct evlist *el, unsigned int mmap_pages)
 {
-	size_t len = (size_t)mmap_pages * getpagesize();
-	int cpus = libbpf_num_possible_cpus();
-	bool *online = NULL;
-	int cpu, fd, err;
+	int cpus = libbpf_num_possible_cpus(), cpu, err;
+	bool *online;
 
-	memset(rs, 0, sizeof(*rs));
+	memset(el, 0, sizeof(*el));
+	el->ring_bytes = (size_t)mmap_pages * getpagesize();
 	if (cpus < 0)
 		return cpus;
 	online = calloc(cpus, sizeof(*online));
-	rs->r = calloc(cpus, sizeof(*rs->r));
-	if (!online || !rs->r) {
-		err = -ENOMEM;
-		goto out;
+	el->cpus = calloc(cpus, sizeof(*el->cpus));
+	if (!online || !el->cpus) {
+		free(online);
+		return -ENOMEM;
 	}
 	/* side-band records come from the CPU that emits them: all online ones */
 	err = read_online_cpus(online, cpus);
-	if (err) {
-		fprintf(stderr, "bpfrec: reading online CPUs: %s\n", strerror(-err));
-		goto out;
-	}
-	for (cpu = 0; cpu < cpus; cpu++) {
-		if (!online[cpu])
-			continue;
-		if (rs->n) {
-			fd = perf_open(&rs->attr, cpu);
-			if (fd < 0) {
-				err = -errno;
-				fprintf(stderr, "bpfrec: perf_event_open on cpu %d: %s\n", cpu,
-					strerror(errno));
-				goto out;
-			}
-		} else {
-			fd = probe_attr(rs, len / 4, cpu);
-			if (fd < 0) {
-				err = fd;
-				goto out;
-			}
-		}
-		err = ring_setup(&rs->r[rs->n++], fd, cpu, len);
-		if (err)
-			goto out;
-	}
-out:
-	free(online);
 	if (err)
-		rings_close(rs);
+		fprintf(stderr, "bpfrec: reading online CPUs: %s\n", strerror(-err));
+	for (cpu = 0; !err && cpu < cpus; cpu++)
+		if (online[cpu])
+			el->cpus[el->nr_cpus++] = cpu;
+	free(online);
 	return err;
 }
 
-int rings_enable(struct rings *rs, bool on)
+int evlist_add(struct evlist *el, const struct perf_event_attr *attr, const char *name)
 {
-	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
-	int i;
+	struct evsel *ev;
+	int i, fd, err;
 
-	for (i = 0; i < rs->n; i++)
-		if (ioctl(rs->r[i].fd, req, 0))
-			return -errno;
+	if (array_room(&el->ev, &el->cap_ev, el->nr_ev, sizeof(*el->ev)))
+		return -ENOMEM;
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	el->ev[el->nr_ev++] = ev;
+	ev->attr = *attr;
+	ev->name = name;
+	ev->rings = calloc(el->nr_cpus, sizeof(*ev->rings));
+	ev->ids = calloc(el->nr_cpus, sizeof(*ev->ids));
+	if (!ev->rings || !ev->ids)
+		return -ENOMEM;
+	for (i = 0; i < el->nr_cpus; i++) {
+		fd = perf_open(&ev->attr, el->cpus[i]);
+		if (fd < 0)
+			return open_failed(el->cpus[i]);
+		ev->rings[ev->nr].attr = &ev->attr;
+		err = ring_setup(&ev->rings[ev->nr++], fd, el->cpus[i], el->ring_bytes);
+		if (err)
+			return err;
+		ev->ids[i] = ev->rings[i].id;
+	}
 	return 0;
 }
 
-void rings_close(struct rings *rs)
+int evlist_add_sideband(struct evlist *el)
 {
-	int i;
+	struct perf_event_attr attr;
+	int err = probe_sideband(el, &attr);
 
-	for (i = 0; i < rs->n; i++) {
-		if (rs->r[i].base)
-			munmap(rs->r[i].base, rs->r[i].len + getpagesize());
-		close(rs->r[i].fd);
+	return err ? err : evlist_add(el, &attr, "bpf-events");
+}
+
+int evlist_enable(struct evlist *el, bool on)
+{
+	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
+	int e, i;
+
+	for (e = 0; e < el->nr_ev; e++)
+		for (i = 0; i < el->ev[e]->nr; i++)
+			if (ioctl(el->ev[e]->rings[i].fd, req, 0))
+				return -errno;
+	return 0;
+}
+
+int evlist_drain(struct evlist *el, ring_fn fn, void *ctx, void *scratch)
+{
+	int e, i, err;
+
+	for (e = 0; e < el->nr_ev; e++) {
+		for (i = 0; i < el->ev[e]->nr; i++) {
+			err = ring_drain(&el->ev[e]->rings[i], fn, ctx, scratch);
+			if (err)
+				return err;
+		}
 	}
-	free(rs->r);
-	rs->r = NULL;
-	rs->n = 0;
+	return 0;
+}
+
+struct pd_event *evlist_pd_events(const struct evlist *el)
+{
+	struct pd_event *evs = calloc(el->nr_ev ? el->nr_ev : 1, sizeof(*evs));
+	int e;
+
+	for (e = 0; evs && e < el->nr_ev; e++)
+		evs[e] = (struct pd_event){
+			.attr = &el->ev[e]->attr, .name = el->ev[e]->name,
+			.ids = el->ev[e]->ids, .nr_ids = el->ev[e]->nr,
+		};
+	return evs;
+}
+
+void evlist_close(struct evlist *el)
+{
+	struct evsel *ev;
+	int e, i;
+
+	for (e = 0; e < el->nr_ev; e++) {
+		ev = el->ev[e];
+		for (i = 0; ev->rings && i < ev->nr; i++) {
+			if (ev->rings[i].base)
+				munmap(ev->rings[i].base, ev->rings[i].len + getpagesize());
+			close(ev->rings[i].fd);
+		}
+		free(ev->rings);
+		free(ev->ids);
+		free(ev);
+	}
+	free(el->ev);
+	free(el->cpus);
+	memset(el, 0, sizeof(*el));
 }

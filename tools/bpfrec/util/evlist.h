@@ -1,26 +1,52 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The side-band perf events of `bpfrec record`: one software dummy event
- * per online CPU asking for BPF, ksymbol and comm records, each with its
- * ring buffer.
+ * The perf events of a recording, perf's evlist: each event is opened on
+ * every online CPU, each instance with its ring buffer.  The side-band
+ * event of `bpfrec record` comes first; samplers add theirs.
  */
 #ifndef BPFREC_EVLIST_H
 #define BPFREC_EVLIST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <linux/perf_event.h>
+#include "util/perf_data/perf_data.h"
 #include "util/ring.h"
 
-struct rings {
-	struct ring *r;
-	int n;
-	struct perf_event_attr attr;
-	bool obj_events;	/* kernel accepted bpf_obj_event */
+struct evsel {
+	struct perf_event_attr attr;	/* as opened */
+	const char *name;		/* HEADER_EVENT_DESC's */
+	struct ring *rings;		/* one per CPU of the list, in its order */
+	__u64 *ids;			/* their PERF_EVENT_IOC_ID, for the writer */
+	int nr;				/* rings opened */
 };
 
-/* Prints one line on failure; returns a negative errno. */
-int rings_open(struct rings *rs, unsigned int mmap_pages);
-int rings_enable(struct rings *rs, bool on);
-void rings_close(struct rings *rs);
+struct evlist {
+	struct evsel **ev;		/* stable: rings point to their attr */
+	int nr_ev;
+	size_t cap_ev;
+	int *cpus;			/* the online CPUs */
+	int nr_cpus;
+	size_t ring_bytes;		/* data bytes of each ring */
+	bool obj_events;		/* the side-band event has bpf_obj_event */
+};
+
+/* Each function prints one line on failure and returns a negative errno. */
+
+/* The online CPUs, and rings of @mmap_pages pages: no event yet. */
+int evlist_init(struct evlist *el, unsigned int mmap_pages);
+/*
+ * The side-band event "bpf-events": BPF, ksymbol and comm records, with
+ * the series' bpf_obj_event when the kernel takes it.
+ */
+int evlist_add_sideband(struct evlist *el);
+/* @attr (disabled) opened on every CPU of the list. */
+int evlist_add(struct evlist *el, const struct perf_event_attr *attr, const char *name);
+int evlist_enable(struct evlist *el, bool on);
+/* Every ring of every event, in list order, through ring_drain(). */
+int evlist_drain(struct evlist *el, ring_fn fn, void *ctx, void *scratch);
+/* The events as the writer describes them: an array to free(). */
+struct pd_event *evlist_pd_events(const struct evlist *el);
+void evlist_close(struct evlist *el);
 
 #endif /* BPFREC_EVLIST_H */

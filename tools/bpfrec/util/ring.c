@@ -37,7 +37,7 @@ int ring_drain(struct ring *r, ring_fn fn, void *ctx, void *scratch)
 			memcpy((char *)scratch + first, data, size - first);
 			hdr = scratch;
 		}
-		err = fn(ctx, r->cpu, hdr);
+		err = fn(ctx, r, hdr);
 		tail += size;
 		if (err)
 			break;

@@ -8,6 +8,7 @@
 #include <linux/perf_event.h>
 
 struct ring {
+	const struct perf_event_attr *attr;	/* of the event, to decode its records */
 	int fd;
 	int cpu;
 	void *base;		/* control page, then len bytes of data */
@@ -15,7 +16,7 @@ struct ring {
 	__u64 id;		/* PERF_EVENT_IOC_ID */
 };
 
-typedef int (*ring_fn)(void *ctx, int cpu, const struct perf_event_header *hdr);
+typedef int (*ring_fn)(void *ctx, const struct ring *r, const struct perf_event_header *hdr);
 
 /* The largest record: header.size is 16 bits. */
 #define RING_SCRATCH_SIZE	(1 << 16)

@@ -353,7 +353,7 @@ void sink_finish(struct sink *k)
 	k->nr_ask = k->cap_ask = k->nr_gone = k->cap_gone = 0;
 }
 
-int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr)
+int sink_record(void *ctx, const struct ring *ring, const struct perf_event_header *hdr)
 {
 	const struct pd_bpf_event *bpf = (const void *)(hdr + 1);
 	const __u32 *pid_tid = (const void *)(hdr + 1);
@@ -362,12 +362,11 @@ int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr)
 	bool has_s;
 	int err;
 
-	(void)cpu;
 	err = pd_write_raw(k->w, hdr);
 	if (err)
 		return err;
 	k->records++;
-	has_s = !pd_sample_id_decode(k->attr, hdr, &s);
+	has_s = !pd_sample_id_decode(ring->attr, hdr, &s);
 	switch (hdr->type) {
 	case PERF_RECORD_LOST:
 		if (hdr->size >= sizeof(struct lost_body))
@@ -382,7 +381,7 @@ int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr)
 			return names_seen(&k->names, &s);
 		break;
 	case PERF_RECORD_BPF_EVENT:
-		if (hdr->size < sizeof(*hdr) + sizeof(*bpf) + pd_sample_id_size(k->attr))
+		if (hdr->size < sizeof(*hdr) + sizeof(*bpf) + pd_sample_id_size(ring->attr))
 			break;
 		err = names_seen(&k->names, &s);
 		if (err)

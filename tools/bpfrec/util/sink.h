@@ -9,13 +9,13 @@
 #include <stddef.h>
 #include <linux/perf_event.h>
 #include "util/perf_data/perf_data.h"
+#include "util/ring.h"
 #include "util/thread_names.h"
 
 struct facts;
 struct capture;
 
 struct sink {
-	const struct perf_event_attr *attr;	/* of the rings' records */
 	struct pd_writer *w;
 	struct facts *facts;
 	struct capture *cap;	/* NULL without in-kernel capture */
@@ -33,7 +33,8 @@ struct sink {
 	struct task_names names;
 };
 
-int sink_record(void *ctx, int cpu, const struct perf_event_header *hdr);
+/* A record of @ring, decoded as its event lays it out (a ring_fn). */
+int sink_record(void *ctx, const struct ring *ring, const struct perf_event_header *hdr);
 int sink_capture(void *ctx, void *data, size_t size);
 /* Once a drain's records are in: the syscalls for what the capture lacked. */
 int sink_ask(struct sink *k);

@@ -3,17 +3,21 @@
  * Unit tests of the record path: reading a ring buffer (a record split at
  * the end of the ring, the tail given back, a corrupt record), facts the
  * capture sends merged with the records that announce them in either
- * order, tasks named from /proc, and the synthesis of the BPF objects
- * that exist when a recording starts (this needs root: skipped without).
+ * order, tasks named from /proc, the synthesis of the BPF objects that
+ * exist when a recording starts, and an event list of the side-band event
+ * and a sampling one written into one file (the last two need root:
+ * skipped without).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "tests/unit/unit.h"
 #include "util/capture.h"
+#include "util/evlist.h"
 #include "util/facts.h"
 #include "util/ring.h"
 #include "util/sink.h"
@@ -30,15 +34,16 @@ struct seen {
 	__u8 fill[16];			/* the byte each record is filled with */
 	bool intact;			/* every byte of every record as written */
 	int fail_at;			/* return an error for this record */
+	int cpu;			/* of the ring the last record came from */
 };
 
-static int on_record(void *ctx, int cpu, const struct perf_event_header *hdr)
+static int on_record(void *ctx, const struct ring *r, const struct perf_event_header *hdr)
 {
 	struct seen *s = ctx;
 	const __u8 *p = (const void *)hdr;
 	__u16 i;
 
-	(void)cpu;
+	s->cpu = r->cpu;
 	if (s->n < 16) {
 		s->sizes[s->n] = hdr->size;
 		s->fill[s->n] = p[sizeof(*hdr)];
@@ -104,6 +109,7 @@ static void test_ring(void)
 	      s.sizes[3] == 16 && s.fill[1] == 0xb2 && s.fill[2] == 0xc3,
 	      "ring: the 4 records in order, sizes 32 64 128 16 (%d)", s.n);
 	CHECK(s.intact, "ring: the record split at the end of the ring comes whole");
+	CHECK(s.cpu == 1, "ring: records come with their ring (cpu %d)", s.cpu);
 	CHECK(fake_tail(&f) == f.head && f.head == 3 * RING_LEN + 200,
 	      "ring: data_tail moved to data_head (%llu)", (unsigned long long)fake_tail(&f));
 
@@ -145,6 +151,8 @@ static void test_ring(void)
 #define ID		777
 
 static struct perf_event_attr ring_attr;
+/* the ring the records of the sink tests come from */
+static const struct ring sink_ring = { .attr = &ring_attr, .fd = -1 };
 
 static struct pd_writer *open_writer(const char *file)
 {
@@ -167,7 +175,7 @@ static int ring_bpf_event(struct sink *k, __u16 type, __u16 flags, __u32 id, __u
 		.pid = TID, .tid = TID, .time = time, .identifier = ID,
 	};
 
-	return sink_record(k, 0, &rec.h);
+	return sink_record(k, &sink_ring, &rec.h);
 }
 
 static struct cap_prog captured_prog(__u32 id, const char *name, __u32 nr_lines)
@@ -187,7 +195,7 @@ static struct cap_prog captured_prog(__u32 id, const char *name, __u32 nr_lines)
 
 static void test_merge(void)
 {
-	struct sink k = { .attr = &ring_attr };
+	struct sink k = {};
 	struct capture running = {};
 	struct cap_prog cp = captured_prog(PROG_ID, "xdp_first", 0);
 	struct cap_prog late = captured_prog(LATE_ID, "xdp_late", 0);
@@ -270,7 +278,7 @@ static void test_merge(void)
 /* Without capture: what no syscall finds is unresolved, with the record's tag. */
 static void test_unresolved(void)
 {
-	struct sink k = { .attr = &ring_attr };
+	struct sink k = {};
 	struct facts_stats st;
 	struct pd_prog *p;
 
@@ -427,6 +435,125 @@ out:
 		close(map);
 }
 
+/* ---- an event list of two events, into one file ----------------------- */
+
+struct two {
+	struct pd_writer *w;
+	int sideband, samples, bad;
+	__u32 prog_id;
+	bool prog_seen;
+};
+
+/* What a recorder's drain does: every record to the file, counted by event. */
+static int write_record(void *ctx, const struct ring *r, const struct perf_event_header *hdr)
+{
+	struct two *t = ctx;
+	struct pd_sample s;
+	const char *why;
+
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		/* a sample's event is the ring's: its IDENTIFIER says so too */
+		t->bad += r->attr->config != PERF_COUNT_SW_CPU_CLOCK ||
+			  pd_sample_decode(r->attr, hdr + 1, hdr->size - sizeof(*hdr), &s, &why);
+		t->samples++;
+	} else {
+		t->sideband += r->attr->config == PERF_COUNT_SW_DUMMY;
+		if (hdr->type == PERF_RECORD_BPF_EVENT &&
+		    ((const struct pd_bpf_event *)(hdr + 1))->id == t->prog_id)
+			t->prog_seen = true;
+	}
+	return pd_write_raw(t->w, hdr);
+}
+
+static void test_evlist(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct perf_event_attr clock = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(clock),
+		.config = PERF_COUNT_SW_CPU_CLOCK, .sample_period = 100000,
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD,
+		.sample_id_all = 1, .disabled = 1,
+		.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
+	};
+	static __u8 scratch[RING_SCRATCH_SIZE];
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	struct pd_writer_config cfg = {};
+	struct two t = {};
+	struct evlist el;
+	struct pd_reader *r;
+	struct pd_record rec;
+	struct timespec t0, t1;
+	int prog, ok = 0, other = 0;
+	char err[256];
+
+	if (geteuid()) {
+		skip("an event list of side-band and cpu-clock", "needs root for system-wide events");
+		return;
+	}
+	ok = !evlist_init(&el, 16) && !evlist_add_sideband(&el) &&
+	     !evlist_add(&el, &clock, "cpu-clock");
+	if (!CHECK(ok && el.nr_cpus == sysconf(_SC_NPROCESSORS_ONLN),
+		   "evlist: side-band and cpu-clock on the %d online CPUs", el.nr_cpus))
+		goto out;
+	ok = 0;
+	cfg.events = evlist_pd_events(&el);
+	cfg.nr_events = el.nr_ev;
+	CHECK(cfg.events && !pd_writer_open(&t.w, path("two.data"), &cfg) &&
+	      !evlist_enable(&el, true), "evlist: file opened, events enabled");
+	free((void *)cfg.events);
+	/* 50 ms of CPU for samples, and a program for the side-band */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+	while ((t1.tv_sec - t0.tv_sec) * 1000000000L + t1.tv_nsec - t0.tv_nsec < 50000000);
+	prog = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "unit_evlist", "GPL", insns, 2, NULL);
+	if (prog >= 0 && !bpf_obj_get_info_by_fd(prog, &info, &len))
+		t.prog_id = info.id;
+	if (prog >= 0)
+		close(prog);
+	evlist_enable(&el, false);
+	CHECK(!evlist_drain(&el, write_record, &t, scratch), "evlist: drained");
+	pd_write_finished_round(t.w);
+	pd_writer_close(t.w);
+	CHECK(t.samples >= 100 && !t.bad, "evlist: %d cpu-clock samples, each of its ring's event",
+	      t.samples);
+	CHECK(t.prog_id && t.prog_seen && t.sideband >= 2,
+	      "evlist: the program's PROG_LOAD among %d side-band records", t.sideband);
+
+	r = pd_reader_open(path("two.data"), err, sizeof(err));
+	if (!CHECK(r, "evlist: two.data opens %s", r ? "" : err))
+		goto out;
+	CHECK(pd_reader_info(r)->nr_events == 2 &&
+	      !strcmp(pd_reader_info(r)->events[0].name, "bpf-events") &&
+	      !strcmp(pd_reader_info(r)->events[1].name, "cpu-clock") &&
+	      pd_reader_info(r)->events[1].nr_ids == (size_t)el.nr_cpus,
+	      "evlist: the file's two events, an id per CPU each");
+	while (pd_reader_next(r, &rec) > 0) {
+		if (rec.type == PERF_RECORD_SAMPLE)
+			ok += rec.event == 1 && rec.has_sample && rec.sample.period == 100000;
+		else if (rec.type != PD_RECORD_FINISHED_ROUND)
+			other += rec.event == 0;
+	}
+	CHECK(ok == t.samples && other == t.sideband,
+	      "evlist: the reader gives every record its event (%d/%d, %d/%d)", ok, t.samples,
+	      other, t.sideband);
+	pd_reader_close(r);
+	if (have_perf("perf script reads the event list's file")) {
+		CHECK(sh("/usr/bin/perf script -i %s >%s 2>%s", path("two.data"),
+			 path("two.out"), path("two.err")) == 0 &&
+		      count_lines(path("two.err"), NULL, NULL, 0) == 0 &&
+		      count_lines(path("two.out"), " cpu-clock:", NULL, 0) == t.samples,
+		      "evlist: perf script shows the %d samples, nothing on stderr", t.samples);
+	}
+out:
+	evlist_close(&el);
+}
+
 int main(void)
 {
 	unit_setup();
@@ -436,5 +563,6 @@ int main(void)
 	test_unresolved();
 	test_names();
 	test_synthesis();
+	test_evlist();
 	return unit_done();
 }

@@ -7,7 +7,8 @@
 #   test_ordered    time-ordered reading, round by round
 #   test_facts      facts looked up by id in files of many objects
 #   test_record     ring reading, capture facts merged with records, task
-#                   names, synthesis of existing objects (root for the last)
+#                   names, synthesis of existing objects and an event list
+#                   of two events (root for the last two)
 #
 #   make unit-test
 
@@ -18,7 +19,7 @@ UNIT_test_sample := $(PERF_DATA_SRCS)
 UNIT_test_ordered := $(PERF_DATA_SRCS)
 UNIT_test_facts := $(PERF_DATA_SRCS)
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c \
-		    util/thread_names.c util/synthesize.c util/bpf_resolve.c
+		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c
 UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts \
 	     test_record)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
