@@ -19,16 +19,23 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include "builtin.h"
+#include "util/stat_events.h"
 #include "util/stat_print.h"
+#include "util/stat_profile.h"
 #include "util/stat_progs.h"
 #include "util/workload.h"
 
-enum stat_mode { MODE_NONE, MODE_ALL_PROGS };
+enum stat_mode { MODE_NONE, MODE_ALL_PROGS, MODE_PROFILE };
+
+#define DEFAULT_EVENTS	"cpu-clock"
 
 struct opts {
 	bool help;
 	bool usage_shown;
 	enum stat_mode mode;
+	__u32 ids[STAT_MAX_TARGETS];
+	int nr_ids;
+	struct stat_events es;		/* -e, parsed */
 	bool json;
 	bool idle;
 	enum sp_sort sort;
@@ -39,6 +46,11 @@ struct opts {
 
 static const char doc[] =
 "Count with BPF.\n"
+"\n"
+"-b ID[,ID...]: what BPF programs cost per run.  fentry and fexit programs\n"
+"attached to each target read the events (-e, default " DEFAULT_EVENTS ") on entry\n"
+"and exit; per target: counts, runs, cost per run, its BTF name.  Needs a\n"
+"kernel that allows BPF trampolines and targets with BTF.\n"
 "\n"
 "--all-progs: run count, run time, time per run and CPU share of every BPF\n"
 "program on the machine, from the kernel's BPF run time stats, turned on\n"
@@ -51,6 +63,8 @@ static const char doc[] =
 "The run ends at Ctrl-C, after DURATION seconds, or when CMD exits.\n"
 "\n"
 "EXAMPLES:\n"
+"    bpfrec stat -b 42,43 -e cpu-clock,instructions -I 1000\n"
+"    bpfrec stat -b 42 --json -- ./traffic      # while ./traffic runs\n"
 "    bpfrec stat --all-progs 10                  # 10 seconds, one table\n"
 "    bpfrec stat --all-progs -I 1000 --json      # JSON lines every second\n"
 "    bpfrec stat --all-progs --sort runs -- ./loader\n";
@@ -65,6 +79,8 @@ enum {
 };
 
 static const struct argp_option options[] = {
+	{ "bpf-prog", 'b', "ID[,ID...]", 0, "Profile these BPF programs (at most 32)", 0 },
+	{ "event", 'e', "EVENT[,EVENT...]", 0, "Events to count (default " DEFAULT_EVENTS ")", 0 },
 	{ "all-progs", OPT_ALL_PROGS, NULL, 0, "The cost of every BPF program", 0 },
 	{ "interval-print", 'I', "MSEC", 0, "Print every MSEC milliseconds (at least 10)", 0 },
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line", 0 },
@@ -114,11 +130,44 @@ static int parse_sort(const char *arg, enum sp_sort *sort)
 	return -EINVAL;
 }
 
+/* "42,43": ids of at most STAT_MAX_TARGETS distinct programs, none 0. */
+static error_t parse_ids(struct argp_state *state, struct opts *o, const char *arg)
+{
+	const char *p = arg;
+	unsigned long v;
+	char *end;
+	int i;
+
+	do {
+		if (*p < '0' || *p > '9')
+			return usage(state, "-b wants program ids like 42,43, not '%s'", arg);
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (errno || !v || v > UINT32_MAX || (*end && *end != ','))
+			return usage(state, "-b wants program ids like 42,43, not '%s'", arg);
+		for (i = 0; i < o->nr_ids; i++)
+			if (o->ids[i] == v)
+				return usage(state, "-b lists a program twice: '%s'", arg);
+		if (o->nr_ids == STAT_MAX_TARGETS)
+			return usage(state, "-b: too many programs, at most 32: '%s'", arg);
+		o->ids[o->nr_ids++] = v;
+		p = end + 1;
+	} while (*end);
+	return 0;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct opts *o = state->input;
 
 	switch (key) {
+	case 'b':
+		o->mode = MODE_PROFILE;
+		return parse_ids(state, o, arg);
+	case 'e':
+		/* it said which event is wrong */
+		o->usage_shown = true;
+		return stat_events_parse(&o->es, arg) ? EINVAL : 0;
 	case OPT_HELP:
 		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "bpfrec stat");
 		o->help = true;
@@ -160,7 +209,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (o->help)
 			break;
 		if (o->mode == MODE_NONE)
-			return usage(state, "%s", "say what to count: --all-progs");
+			return usage(state, "%s", "say what to count: -b ID or --all-progs");
+		if (o->es.nr && o->mode == MODE_ALL_PROGS)
+			return usage(state, "%s", "--all-progs counts runs and run time, not events: no -e");
 		if (o->cmd && o->duration)
 			return usage(state, "%s", "a duration and a command: give one of them");
 		break;
@@ -178,6 +229,9 @@ struct stat_run {
 	struct opts o;
 	struct stat_print pr;
 	struct stat_progs progs;
+	struct stat_events es;
+	struct stat_profile prof;
+	struct stat_count *counts;
 	struct workload wl;
 	int epfd, sigfd, timerfd, intfd;
 	bool stop;
@@ -236,6 +290,20 @@ static int arm_timers(struct stat_run *r)
 	return 0;
 }
 
+static int show_counts(struct stat_run *r, bool total, __u64 now)
+{
+	int err = stat_profile_read(&r->prof), n;
+
+	if (err) {
+		fprintf(stderr, "bpfrec stat: reading the counts: %s\n", strerror(-err));
+		return err;
+	}
+	n = stat_profile_counts(&r->prof, total, r->counts);
+	stat_print_counts(&r->pr, (now - r->start) / 1e9, total ? now - r->start : now - r->last,
+			  r->counts, n);
+	return 0;
+}
+
 /* Read and print: one interval, or (@final without -I) the whole run. */
 static int show(struct stat_run *r, bool final)
 {
@@ -245,6 +313,11 @@ static int show(struct stat_run *r, bool final)
 	size_t nr;
 	int err;
 
+	if (r->o.mode != MODE_ALL_PROGS) {
+		err = show_counts(r, total, now);
+		r->last = now;
+		return err;
+	}
 	err = stat_progs_read(&r->progs, final);
 	if (!err)
 		err = stat_progs_rows(&r->progs, total, r->o.idle, r->o.sort, &rows, &nr);
@@ -303,6 +376,24 @@ static int loop(struct stat_run *r)
 	return 0;
 }
 
+static int open_mode(struct stat_run *r)
+{
+	int err;
+
+	if (r->o.mode == MODE_ALL_PROGS)
+		return stat_progs_open(&r->progs);
+	r->es = r->o.es;
+	if (!r->es.nr && stat_events_parse(&r->es, DEFAULT_EVENTS))
+		return -EINVAL;
+	err = stat_events_open(&r->es);
+	if (err)
+		return err;
+	r->counts = calloc(STAT_MAX_TARGETS * r->es.nr, sizeof(*r->counts));
+	if (!r->counts)
+		return -ENOMEM;
+	return stat_profile_open(&r->prof, r->o.ids, r->o.nr_ids, &r->es);
+}
+
 static int run(struct stat_run *r)
 {
 	sigset_t mask;
@@ -327,7 +418,7 @@ static int run(struct stat_run *r)
 		if (err)
 			return err;
 	}
-	err = stat_progs_open(&r->progs);
+	err = open_mode(r);
 	if (err)
 		return err;
 	r->start = r->last = now_ns();
@@ -353,6 +444,9 @@ static void cleanup(struct stat_run *r)
 {
 	workload_abort(&r->wl);
 	stat_progs_close(&r->progs);
+	stat_profile_close(&r->prof);
+	stat_events_close(&r->es);
+	free(r->counts);
 	if (r->epfd >= 0)
 		close(r->epfd);
 	if (r->sigfd >= 0)

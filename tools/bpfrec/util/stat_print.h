@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
+#include "util/stat_count.h"
 #include "util/stat_progs.h"
 
 struct stat_print {
@@ -23,5 +24,12 @@ struct stat_print {
 /* @ts: seconds since start; @wall_ns: the span the rows cover. */
 void stat_print_progs(struct stat_print *pr, double ts, __u64 wall_ns,
 		      const struct sp_row *rows, size_t nr);
+
+/*
+ * Counts (-b, --bpf-counters): @wall_ns gives time events their "CPUs
+ * utilized"; a count with runs, its cost per run.
+ */
+void stat_print_counts(struct stat_print *pr, double ts, __u64 wall_ns,
+		       const struct stat_count *c, int nr);
 
 #endif /* BPFREC_STAT_PRINT_H */

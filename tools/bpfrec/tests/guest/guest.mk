@@ -11,14 +11,19 @@ GUEST_CFLAGS := -I../../include/uapi -g -O2 -Wall -Wextra -static
 
 .PHONY: guest-tests
 
-guest-tests: $(GUEST_OUT)/workload $(GUEST_OUT)/run.sh
+guest-tests: $(GUEST_OUT)/workload $(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/stat-prog
 
 $(GUEST_OUT)/workload: tests/guest/workload.c ../../include/uapi/linux/perf_event.h
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(GUEST_CFLAGS) $< -o $@
 
-$(GUEST_OUT)/run.sh: tests/guest/run.sh
+$(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh: $(GUEST_OUT)/%: tests/guest/%
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,INSTALL,$@)
+	$(Q)install -m 0755 $< $@
+
+# the stat tests' target program (tests/stat/stat.mk); libbpf goes along
+$(GUEST_OUT)/stat-prog: $(STAT_PROG)
+	$(Q)mkdir -p $(dir $@)
 	$(Q)install -m 0755 $< $@

@@ -502,4 +502,7 @@ else
 	check_kind btf BTF_LOAD BTF_UNLOAD ""
 fi
 
+# the stat command's tests, counted with the recorder's
+[ -f "$here/stat.sh" ] && . "$here/stat.sh"
+
 finish

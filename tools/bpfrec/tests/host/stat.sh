@@ -51,7 +51,7 @@ usage() {
 }
 
 see="(see bpfrec stat --help)"
-usage "no mode exits 2" 2 "bpfrec stat: say what to count: --all-progs $see"
+usage "no mode exits 2" 2 "bpfrec stat: say what to count: -b ID or --all-progs $see"
 usage "-I 5 exits 2" 2 "bpfrec stat: -I wants milliseconds, at least 10, not '5' $see" \
 	--all-progs -I 5
 usage "-I abc exits 2" 2 "bpfrec stat: -I wants milliseconds, at least 10, not 'abc' $see" \
@@ -61,9 +61,55 @@ usage "bad --sort exits 2" 2 \
 	"bpfrec stat: unknown sort key 'x': time, runs, avg, id or name $see" --all-progs --sort x
 usage "duration and command exit 2" 2 \
 	"bpfrec stat: a duration and a command: give one of them $see" --all-progs --duration 1 -- true
+for ids in 0 abc 1,,2 1, ,1 -1 4294967296; do
+	usage "-b '$ids' exits 2" 2 "bpfrec stat: -b wants program ids like 42,43, not '$ids' $see" -b "$ids"
+done
+usage "-b 7,7 exits 2" 2 "bpfrec stat: -b lists a program twice: '7,7' $see" -b 7,7
+usage "-b with 33 programs exits 2" 2 \
+	"bpfrec stat: -b: too many programs, at most 32: '$(seq -s, 1 33)' $see" -b "$(seq -s, 1 33)"
+usage "unknown event exits 2" 2 \
+	"bpfrec stat: unknown event 'cpu-clocks' (known: cpu-clock, task-clock, context-switches, cpu-migrations, page-faults, cycles, instructions, branches, branch-misses, cache-references, cache-misses)" \
+	-b 1 -e task-clock,cpu-clocks
+usage "-e with --all-progs exits 2" 2 \
+	"bpfrec stat: --all-progs counts runs and run time, not events: no -e $see" --all-progs -e cpu-clock
+usage "-b: an id that is no program exits 1" 1 "bpfrec stat: -b: no BPF program with id 4000000000" \
+	-b 4000000000 1
 usage "unknown option exits 2" 2 "bpfrec stat: bad option '--nope' $see" --all-progs --nope
 "$BPFREC" stat --help >"$tmp/out" 2>&1 && grep -q EXAMPLES "$tmp/out" &&
 	pass "stat --help" || fail "stat --help"
+
+# An event the machine cannot count: one line, never zeros.
+if [ -e /sys/bus/event_source/devices/cpu/type ]; then
+	skip "-e cycles without a PMU" "this machine has a hardware PMU"
+else
+	usage "-e cycles without a PMU: one line, exit 1" 1 \
+		"bpfrec stat: this machine cannot count cycles (No such file or directory: no such counter, no hardware PMU?)" \
+		-b 1 -e cycles 1
+fi
+
+# -b needs trampolines: on a kernel that refuses them, one line that says so.
+"$STAT_PROG" -s 5 >"$tmp/tgt.out" &
+tpid=$!
+sleep 0.5
+tid=$(awk '$1 == "id" { print $2; exit }' "$tmp/tgt.out")
+"$BPFREC" stat -b "$tid" 1 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ]; then
+	skip "-b: trampolines refused" "this kernel allows them (-b is tested in the guest)"
+else
+	result "-b: this kernel refuses trampolines: one line, exit 1 (-b is tested in the guest)" \
+		"$([ $rc -eq 1 ] && [ "$(cat "$tmp/err")" = "bpfrec stat: -b: this kernel refuses BPF trampolines (fentry/fexit: Operation not permitted), which -b needs" ] ||
+		   echo "exit $rc: $(cat "$tmp/err")")"
+fi
+"$STAT_PROG" -n -s 5 >"$tmp/nobtf.out" &
+npid=$!
+sleep 0.5
+nid=$(awk '$1 == "id" { print $2; exit }' "$tmp/nobtf.out")
+usage "-b: a target without BTF: one line, exit 1" 1 \
+	"bpfrec stat: -b: program $nid (stat_no_btf) has no BTF: fentry/fexit need its function's BTF to attach" \
+	-b "$nid" 1
+kill $tpid $npid 2>/dev/null
+wait $tpid $npid 2>/dev/null
 
 # rows FILE ID: "runs state loader_pid loader_comm name" of program ID, one line per interval
 rows() {
