@@ -19,13 +19,14 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include "builtin.h"
+#include "util/stat_bperf.h"
 #include "util/stat_events.h"
 #include "util/stat_print.h"
 #include "util/stat_profile.h"
 #include "util/stat_progs.h"
 #include "util/workload.h"
 
-enum stat_mode { MODE_NONE, MODE_ALL_PROGS, MODE_PROFILE };
+enum stat_mode { MODE_NONE, MODE_ALL_PROGS, MODE_PROFILE, MODE_BPERF };
 
 #define DEFAULT_EVENTS	"cpu-clock"
 
@@ -36,6 +37,9 @@ struct opts {
 	__u32 ids[STAT_MAX_TARGETS];
 	int nr_ids;
 	struct stat_events es;		/* -e, parsed */
+	struct stat_bperf bperf;	/* --bpf-counters: filter and keys parsed */
+	const char *filter_opt;		/* the one of -a -C -p -t -G given */
+	char *filter_arg;
 	bool json;
 	bool idle;
 	enum sp_sort sort;
@@ -52,6 +56,14 @@ static const char doc[] =
 "and exit; per target: counts, runs, cost per run, its BTF name.  Needs a\n"
 "kernel that allows BPF trampolines and targets with BTF.\n"
 "\n"
+"--bpf-counters: count events (-e) with counters shared by every bpfrec\n"
+"session on the machine: one perf event per CPU for each distinct event, read\n"
+"by a BPF leader program at every context switch; each session adds what\n"
+"its filter selects: everything (-a, the default), CPUs (-C), processes (-p,\n"
+"or the command run), threads (-t) or cgroups (-G, per cgroup).  Needs BPF\n"
+"trampolines.  The leaders are registered in a BPF filesystem, mounted on\n"
+"/sys/fs/bpf when missing.\n"
+"\n"
 "--all-progs: run count, run time, time per run and CPU share of every BPF\n"
 "program on the machine, from the kernel's BPF run time stats, turned on\n"
 "only while bpfrec runs (through BPF_ENABLE_STATS, never the sysctl).\n"
@@ -65,6 +77,9 @@ static const char doc[] =
 "EXAMPLES:\n"
 "    bpfrec stat -b 42,43 -e cpu-clock,instructions -I 1000\n"
 "    bpfrec stat -b 42 --json -- ./traffic      # while ./traffic runs\n"
+"    bpfrec stat --bpf-counters -e cpu-clock -a -I 1000\n"
+"    bpfrec stat --bpf-counters -e task-clock -G system.slice,user.slice 5\n"
+"    bpfrec stat --bpf-counters -p 1234 --json\n"
 "    bpfrec stat --all-progs 10                  # 10 seconds, one table\n"
 "    bpfrec stat --all-progs -I 1000 --json      # JSON lines every second\n"
 "    bpfrec stat --all-progs --sort runs -- ./loader\n";
@@ -76,17 +91,36 @@ enum {
 	OPT_SORT,
 	OPT_IDLE,
 	OPT_DURATION,
+	OPT_BPERF,
+	OPT_REGISTRY,
 };
 
 static const struct argp_option options[] = {
 	{ "bpf-prog", 'b', "ID[,ID...]", 0, "Profile these BPF programs (at most 32)", 0 },
 	{ "event", 'e', "EVENT[,EVENT...]", 0, "Events to count (default " DEFAULT_EVENTS ")", 0 },
+	{ "bpf-counters", OPT_BPERF, NULL, 0, "Count with counters shared by all sessions", 0 },
+	{ "all-cpus", 'a', NULL, 0, "--bpf-counters: the whole machine (default)", 0 },
+	{ "cpu", 'C', "CPUS", 0, "--bpf-counters: these CPUs only (0,2-3)", 0 },
+	{ "pid", 'p', "PID[,PID...]", 0, "--bpf-counters: these processes only", 0 },
+	{ "tid", 't', "TID[,TID...]", 0, "--bpf-counters: these threads only", 0 },
+	{ "cgroup", 'G', "CGROUP[,...]", 0,
+	  "--bpf-counters: per cgroup (paths under /sys/fs/cgroup)", 0 },
+	{ "bpf-registry", OPT_REGISTRY, "DIR", 0,
+	  "--bpf-counters: registry directory on a bpffs (default " BPERF_DEFAULT_DIR ")", 0 },
 	{ "all-progs", OPT_ALL_PROGS, NULL, 0, "The cost of every BPF program", 0 },
 	{ "interval-print", 'I', "MSEC", 0, "Print every MSEC milliseconds (at least 10)", 0 },
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line", 0 },
 	{ "sort", OPT_SORT, "KEY", 0,
 	  "--all-progs order: time (default), runs, avg, id, name", 0 },
-	{ "idle", OPT_IDLE, NULL, 0, "--all-progs: show programs that did not run too", 0 },
+	{ "idle", OPT_IDLE, NULL, 0, "--bpf-counters: count events (-e) with counters shared by every bpfrec\n"
+"session on the machine: one perf event per CPU for each distinct event, read\n"
+"by a BPF leader program at every context switch; each session adds what\n"
+"its filter selects: everything (-a, the default), CPUs (-C), processes (-p,\n"
+"or the command run), threads (-t) or cgroups (-G, per cgroup).  Needs BPF\n"
+"trampolines.  The leaders are registered in a BPF filesystem, mounted on\n"
+"/sys/fs/bpf when missing.\n"
+"\n"
+"--all-progs: show programs that did not run too", 0 },
 	{ "duration", OPT_DURATION, "SEC", 0, "Stop after SEC seconds (or DURATION)", 0 },
 	{ "help", OPT_HELP, NULL, 0, "Show this help", -1 },
 	{},
@@ -156,11 +190,81 @@ static error_t parse_ids(struct argp_state *state, struct opts *o, const char *a
 	return 0;
 }
 
+/* -C 0,2-3 / -p 1,2 / -t 3: numbers and (for -C) ranges. */
+static error_t parse_keys(struct argp_state *state, struct opts *o, const char *arg, bool ranges)
+{
+	const char *p = arg;
+	unsigned long a, b;
+	char *end;
+
+	do {
+		if (*p < '0' || *p > '9')
+			goto bad;
+		a = strtoul(p, &end, 10);
+		b = a;
+		if (ranges && *end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				goto bad;
+			b = strtoul(end + 1, &end, 10);
+		}
+		if ((*end && *end != ',') || b < a || b > UINT32_MAX || (!ranges && !a))
+			goto bad;
+		for (; a <= b; a++)
+			if (stat_bperf_add_key(&o->bperf, a))
+				return usage(state, "too many CPUs or ids, at most 1024: '%s'", arg);
+		p = end + 1;
+	} while (*end);
+	return 0;
+bad:
+	o->usage_shown = true;
+	fprintf(stderr, "bpfrec stat: -%s wants %s, not '%s' (see bpfrec stat --help)\n",
+		o->filter_opt, ranges ? "CPUs like 0,2-3" : "ids like 1234,1240", arg);
+	return EINVAL;
+}
+
+/* One filter per session: the counters then mean one thing. */
+static error_t set_filter(struct argp_state *state, struct opts *o, const char *opt,
+			  enum bperf_filter f, char *arg)
+{
+	if (o->filter_opt && strcmp(o->filter_opt, opt)) {
+		o->usage_shown = true;
+		fprintf(stderr, "bpfrec stat: -%s and -%s: give one of them (see bpfrec stat --help)\n",
+			o->filter_opt, opt);
+		return EINVAL;
+	}
+	o->filter_opt = opt;
+	o->filter_arg = arg;
+	o->bperf.filter = f;
+	(void)state;
+	return 0;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct opts *o = state->input;
+	error_t err;
 
 	switch (key) {
+	case OPT_BPERF:
+		o->mode = MODE_BPERF;
+		break;
+	case OPT_REGISTRY:
+		o->bperf.dir = arg;
+		break;
+	case 'a':
+		return set_filter(state, o, "a", BPERF_FILTER_GLOBAL, NULL);
+	case 'C':
+		err = set_filter(state, o, "C", BPERF_FILTER_CPU, arg);
+		return err ? err : parse_keys(state, o, arg, true);
+	case 'p':
+		err = set_filter(state, o, "p", BPERF_FILTER_TGID, arg);
+		return err ? err : parse_keys(state, o, arg, false);
+	case 't':
+		err = set_filter(state, o, "t", BPERF_FILTER_TID, arg);
+		return err ? err : parse_keys(state, o, arg, false);
+	case 'G':
+		/* resolved once the options are known good */
+		return set_filter(state, o, "G", BPERF_FILTER_CGROUP, arg);
 	case 'b':
 		o->mode = MODE_PROFILE;
 		return parse_ids(state, o, arg);
@@ -209,7 +313,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (o->help)
 			break;
 		if (o->mode == MODE_NONE)
-			return usage(state, "%s", "say what to count: -b ID or --all-progs");
+			return usage(state, "%s", "say what to count: -b ID, --bpf-counters or --all-progs");
+		if (o->filter_opt && o->mode != MODE_BPERF)
+			return usage(state, "-%s filters --bpf-counters only", o->filter_opt);
+		if (o->filter_opt && o->cmd)
+			return usage(state, "-%s and a command: the command's process is the filter",
+				     o->filter_opt);
 		if (o->es.nr && o->mode == MODE_ALL_PROGS)
 			return usage(state, "%s", "--all-progs counts runs and run time, not events: no -e");
 		if (o->cmd && o->duration)
@@ -292,13 +401,15 @@ static int arm_timers(struct stat_run *r)
 
 static int show_counts(struct stat_run *r, bool total, __u64 now)
 {
-	int err = stat_profile_read(&r->prof), n;
+	bool bperf = r->o.mode == MODE_BPERF;
+	int err = bperf ? stat_bperf_read(&r->o.bperf) : stat_profile_read(&r->prof), n;
 
 	if (err) {
 		fprintf(stderr, "bpfrec stat: reading the counts: %s\n", strerror(-err));
 		return err;
 	}
-	n = stat_profile_counts(&r->prof, total, r->counts);
+	n = bperf ? stat_bperf_counts(&r->o.bperf, total, r->counts) :
+		    stat_profile_counts(&r->prof, total, r->counts);
 	stat_print_counts(&r->pr, (now - r->start) / 1e9, total ? now - r->start : now - r->last,
 			  r->counts, n);
 	return 0;
@@ -376,6 +487,31 @@ static int loop(struct stat_run *r)
 	return 0;
 }
 
+static int open_bperf(struct stat_run *r)
+{
+	struct stat_bperf *b = &r->o.bperf;
+	char *name, *save;
+	int err;
+
+	if (!b->dir)
+		b->dir = BPERF_DEFAULT_DIR;
+	if (r->o.cmd) {
+		/* forked and held: its pid is known before it runs */
+		b->filter = BPERF_FILTER_TGID;
+		stat_bperf_add_key(b, r->wl.pid);
+	}
+	if (b->filter == BPERF_FILTER_CGROUP) {
+		for (name = strtok_r(r->o.filter_arg, ",", &save); name;
+		     name = strtok_r(NULL, ",", &save)) {
+			err = stat_bperf_add_cgroup(b, name);
+			if (err)
+				return err;
+		}
+	}
+	/* the events are the leaders': this session opens none of its own */
+	return stat_bperf_open(b, &r->es);
+}
+
 static int open_mode(struct stat_run *r)
 {
 	int err;
@@ -385,13 +521,17 @@ static int open_mode(struct stat_run *r)
 	r->es = r->o.es;
 	if (!r->es.nr && stat_events_parse(&r->es, DEFAULT_EVENTS))
 		return -EINVAL;
-	err = stat_events_open(&r->es);
-	if (err)
-		return err;
-	r->counts = calloc(STAT_MAX_TARGETS * r->es.nr, sizeof(*r->counts));
+	if (r->o.mode == MODE_PROFILE) {
+		err = stat_events_open(&r->es);
+		if (err)
+			return err;
+	}
+	r->counts = calloc((STAT_MAX_TARGETS + BPERF_MAX_CGROUPS) * r->es.nr, sizeof(*r->counts));
 	if (!r->counts)
 		return -ENOMEM;
-	return stat_profile_open(&r->prof, r->o.ids, r->o.nr_ids, &r->es);
+	if (r->o.mode == MODE_PROFILE)
+		return stat_profile_open(&r->prof, r->o.ids, r->o.nr_ids, &r->es);
+	return open_bperf(r);
 }
 
 static int run(struct stat_run *r)
@@ -445,6 +585,7 @@ static void cleanup(struct stat_run *r)
 	workload_abort(&r->wl);
 	stat_progs_close(&r->progs);
 	stat_profile_close(&r->prof);
+	stat_bperf_close(&r->o.bperf);
 	stat_events_close(&r->es);
 	free(r->counts);
 	if (r->epfd >= 0)

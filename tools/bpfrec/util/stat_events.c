@@ -77,16 +77,19 @@ static int perf_open(struct perf_event_attr *attr, int cpu)
 	return syscall(__NR_perf_event_open, attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-static int open_one(struct stat_events *es, int i)
+int stat_event_open_cpus(const struct stat_event *e, int nr_cpus, int *fds)
 {
-	struct stat_event *e = &es->ev[i];
+	struct perf_event_attr attr = e->attr;
 	int cpu, fd, online = 0;
 
-	for (cpu = 0; cpu < es->nr_cpus; cpu++) {
-		fd = perf_open(&e->attr, cpu);
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		fds[cpu] = -1;
+		fd = perf_open(&attr, cpu);
 		if (fd < 0 && errno == ENODEV)
 			continue;	/* offline */
 		if (fd < 0) {
+			int err = -errno;
+
 			if (errno == ENOENT || errno == EOPNOTSUPP)
 				fprintf(stderr, "bpfrec stat: this machine cannot count %s (%s: no such counter, no hardware PMU?)\n",
 					e->name, strerror(errno));
@@ -96,13 +99,15 @@ static int open_one(struct stat_events *es, int i)
 			else
 				fprintf(stderr, "bpfrec stat: opening %s on cpu %d: %s\n", e->name, cpu,
 					strerror(errno));
-			return -errno;
+			while (cpu--)
+				if (fds[cpu] >= 0)
+					close(fds[cpu]);
+			return err;
 		}
-		es->fds[i * es->nr_cpus + cpu] = fd;
+		fds[cpu] = fd;
 		online++;
 	}
-	es->nr_online = online;
-	return 0;
+	return online;
 }
 
 int stat_events_open(struct stat_events *es)
@@ -118,9 +123,10 @@ int stat_events_open(struct stat_events *es)
 	for (i = 0; i < es->nr * es->nr_cpus; i++)
 		es->fds[i] = -1;
 	for (i = 0; i < es->nr; i++) {
-		err = open_one(es, i);
-		if (err)
+		err = stat_event_open_cpus(&es->ev[i], es->nr_cpus, es->fds + i * es->nr_cpus);
+		if (err < 0)
 			return err;
+		es->nr_online = err;
 	}
 	return 0;
 }

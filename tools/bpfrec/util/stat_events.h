@@ -40,5 +40,10 @@ int stat_events_parse(struct stat_events *es, const char *list);
  */
 int stat_events_open(struct stat_events *es);
 void stat_events_close(struct stat_events *es);
+/*
+ * @e on each of @nr_cpus (possible) CPUs into @fds, -1 for the offline
+ * ones: the number opened, or -errno after one line on stderr.
+ */
+int stat_event_open_cpus(const struct stat_event *e, int nr_cpus, int *fds);
 
 #endif /* BPFREC_STAT_EVENTS_H */

@@ -106,3 +106,97 @@ id=$(awk '$1 == "id" { print $2; exit }' "$st/ap.json")
 line=$(grep "\"id\":$id," "$st/ap.json")
 result "stat --all-progs: a program loaded, run 777 times and freed" \
 	"$(echo "$line" | grep -q '"runs":777,.*"loader_comm":"stat-prog","state":"new,freed"' || echo "exit $rc, id $id: $line $(head -c 200 "$st/ap.err")")"
+
+# --- --bpf-counters: shared leaders, followers with filters ------------------
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+
+# perf_fds PID: perf event fds the process holds
+perf_fds() {
+	ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event'
+}
+
+# near VALUE WANT PCT: empty when VALUE is within PCT % of WANT
+near() {
+	awk -v v="$1" -v w="$2" -v p="$3" 'BEGIN {
+		d = v - w; if (d < 0) d = -d
+		if (v == "" || d > w * p / 100) print v " is not within " p "% of " w }'
+}
+
+reg=/sys/fs/bpf/bpfrec_stat_test
+rm -rf "$reg"
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a --json 4 \
+	>"$st/c1.json" 2>"$st/c1.err" &
+c1=$!
+sleep 1
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a --json 2 \
+	>"$st/c2.json" 2>"$st/c2.err" &
+c2=$!
+sleep 1
+f1=$(perf_fds $c1) f2=$(perf_fds $c2)
+wait $c1
+rc1=$?
+wait $c2
+rc2=$?
+m1=$(field metric "$st/c1.json")
+m2=$(field metric "$st/c2.json")
+result "--bpf-counters: two sessions exit 0" \
+	"$([ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || echo "exit $rc1, $rc2: $(head -c 200 "$st/c1.err") $(head -c 200 "$st/c2.err")")"
+result "--bpf-counters: one perf event per CPU for both sessions ($ncpu CPUs)" \
+	"$([ "$f1" -eq "$ncpu" ] && [ "$f2" -eq 0 ] || echo "first holds $f1, second $f2")"
+result "--bpf-counters -a: first session's cpu-clock is $ncpu CPUs within 1 %" "$(near "$m1" "$ncpu" 1)"
+result "--bpf-counters -a: second session (reusing the leader) agrees within 1 %" "$(near "$m2" "$ncpu" 1)"
+
+# the first session goes away: the second takes its perf events over
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 30 >/dev/null 2>&1 &
+c1=$!
+sleep 1
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a -I 500 --json 4 \
+	>"$st/c3.json" 2>"$st/c3.err" &
+c2=$!
+sleep 1
+kill -INT $c1
+wait $c1
+sleep 1
+f2=$(perf_fds $c2)
+wait $c2
+rc=$?
+last=$(field metric "$st/c3.json" | tail -n 2 | head -n 1)
+result "--bpf-counters: killing the first session does not break the second" \
+	"$([ $rc -eq 0 ] && [ "$f2" -eq "$ncpu" ] || echo "exit $rc, it holds $f2 perf events: $(head -c 200 "$st/c3.err")")$(near "$last" "$ncpu" 5)"
+
+# every session gone: the registry's entry is stale; the next one repairs it
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -C 0 --json 2 \
+	>"$st/c4.json" 2>"$st/c4.err"
+rc=$?
+result "--bpf-counters: a stale registry entry is repaired; -C 0 counts one CPU" \
+	"$([ $rc -eq 0 ] || echo "exit $rc: $(head -c 200 "$st/c4.err")")$(near "$(field metric "$st/c4.json")" 1 1)"
+
+# busy and idle processes under -p, -t and -G
+sh -c 'while :; do :; done' &
+busy=$!
+sleep 30 &
+idle=$!
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -p $busy --json 2 >"$st/p1.json" 2>&1 &
+s1=$!
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -t $idle --json 2 >"$st/p2.json" 2>&1
+wait $s1
+result "--bpf-counters -p: a busy process counts about one CPU" \
+	"$(awk -v v="$(field metric "$st/p1.json")" 'BEGIN { if (!(v > 0.8 && v < 1.05)) print "CPUs utilized " v }')"
+result "--bpf-counters -t: an idle thread counts almost nothing" \
+	"$(awk -v v="$(field metric "$st/p2.json")" 'BEGIN { if (v == "" || v > 0.02) print "CPUs utilized " v }')"
+if [ -d /sys/fs/cgroup ] && mkdir -p /sys/fs/cgroup/bpfrec-busy /sys/fs/cgroup/bpfrec-idle 2>/dev/null; then
+	echo $busy >/sys/fs/cgroup/bpfrec-busy/cgroup.procs
+	echo $idle >/sys/fs/cgroup/bpfrec-idle/cgroup.procs
+	"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -G bpfrec-busy,bpfrec-idle \
+		--json 2 >"$st/g.json" 2>"$st/g.err"
+	gb=$(grep '"who":"bpfrec-busy"' "$st/g.json" | sed -n 's/.*"metric":\([0-9.]*\).*/\1/p')
+	gi=$(grep '"who":"bpfrec-idle"' "$st/g.json" | sed -n 's/.*"metric":\([0-9.]*\).*/\1/p')
+	result "--bpf-counters -G: the busy cgroup about one CPU, the idle one almost nothing" \
+		"$(awk -v b="$gb" -v i="$gi" -v e="$(head -c 200 "$st/g.err")" \
+			'BEGIN { if (!(b > 0.8 && b < 1.05 && i != "" && i < 0.02)) print "busy " b ", idle " i ": " e }')"
+else
+	skip "--bpf-counters -G" "no cgroup2 at /sys/fs/cgroup"
+fi
+kill $busy $idle 2>/dev/null
+wait $busy $idle 2>/dev/null
+rm -rf "$reg"

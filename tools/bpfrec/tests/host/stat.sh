@@ -51,7 +51,7 @@ usage() {
 }
 
 see="(see bpfrec stat --help)"
-usage "no mode exits 2" 2 "bpfrec stat: say what to count: -b ID or --all-progs $see"
+usage "no mode exits 2" 2 "bpfrec stat: say what to count: -b ID, --bpf-counters or --all-progs $see"
 usage "-I 5 exits 2" 2 "bpfrec stat: -I wants milliseconds, at least 10, not '5' $see" \
 	--all-progs -I 5
 usage "-I abc exits 2" 2 "bpfrec stat: -I wants milliseconds, at least 10, not 'abc' $see" \
@@ -74,6 +74,38 @@ usage "-e with --all-progs exits 2" 2 \
 	"bpfrec stat: --all-progs counts runs and run time, not events: no -e $see" --all-progs -e cpu-clock
 usage "-b: an id that is no program exits 1" 1 "bpfrec stat: -b: no BPF program with id 4000000000" \
 	-b 4000000000 1
+usage "-C 0-x exits 2" 2 "bpfrec stat: -C wants CPUs like 0,2-3, not '0-x' $see" --bpf-counters -C 0-x
+usage "-p 0 exits 2" 2 "bpfrec stat: -p wants ids like 1234,1240, not '0' $see" --bpf-counters -p 0
+usage "-C and -p exit 2" 2 "bpfrec stat: -C and -p: give one of them $see" --bpf-counters -C 1 -p 3
+usage "-C without --bpf-counters exits 2" 2 "bpfrec stat: -C filters --bpf-counters only $see" -b 3 -C 1
+usage "-p and a command exit 2" 2 \
+	"bpfrec stat: -p and a command: the command's process is the filter $see" --bpf-counters -p 1 -- true
+usage "--bpf-registry off bpffs exits 1" 1 \
+	"bpfrec stat: --bpf-registry $tmp/reg: $tmp is not a BPF filesystem (mount -t bpf bpf DIR)" \
+	--bpf-counters --bpf-registry "$tmp/reg" 1
+mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+mkdir -p /sys/fs/bpf/bpfrec-ro && chmod 500 /sys/fs/bpf/bpfrec-ro
+if command -v setpriv >/dev/null; then
+	# root ignores modes: an unwritable directory needs a user without CAP_DAC_OVERRIDE
+	setpriv --inh-caps=-dac_override --bounding-set=-dac_override "$BPFREC" stat --bpf-counters \
+		--bpf-registry /sys/fs/bpf/bpfrec-ro/reg 1 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	result "--bpf-registry unwritable: one line, exit 1" \
+		"$([ $rc -eq 1 ] && [ "$(cat "$tmp/err")" = "bpfrec stat: cannot create the counter registry /sys/fs/bpf/bpfrec-ro/reg: Permission denied" ] || echo "exit $rc: $(cat "$tmp/err")")"
+else
+	skip "--bpf-registry unwritable" "setpriv missing"
+fi
+rmdir /sys/fs/bpf/bpfrec-ro
+"$BPFREC" stat --bpf-counters --bpf-registry /sys/fs/bpf/bpfrec-host-test 1 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ]; then
+	skip "--bpf-counters: trampolines refused" "this kernel allows them (tested in the guest)"
+else
+	result "--bpf-counters: this kernel refuses trampolines: one line, exit 1 (tested in the guest)" \
+		"$([ $rc -eq 1 ] && [ "$(cat "$tmp/err")" = "bpfrec stat: --bpf-counters: this kernel refuses BPF trampolines (fentry/fexit: Operation not permitted), which the followers need" ] ||
+		   echo "exit $rc: $(cat "$tmp/err")")"
+fi
+rm -rf /sys/fs/bpf/bpfrec-host-test
 usage "unknown option exits 2" 2 "bpfrec stat: bad option '--nope' $see" --all-progs --nope
 "$BPFREC" stat --help >"$tmp/out" 2>&1 && grep -q EXAMPLES "$tmp/out" &&
 	pass "stat --help" || fail "stat --help"

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Shared BPF-managed counters: see stat_bperf.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "util/stat_bperf.h"
+#include "bpf_skel/stat_follower.skel.h"
+#include "bpf_skel/stat_leader.skel.h"
+
+#define BPF_FS_MAGIC		0xcafe4a11
+#define CGROUP2_ROOT		"/sys/fs/cgroup"
+#define CGROUP2_SUPER_MAGIC	0x63677270
+#define REGISTRY_ENTRIES	64
+
+int stat_bperf_add_key(struct stat_bperf *b, __u64 key)
+{
+	int i;
+
+	for (i = 0; i < b->nr_keys; i++)
+		if (b->keys[i] == key)
+			return 0;
+	if (b->nr_keys == BPERF_MAX_FILTERS)
+		return -E2BIG;
+	b->keys[b->nr_keys++] = key;
+	return 0;
+}
+
+int stat_bperf_add_cgroup(struct stat_bperf *b, const char *name)
+{
+	char path[PATH_MAX];
+	struct statfs fs;
+	struct stat st;
+
+	if (b->nr_keys == BPERF_MAX_CGROUPS) {
+		fprintf(stderr, "bpfrec stat: -G: at most %d cgroups\n", BPERF_MAX_CGROUPS);
+		return -E2BIG;
+	}
+	snprintf(path, sizeof(path), "%s/%s", CGROUP2_ROOT, name[0] == '/' ? name + 1 : name);
+	if (stat(path, &st) || statfs(path, &fs)) {
+		fprintf(stderr, "bpfrec stat: -G %s: %s: %s\n", name, path, strerror(errno));
+		return -errno;
+	}
+	if (fs.f_type != CGROUP2_SUPER_MAGIC || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "bpfrec stat: -G %s: %s is no cgroup2 directory\n", name, path);
+		return -ENOTDIR;
+	}
+	/* a kernfs inode number is its node's id on 64-bit: the BPF side's key */
+	b->names[b->nr_keys] = name;
+	b->keys[b->nr_keys++] = st.st_ino;
+	return 0;
+}
+
+static bool on_bpffs(const char *path)
+{
+	struct statfs st;
+
+	return !statfs(path, &st) && st.f_type == BPF_FS_MAGIC;
+}
+
+/* The registry's directory on a bpffs, mounting /sys/fs/bpf if need be. */
+static int registry_dir(struct stat_bperf *b)
+{
+	char parent[PATH_MAX];
+
+	snprintf(parent, sizeof(parent), "%s", b->dir);
+	dirname(parent);
+	if (!on_bpffs(parent)) {
+		if (strcmp(parent, "/sys/fs/bpf")) {
+			fprintf(stderr, "bpfrec stat: --bpf-registry %s: %s is not a BPF filesystem (mount -t bpf bpf DIR)\n",
+				b->dir, parent);
+			return -ENOTDIR;
+		}
+		if (mount("bpf", parent, "bpf", 0, NULL)) {
+			fprintf(stderr, "bpfrec stat: /sys/fs/bpf is not a BPF filesystem and mounting one failed (%s): run 'mount -t bpf bpf /sys/fs/bpf'\n",
+				strerror(errno));
+			return -errno;
+		}
+		fprintf(stderr, "bpfrec stat: mounted a BPF filesystem on /sys/fs/bpf\n");
+	}
+	if (mkdir(b->dir, 0700) && errno != EEXIST) {
+		fprintf(stderr, "bpfrec stat: cannot create the counter registry %s: %s\n", b->dir,
+			strerror(errno));
+		return -errno;
+	}
+	b->dir_fd = open(b->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (b->dir_fd < 0) {
+		fprintf(stderr, "bpfrec stat: opening the counter registry %s: %s\n", b->dir,
+			strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int registry_map(struct stat_bperf *b)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/registry", b->dir);
+	b->reg_fd = bpf_obj_get(path);
+	if (b->reg_fd >= 0)
+		return 0;
+	if (errno != ENOENT) {
+		fprintf(stderr, "bpfrec stat: opening the counter registry %s: %s\n", path,
+			strerror(errno));
+		return -errno;
+	}
+	b->reg_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "bpfrec_bperf", sizeof(struct perf_event_attr),
+				   sizeof(struct bperf_entry), REGISTRY_ENTRIES, NULL);
+	if (b->reg_fd < 0 || bpf_obj_pin(b->reg_fd, path)) {
+		fprintf(stderr, "bpfrec stat: cannot create the counter registry %s: %s\n", path,
+			strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* The CPU's perf events of @c into the leader's events map. */
+static int install_events(struct stat_bperf *b, struct bperf_counter *c)
+{
+	int cpu, n;
+	__u32 key;
+
+	if (!c->event_fds) {
+		c->event_fds = calloc(b->nr_cpus, sizeof(*c->event_fds));
+		if (!c->event_fds)
+			return -ENOMEM;
+	} else {
+		for (cpu = 0; cpu < b->nr_cpus; cpu++)
+			if (c->event_fds[cpu] >= 0)
+				close(c->event_fds[cpu]);
+	}
+	n = stat_event_open_cpus(c->ev, b->nr_cpus, c->event_fds);
+	if (n < 0)
+		return n;
+	for (cpu = 0; cpu < b->nr_cpus; cpu++) {
+		key = cpu;
+		if (c->event_fds[cpu] >= 0 &&
+		    bpf_map_update_elem(c->events_fd, &key, &c->event_fds[cpu], BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+static __u32 id_of(int fd)
+{
+	struct bpf_link_info link = {};
+	struct bpf_map_info map = {};
+	__u32 len = sizeof(link);
+
+	if (!bpf_obj_get_info_by_fd(fd, &link, &len))
+		return link.id;
+	len = sizeof(map);
+	return bpf_obj_get_info_by_fd(fd, &map, &len) ? 0 : map.id;
+}
+
+/* A new leader for @c's attr, registered. */
+static int load_leader(struct stat_bperf *b, struct bperf_counter *c)
+{
+	struct stat_leader_bpf *skel = stat_leader_bpf__open();
+	struct bperf_entry e = {};
+	int err;
+
+	if (!skel)
+		return -errno;
+	c->leader = skel;
+	err = bpf_map__set_max_entries(skel->maps.events, b->nr_cpus);
+	if (!err)
+		err = stat_leader_bpf__load(skel);
+	if (err)
+		return err;
+	c->events_fd = bpf_map__fd(skel->maps.events);
+	err = install_events(b, c);
+	if (!err)
+		err = stat_leader_bpf__attach(skel);
+	if (err)
+		return err;
+	c->link_fd = bpf_link__fd(skel->links.on_switch);
+	c->prog_fd = bpf_program__fd(skel->progs.on_switch);
+	e.link_id = id_of(c->link_fd);
+	e.diff_map_id = id_of(bpf_map__fd(skel->maps.diff));
+	e.events_map_id = id_of(c->events_fd);
+	return bpf_map_update_elem(b->reg_fd, &c->ev->attr, &e, BPF_ANY) ? -errno : 0;
+}
+
+/*
+ * The registered leader of @c's attr, if its link still exists: a leader
+ * lives as long as a session holds its link.  *diff_fd is its diff map.
+ */
+static int reuse_leader(struct stat_bperf *b, struct bperf_counter *c, int *diff_fd)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	struct bperf_entry e;
+
+	if (bpf_map_lookup_elem(b->reg_fd, &c->ev->attr, &e))
+		return -ENOENT;
+	c->link_fd = bpf_link_get_fd_by_id(e.link_id);
+	if (c->link_fd < 0)
+		return -ENOENT;		/* stale: repaired by a new leader */
+	if (bpf_obj_get_info_by_fd(c->link_fd, &info, &len))
+		return -errno;
+	c->prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
+	*diff_fd = bpf_map_get_fd_by_id(e.diff_map_id);
+	c->events_fd = bpf_map_get_fd_by_id(e.events_map_id);
+	if (c->prog_fd < 0 || *diff_fd < 0 || c->events_fd < 0)
+		return -ENOENT;
+	c->reused = true;
+	return 0;
+}
+
+static int load_follower(struct stat_bperf *b, struct bperf_counter *c, int diff_fd)
+{
+	struct stat_follower_bpf *skel = stat_follower_bpf__open();
+	__u32 i, slot;
+	int err;
+
+	if (!skel)
+		return -errno;
+	c->follower = skel;
+	skel->rodata->filter_type = b->filter;
+	err = bpf_map__reuse_fd(skel->maps.diff, diff_fd);
+	if (!err)
+		err = bpf_program__set_attach_target(skel->progs.on_leader, c->prog_fd, "on_switch");
+	if (!err)
+		err = stat_follower_bpf__load(skel);
+	for (i = 0; !err && i < (__u32)b->nr_keys; i++) {
+		/* one accumulator per cgroup; the other filters add up in one */
+		slot = b->filter == BPERF_FILTER_CGROUP ? i : 0;
+		if (bpf_map_update_elem(bpf_map__fd(skel->maps.filter), &b->keys[i], &slot, BPF_ANY))
+			err = -errno;
+	}
+	if (!err)
+		err = stat_follower_bpf__attach(skel);
+	return err;
+}
+
+static int open_counter(struct stat_bperf *b, struct bperf_counter *c)
+{
+	int diff_fd = -1, err;
+
+	c->link_fd = c->prog_fd = c->events_fd = -1;
+	if (reuse_leader(b, c, &diff_fd)) {
+		if (c->link_fd >= 0)
+			close(c->link_fd);
+		if (c->prog_fd >= 0)
+			close(c->prog_fd);
+		if (c->events_fd >= 0)
+			close(c->events_fd);
+		if (diff_fd >= 0)
+			close(diff_fd);
+		c->reused = false;
+		err = load_leader(b, c);
+		if (err)
+			return err;
+		diff_fd = dup(bpf_map__fd(c->leader->maps.diff));
+	}
+	err = load_follower(b, c, diff_fd);
+	close(diff_fd);
+	if (err == -EPERM || err == -EACCES)
+		fprintf(stderr, "bpfrec stat: --bpf-counters: this kernel refuses BPF trampolines (fentry/fexit: %s), which the followers need\n",
+			strerror(-err));
+	else if (err)
+		fprintf(stderr, "bpfrec stat: --bpf-counters: loading the counter of %s: %s\n",
+			c->ev->name, strerror(-err));
+	return err;
+}
+
+int stat_bperf_open(struct stat_bperf *b, const struct stat_events *es)
+{
+	libbpf_print_fn_t old;
+	int i, err;
+
+	b->dir_fd = b->reg_fd = -1;
+	b->nr_cpus = libbpf_num_possible_cpus();
+	b->percpu = calloc(b->nr_cpus, sizeof(*b->percpu));
+	if (!b->percpu)
+		return -ENOMEM;
+	err = registry_dir(b);
+	if (err)
+		return err;
+	/* one session at a time looks leaders up and loads them */
+	if (flock(b->dir_fd, LOCK_EX)) {
+		fprintf(stderr, "bpfrec stat: locking %s: %s\n", b->dir, strerror(errno));
+		return -errno;
+	}
+	err = registry_map(b);
+	old = libbpf_set_print(NULL);
+	for (i = 0; !err && i < es->nr; i++) {
+		b->c[i].ev = &es->ev[i];
+		b->nr = i + 1;
+		err = open_counter(b, &b->c[i]);
+	}
+	libbpf_set_print(old);
+	flock(b->dir_fd, LOCK_UN);
+	if (err)
+		return err;
+	/*
+	 * The first diff of an idle CPU spans the time since its last context
+	 * switch, before we came: taken now, and left out.
+	 */
+	err = stat_bperf_read(b);
+	for (i = 0; !err && i < b->nr; i++) {
+		memcpy(b->c[i].base, b->c[i].total, sizeof(b->c[i].base));
+		memcpy(b->c[i].shown, b->c[i].total, sizeof(b->c[i].shown));
+	}
+	return err;
+}
+
+/*
+ * Run the leader on @cpu: the diff since its last run goes to the
+ * followers.  1 when the leader's event is gone: its owner exited.
+ */
+static int trigger(const struct bperf_counter *c, int cpu)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
+
+	if (bpf_prog_test_run_opts(c->prog_fd, &o))
+		return errno == ENXIO || errno == ENODEV ? 0 : -errno;	/* offline */
+	return o.retval == BPERF_NO_EVENT;
+}
+
+/* Readings of every CPU; perf events re-installed when their owner left. */
+static int sync_counter(struct stat_bperf *b, struct bperf_counter *c)
+{
+	int cpu, ret, missing = 0, err;
+
+	for (cpu = 0; cpu < b->nr_cpus; cpu++) {
+		ret = trigger(c, cpu);
+		if (ret < 0)
+			return ret;
+		missing += ret;
+	}
+	if (!missing)
+		return 0;
+	/* the session that created the leader exited: one of us takes over */
+	if (flock(b->dir_fd, LOCK_EX))
+		return -errno;
+	for (cpu = 0, ret = 0; cpu < b->nr_cpus && !ret; cpu++)
+		ret = trigger(c, cpu);
+	err = ret > 0 ? install_events(b, c) : ret;
+	flock(b->dir_fd, LOCK_UN);
+	return err;
+}
+
+int stat_bperf_read(struct stat_bperf *b)
+{
+	int i, k, cpu, err, slots = b->filter == BPERF_FILTER_CGROUP ? b->nr_keys : 1;
+
+	for (i = 0; i < b->nr; i++) {
+		struct bperf_counter *c = &b->c[i];
+
+		err = sync_counter(b, c);
+		if (err)
+			return err;
+		for (k = 0; k < slots; k++) {
+			__u32 key = k;
+
+			if (bpf_map_lookup_elem(bpf_map__fd(c->follower->maps.accum), &key, b->percpu))
+				return -errno;
+			memset(&c->total[k], 0, sizeof(c->total[k]));
+			for (cpu = 0; cpu < b->nr_cpus; cpu++) {
+				c->total[k].counter += b->percpu[cpu].counter;
+				c->total[k].enabled += b->percpu[cpu].enabled;
+				c->total[k].running += b->percpu[cpu].running;
+			}
+		}
+	}
+	return 0;
+}
+
+int stat_bperf_counts(struct stat_bperf *b, bool total, struct stat_count *out)
+{
+	int i, k, n = 0, slots = b->filter == BPERF_FILTER_CGROUP ? b->nr_keys : 1;
+
+	/* cgroup by cgroup, perf's order with -G */
+	for (k = 0; k < slots; k++) {
+		for (i = 0; i < b->nr; i++, n++) {
+			struct bperf_counter *c = &b->c[i];
+
+			out[n] = (struct stat_count){
+				.ev = c->ev,
+				.who = b->filter == BPERF_FILTER_CGROUP ? b->names[k] : NULL,
+			};
+			stat_value_sub(&out[n].v, &c->total[k], total ? &c->base[k] : &c->shown[k]);
+			c->shown[k] = c->total[k];
+		}
+	}
+	return n;
+}
+
+void stat_bperf_close(struct stat_bperf *b)
+{
+	int i, cpu;
+
+	if (!b->percpu)
+		return;		/* never opened */
+	for (i = 0; i < b->nr; i++) {
+		struct bperf_counter *c = &b->c[i];
+
+		stat_follower_bpf__destroy(c->follower);
+		if (c->reused) {
+			close(c->link_fd);
+			close(c->prog_fd);
+		}
+		if (c->reused || !c->leader)
+			close(c->events_fd);
+		stat_leader_bpf__destroy(c->leader);
+		for (cpu = 0; c->event_fds && cpu < b->nr_cpus; cpu++)
+			if (c->event_fds[cpu] >= 0)
+				close(c->event_fds[cpu]);
+		free(c->event_fds);
+	}
+	if (b->reg_fd >= 0)
+		close(b->reg_fd);
+	if (b->dir_fd >= 0)
+		close(b->dir_fd);
+	free(b->percpu);
+	b->nr = 0;
+	b->percpu = NULL;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared BPF-managed counters (`bpfrec stat --bpf-counters`), perf's
+ * "bperf" design: one leader per distinct perf_event_attr on the machine
+ * (bpf_skel/stat_leader.bpf.c, on sched_switch) owns the one perf event
+ * per CPU and writes per-CPU diffs; each session loads a follower
+ * (bpf_skel/stat_follower.bpf.c, fexit on the leader) that filters and
+ * accumulates.  The leaders are found through a registry, a hash map
+ * pinned in bpffs (attr -> link id, diff map id), changed under flock()
+ * on its directory.
+ */
+#ifndef BPFREC_STAT_BPERF_H
+#define BPFREC_STAT_BPERF_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include "util/stat_count.h"
+#include "util/stat_events.h"
+#include "bpf_skel/stat_bperf.h"
+
+#define BPERF_DEFAULT_DIR	"/sys/fs/bpf/bpfrec_stat"
+
+struct bperf_counter {
+	const struct stat_event *ev;
+	struct stat_leader_bpf *leader;		/* when this session loaded it */
+	int *event_fds;				/* when this session owns them */
+	int link_fd, prog_fd, events_fd;
+	struct stat_follower_bpf *follower;
+	bool reused;				/* another session's leader */
+	struct bpf_perf_event_value total[BPERF_MAX_CGROUPS];
+	struct bpf_perf_event_value shown[BPERF_MAX_CGROUPS];
+	struct bpf_perf_event_value base[BPERF_MAX_CGROUPS];	/* at start */
+};
+
+struct stat_bperf {
+	const char *dir;
+	int dir_fd;				/* flock()ed while changing */
+	int reg_fd;
+	int nr_cpus;				/* possible */
+	enum bperf_filter filter;
+	__u64 keys[BPERF_MAX_FILTERS];		/* CPUs, tgids, tids or cgroup ids */
+	int nr_keys;
+	const char *names[BPERF_MAX_CGROUPS];	/* cgroups, as given */
+	struct bperf_counter c[STAT_MAX_EVENTS];
+	int nr;
+	struct bpf_perf_event_value *percpu;
+};
+
+/* A CPU, tgid or tid to count (-C, -p, -t, the workload). */
+int stat_bperf_add_key(struct stat_bperf *b, __u64 key);
+/*
+ * A cgroup to count (-G), by its path under /sys/fs/cgroup; one line on
+ * stderr when it is no cgroup.
+ */
+int stat_bperf_add_cgroup(struct stat_bperf *b, const char *name);
+
+/*
+ * Find or load the leader of each event, load this session's followers.
+ * The filter and its keys are set by the caller.  One line on stderr on
+ * failure: no bpffs and no way to mount it, an unwritable registry, a
+ * kernel that refuses trampolines.
+ */
+int stat_bperf_open(struct stat_bperf *b, const struct stat_events *es);
+/* Make every leader read its CPU now (BPF_PROG_TEST_RUN), then sum. */
+int stat_bperf_read(struct stat_bperf *b);
+/* Counts since the last call (@total: since start) into @c; how many. */
+int stat_bperf_counts(struct stat_bperf *b, bool total, struct stat_count *c);
+void stat_bperf_close(struct stat_bperf *b);
+
+#endif /* BPFREC_STAT_BPERF_H */
