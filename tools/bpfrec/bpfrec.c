@@ -17,7 +17,7 @@ static const struct {
 	{ "record", cmd_record, "Record BPF object events into a perf.data file" },
 	{ "script", cmd_script, "Print the recorded events, one line (or JSON object) each" },
 	{ "report", cmd_report, "Summarise objects by type and loader, lifetimes, survivors" },
-	{ "stat", cmd_stat, "Count with BPF: what every BPF program costs" },
+	{ "stat", cmd_stat, "Count with BPF: program profiles, shared counters, every program's cost" },
 };
 
 static void usage(FILE *out)

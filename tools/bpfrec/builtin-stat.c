@@ -112,15 +112,7 @@ static const struct argp_option options[] = {
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line", 0 },
 	{ "sort", OPT_SORT, "KEY", 0,
 	  "--all-progs order: time (default), runs, avg, id, name", 0 },
-	{ "idle", OPT_IDLE, NULL, 0, "--bpf-counters: count events (-e) with counters shared by every bpfrec\n"
-"session on the machine: one perf event per CPU for each distinct event, read\n"
-"by a BPF leader program at every context switch; each session adds what\n"
-"its filter selects: everything (-a, the default), CPUs (-C), processes (-p,\n"
-"or the command run), threads (-t) or cgroups (-G, per cgroup).  Needs BPF\n"
-"trampolines.  The leaders are registered in a BPF filesystem, mounted on\n"
-"/sys/fs/bpf when missing.\n"
-"\n"
-"--all-progs: show programs that did not run too", 0 },
+	{ "idle", OPT_IDLE, NULL, 0, "--all-progs: show programs that did not run too", 0 },
 	{ "duration", OPT_DURATION, "SEC", 0, "Stop after SEC seconds (or DURATION)", 0 },
 	{ "help", OPT_HELP, NULL, 0, "Show this help", -1 },
 	{},
