@@ -2,9 +2,9 @@
 /*
  * bpfrec record: record the life of BPF objects into perf.data.
  *
- * Setup order matters: events and capture are enabled before existing
- * objects are listed (an object can then appear twice, never zero times),
- * and the workload is released last.  Signals arrive on a signalfd so the
+ * Setup order matters (util/recording.c): events and capture are enabled
+ * before existing objects are listed (an object can then appear twice,
+ * never zero times), and the workload is released last.  Signals arrive on a signalfd so the
  * file is always finalised from the main loop.
  */
 #define _GNU_SOURCE
@@ -23,8 +23,8 @@
 #include "util/capture.h"
 #include "util/evlist.h"
 #include "util/facts.h"
+#include "util/recording.h"
 #include "util/sink.h"
-#include "util/synthesize.h"
 #include "util/workload.h"
 
 #define DEFAULT_MMAP_PAGES	256
@@ -160,6 +160,7 @@ struct recorder {
 	bool have_cap;
 	struct workload wl;
 	struct sink sink;
+	struct recording rec;
 	struct pd_writer *w;
 	int epfd, sigfd, timerfd;
 	void *scratch;
@@ -187,25 +188,8 @@ static int ep_add(int epfd, int fd, int tag)
 
 static int drain_all(struct recorder *r)
 {
-	__u64 before = r->sink.records;
-	int err;
+	int err = recording_drain(&r->rec);
 
-	/* facts first: a record then finds its object's facts already merged */
-	if (r->have_cap)
-		capture_drain(&r->cap);
-	err = evlist_drain(&r->evlist, sink_record, &r->sink, r->scratch);
-	if (err)
-		goto out;
-	err = sink_ask(&r->sink);
-	if (err)
-		goto out;
-	/* name the tasks of these records while they still exist */
-	err = names_flush(&r->sink.names, r->w);
-	if (err)
-		goto out;
-	/* a round (and its flush) only when there was something */
-	err = r->sink.records != before ? pd_write_finished_round(r->w) : 0;
-out:
 	/* what is on disk stays readable: it was flushed before */
 	if (err)
 		fprintf(stderr, "bpfrec: writing %s: %s\n", r->o.output, strerror(-err));
@@ -314,29 +298,18 @@ static int start_capture(struct recorder *r)
 
 static int start(struct recorder *r)
 {
-	struct synth_ctx s = {
-		.w = r->w,
-		.facts = r->sink.facts,
-		.obj_events = r->evlist.obj_events,
-	};
 	int err;
 
+	r->rec = (struct recording){
+		.evlist = &r->evlist,
+		.cap = r->have_cap ? &r->cap : NULL,
+		.sink = &r->sink,
+		.scratch = r->scratch,
+	};
 	r->start_time = now_ns();
-	err = evlist_enable(&r->evlist, true);
-	if (err) {
-		fprintf(stderr, "bpfrec: enabling events: %s\n", strerror(-err));
+	err = recording_start(&r->rec, r->start_time, r->evlist.obj_events);
+	if (err)
 		return err;
-	}
-	if (r->have_cap)
-		capture_drain(&r->cap);
-	s.sample.time = r->start_time;
-	/* in the name of the side-band event, the first of the list */
-	s.sample.id = r->evlist.ev[0]->ids[0];
-	err = synth_existing(&s);
-	if (err) {
-		fprintf(stderr, "bpfrec: listing existing BPF objects: %s\n", strerror(-err));
-		return err;
-	}
 	if (r->o.cmd && workload_start(&r->wl)) {
 		fprintf(stderr, "bpfrec: starting the workload: %s\n", strerror(errno));
 		return -ECHILD;

@@ -97,6 +97,7 @@ static void prog_add_syscall(struct pd_prog *p)
 		s.origin = p->origin;
 		s.flags |= p->flags;
 	}
+	s.flags |= p->flags & PD_F_RECORDED;
 	pd_prog_free_arrays(p);
 	*p = s;
 }
@@ -249,7 +250,10 @@ static bool resolve_announced(struct sink *k, const struct pd_bpf_event *e, bool
 	switch (e->type) {
 	case PERF_BPF_EVENT_PROG_LOAD:
 		p = facts_prog(k->facts, e->id, NULL);
-		if (!p || (p->flags & KNOWN))
+		if (!p)
+			return false;
+		p->flags |= PD_F_RECORDED;
+		if (p->flags & KNOWN)
 			return false;
 		/* until resolved, the record's tag is all there is */
 		memcpy(p->tag, e->tag, sizeof(p->tag));
@@ -261,7 +265,10 @@ static bool resolve_announced(struct sink *k, const struct pd_bpf_event *e, bool
 		break;
 	case PERF_BPF_EVENT_MAP_CREATE:
 		m = facts_map(k->facts, e->id, NULL);
-		if (!m || (m->flags & KNOWN))
+		if (!m)
+			return false;
+		m->flags |= PD_F_RECORDED;
+		if (m->flags & KNOWN)
 			return false;
 		m->type = e->flags;
 		if (!now)
@@ -270,7 +277,10 @@ static bool resolve_announced(struct sink *k, const struct pd_bpf_event *e, bool
 		break;
 	case PERF_BPF_EVENT_LINK_ATTACH:
 		l = facts_link(k->facts, e->id, NULL);
-		if (!l || (l->flags & KNOWN))
+		if (!l)
+			return false;
+		l->flags |= PD_F_RECORDED;
+		if (l->flags & KNOWN)
 			return false;
 		l->type = e->flags;
 		if (!now)
@@ -279,7 +289,10 @@ static bool resolve_announced(struct sink *k, const struct pd_bpf_event *e, bool
 		break;
 	case PERF_BPF_EVENT_BTF_LOAD:
 		b = facts_btf(k->facts, e->id, NULL);
-		if (!b || (b->flags & KNOWN))
+		if (!b)
+			return false;
+		b->flags |= PD_F_RECORDED;
+		if (b->flags & KNOWN)
 			return false;
 		b->kernel = e->flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL;
 		if (!now)
@@ -320,9 +333,12 @@ int sink_ask(struct sink *k)
 	size_t i;
 	int err = 0;
 
-	qsort(k->gone, k->nr_gone, sizeof(*k->gone), cmp_id);
+	/* both arrays are NULL until first used, and libc wants none */
+	if (k->nr_gone)
+		qsort(k->gone, k->nr_gone, sizeof(*k->gone), cmp_id);
 	for (i = 0; i < k->nr_ask && !err; i++) {
-		if (bsearch(&k->ask[i], k->gone, k->nr_gone, sizeof(*k->gone), cmp_id))
+		if (k->nr_gone &&
+		    bsearch(&k->ask[i], k->gone, k->nr_gone, sizeof(*k->gone), cmp_id))
 			continue;
 		p = facts_prog(k->facts, k->ask[i], NULL);
 		if (!p) {

@@ -4,7 +4,10 @@
  * the records they would have produced (KSYMBOL + PROG_LOAD, and
  * MAP_CREATE, LINK_ATTACH, BTF_LOAD when the kernel has bpf_obj_event),
  * with their facts marked PD_F_SYNTHESISED.  Runs after the events are
- * enabled: an id the live capture already reported is left alone.
+ * enabled and drained: an id whose record was seen (PD_F_RECORDED) is
+ * left alone.  Captured facts are no such proof: the capture starts
+ * before the events, and an object created in between has facts and no
+ * record.  Those facts are kept, and only the records are written.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +34,17 @@ static void ksym_name(const struct pd_prog *p, __u32 i, char *buf, size_t len)
 		snprintf(buf + n, len - n, "_%s", p->name);
 }
 
+/*
+ * Captured facts of an object with no record: created between the
+ * capture's start and the events'.  Without bpf_obj_event, maps, links
+ * and BTF never have records, and their facts are only synthesised when
+ * the capture did not see them come.
+ */
+static bool unrecorded(const struct synth_ctx *s, __u32 flags)
+{
+	return s->obj_events && !(flags & (PD_F_RECORDED | PD_F_SYNTHESISED));
+}
+
 static int synth_prog(struct synth_ctx *s, __u32 id)
 {
 	char name[256];
@@ -42,10 +56,10 @@ static int synth_prog(struct synth_ctx *s, __u32 id)
 	p = facts_prog(s->facts, id, &created);
 	if (!p)
 		return -ENOMEM;
-	if (!created)
+	if (!created && (p->flags & (PD_F_RECORDED | PD_F_SYNTHESISED)))
 		return 0;
 	/* gone since get_next_id: it ended before the recording did start */
-	if (resolve_prog(id, p))
+	if (!(p->flags & PD_F_CAPTURED) && resolve_prog(id, p))
 		return 0;
 	p->flags |= PD_F_SYNTHESISED;
 	for (i = 0; i < p->nr_ksyms; i++) {
@@ -68,7 +82,9 @@ static int synth_map(struct synth_ctx *s, __u32 id)
 	m = facts_map(s->facts, id, &created);
 	if (!m)
 		return -ENOMEM;
-	if (!created || resolve_map(id, m))
+	if (!created && !unrecorded(s, m->flags))
+		return 0;
+	if (!(m->flags & PD_F_CAPTURED) && resolve_map(id, m))
 		return 0;
 	m->flags |= PD_F_SYNTHESISED;
 	if (!s->obj_events)
@@ -84,7 +100,9 @@ static int synth_link(struct synth_ctx *s, __u32 id)
 	l = facts_link(s->facts, id, &created);
 	if (!l)
 		return -ENOMEM;
-	if (!created || resolve_link(id, l))
+	if (!created && !unrecorded(s, l->flags))
+		return 0;
+	if (!(l->flags & PD_F_CAPTURED) && resolve_link(id, l))
 		return 0;
 	l->flags |= PD_F_SYNTHESISED;
 	if (!s->obj_events)
@@ -100,9 +118,11 @@ static int synth_btf(struct synth_ctx *s, __u32 id)
 	b = facts_btf(s->facts, id, &created);
 	if (!b)
 		return -ENOMEM;
-	/* program BTFs were resolved with their data by synth_prog() */
-	if (!created && (b->flags & PD_F_CAPTURED))
+	if (b->flags & (PD_F_RECORDED | PD_F_SYNTHESISED))
 		return 0;
+	if ((b->flags & PD_F_CAPTURED) && !unrecorded(s, b->flags))
+		return 0;
+	/* program BTFs were resolved with their data by synth_prog() */
 	if (created && resolve_btf(id, b, false))
 		return 0;
 	b->flags |= PD_F_SYNTHESISED;

@@ -4,9 +4,10 @@
  * the end of the ring, the tail given back, a corrupt record), facts the
  * capture sends merged with the records that announce them in either
  * order, tasks named from /proc, the synthesis of the BPF objects that
- * exist when a recording starts, and an event list of the side-band event
- * and a sampling one written into one file (the last two need root:
- * skipped without).
+ * exist when a recording starts, the start-up window (an object the
+ * capture saw before the events were enabled), and an event list of the
+ * side-band event and a sampling one written into one file (the last
+ * three need root: skipped without).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "util/capture.h"
 #include "util/evlist.h"
 #include "util/facts.h"
+#include "util/recording.h"
 #include "util/ring.h"
 #include "util/sink.h"
 #include "util/synthesize.h"
@@ -257,19 +259,19 @@ static void test_merge(void)
 		n += rec.type == PERF_RECORD_BPF_EVENT && rec.sample.tid == TID;
 	CHECK(n == 4, "merge: the 4 BPF records in the file, as the ring had them (%d)", n);
 	p = pd_reader_prog(r, PROG_ID);
-	CHECK(p && p->flags == PD_F_CAPTURED && !strcmp(p->name, "xdp_first") &&
+	CHECK(p && p->flags == (PD_F_CAPTURED | PD_F_RECORDED) && !strcmp(p->name, "xdp_first") &&
 	      p->type == BPF_PROG_TYPE_XDP && p->tag[0] == 0xab && p->origin.pid == TID &&
 	      !strcmp(p->origin.comm, "loader") && p->origin.uid == 1000 &&
 	      p->nr_ksyms == 1 && p->ksym_addrs[0] == 0xffffffffc0100000ULL,
 	      "merge: program facts from the capture, with its creator");
 	p = pd_reader_prog(r, LATE_ID);
-	CHECK(p && p->flags == PD_F_CAPTURED && !strcmp(p->name, "xdp_late"),
+	CHECK(p && p->flags == (PD_F_CAPTURED | PD_F_RECORDED) && !strcmp(p->name, "xdp_late"),
 	      "merge: the fact after its record completes it");
 	p = pd_reader_prog(r, GONE_ID);
 	CHECK(p && p->flags == PD_F_CAPTURED && p->nr_lines == 3 && !p->line_info,
 	      "merge: the unloaded program keeps the capture's facts, 3 lines counted");
 	m = pd_reader_map(r, MAP_ID);
-	CHECK(m && m->flags == PD_F_CAPTURED && !strcmp(m->name, "counts") &&
+	CHECK(m && m->flags == (PD_F_CAPTURED | PD_F_RECORDED) && !strcmp(m->name, "counts") &&
 	      m->key_size == 4 && m->max_entries == 16 && !strcmp(m->origin.comm, "loader"),
 	      "merge: map facts from the capture");
 	pd_reader_close(r);
@@ -292,7 +294,8 @@ static void test_unresolved(void)
 	facts_finish(k.facts, &st);
 	p = facts_prog(k.facts, PROG_ID, NULL);
 	CHECK(st.progs == 1 && st.progs_unresolved == 1 && p &&
-	      p->flags == PD_F_UNRESOLVED, "unresolved: the program is marked unresolved");
+	      p->flags == (PD_F_UNRESOLVED | PD_F_RECORDED),
+	      "unresolved: the program is marked unresolved");
 	pd_writer_close(k.w);
 	names_free(&k.names);
 	facts_free(k.facts);
@@ -435,6 +438,100 @@ out:
 		close(map);
 }
 
+/* ---- the start-up window ---------------------------------------------- */
+
+/*
+ * The capture starts before the events: a program loaded in between has
+ * captured facts and no record.  It must still get exactly one PROG_LOAD
+ * (synthesised, with the captured facts), and a program loaded after the
+ * start exactly one live one.
+ */
+static void test_start_window(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	static __u8 scratch[RING_SCRATCH_SIZE];
+	struct bpf_prog_info info = {}, info2 = {};
+	__u32 len = sizeof(info), len2 = sizeof(info2);
+	struct pd_writer_config cfg = {};
+	struct capture running = {};
+	struct sink k = {};
+	struct recording rec = { .evlist = NULL, .sink = &k, .scratch = scratch };
+	struct facts_stats st;
+	struct evlist el;
+	struct cap_prog cp;
+	const struct pd_prog *p;
+	struct pd_reader *r;
+	struct pd_record pr;
+	int window, after, in_window = 0, later = 0;
+	char err[256];
+
+	if (geteuid()) {
+		skip("the start-up window", "needs root for system-wide events");
+		return;
+	}
+	window = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "unit_window", "GPL", insns, 2, NULL);
+	if (!CHECK(window >= 0 && !bpf_obj_get_info_by_fd(window, &info, &len),
+		   "start: a program loaded before the events"))
+		return;
+	if (!CHECK(!evlist_init(&el, 16) && !evlist_add_sideband(&el), "start: side-band event"))
+		goto out;
+	cfg.events = evlist_pd_events(&el);
+	cfg.nr_events = el.nr_ev;
+	CHECK(cfg.events && !pd_writer_open(&k.w, path("window.data"), &cfg),
+	      "start: window.data opened");
+	free((void *)cfg.events);
+	k.facts = facts_new();
+	/* the capture runs (its facts only are injected): records wait for facts */
+	k.cap = &running;
+	rec.evlist = &el;
+	cp = captured_prog(info.id, "unit_window", 0);
+	memcpy(cp.tag, info.tag, sizeof(cp.tag));
+	CHECK(k.w && k.facts && !sink_capture(&k, &cp, sizeof(cp)),
+	      "start: the capture saw it before the events were enabled");
+	CHECK(!recording_start(&rec, 1000, el.obj_events), "start: recording started");
+	after = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "unit_after", "GPL", insns, 2, NULL);
+	CHECK(after >= 0 && !bpf_obj_get_info_by_fd(after, &info2, &len2),
+	      "start: a program loaded after the start");
+	if (after >= 0)
+		close(after);
+	CHECK(!recording_drain(&rec), "start: drained");
+	evlist_enable(&el, false);
+	CHECK(!recording_drain(&rec), "start: drained after the events stopped");
+	sink_finish(&k);
+	facts_finish(k.facts, &st);
+	CHECK(!facts_store(k.facts, k.w) && !pd_writer_close(k.w), "start: window.data written");
+	facts_free(k.facts);
+	names_free(&k.names);
+
+	r = pd_reader_open(path("window.data"), err, sizeof(err));
+	if (!CHECK(r, "start: window.data opens %s", r ? "" : err))
+		goto out;
+	while (pd_reader_next(r, &pr) > 0) {
+		if (pr.type != PERF_RECORD_BPF_EVENT || pr.bpf.type != PERF_BPF_EVENT_PROG_LOAD)
+			continue;
+		in_window += pr.bpf.id == info.id;
+		later += pr.bpf.id == info2.id;
+	}
+	CHECK(in_window == 1 && later == 1,
+	      "start: one PROG_LOAD each for the program of the window and the later one (%d, %d)",
+	      in_window, later);
+	p = pd_reader_prog(r, info.id);
+	CHECK(p && p->flags == (PD_F_CAPTURED | PD_F_SYNTHESISED) && !strcmp(p->name, "unit_window") &&
+	      p->origin.pid == TID,
+	      "start: the window's program keeps its captured facts, marked synthesised (%#x)",
+	      p ? p->flags : 0);
+	p = pd_reader_prog(r, info2.id);
+	CHECK(p && (p->flags & PD_F_RECORDED) && !(p->flags & PD_F_SYNTHESISED),
+	      "start: the later program marked recorded, not synthesised (%#x)", p ? p->flags : 0);
+	pd_reader_close(r);
+out:
+	evlist_close(&el);
+	close(window);
+}
+
 /* ---- an event list of two events, into one file ----------------------- */
 
 struct two {
@@ -563,6 +660,7 @@ int main(void)
 	test_unresolved();
 	test_names();
 	test_synthesis();
+	test_start_window();
 	test_evlist();
 	return unit_done();
 }

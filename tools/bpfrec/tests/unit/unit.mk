@@ -7,8 +7,9 @@
 #   test_ordered    time-ordered reading, round by round
 #   test_facts      facts looked up by id in files of many objects
 #   test_record     ring reading, capture facts merged with records, task
-#                   names, synthesis of existing objects and an event list
-#                   of two events (root for the last two)
+#                   names, synthesis of existing objects, the start-up
+#                   window and an event list of two events (root for the
+#                   last three)
 #
 #   make unit-test
 
@@ -19,12 +20,13 @@ UNIT_test_sample := $(PERF_DATA_SRCS)
 UNIT_test_ordered := $(PERF_DATA_SRCS)
 UNIT_test_facts := $(PERF_DATA_SRCS)
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c \
-		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c
+		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
+		    util/recording.c util/capture.c
 UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts \
 	     test_record)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
-	       -I../../include/uapi -I.
+	       -I$(OUTPUT) -I../../include/uapi -I.
 
 .PHONY: unit-test
 
@@ -34,6 +36,9 @@ $(OUTPUT)/unit/%: $$(UNIT_%) tests/unit/%.c tests/unit/unit.c $(HDRS)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_$*) tests/unit/unit.c tests/unit/$*.c \
 		-lbpf -lelf -lz -o $@
+
+# the capture's skeleton is generated, like the recorder's
+$(OUTPUT)/unit/test_record: $(SKELS)
 
 # every binary runs, and the target fails if one of them did
 unit-test: $(UNIT_BINS)

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The order of a recording.  The capture is attached before the events
+ * are enabled (loading it takes most of the start-up), so an object can
+ * be created in between: it has captured facts and no record.  Synthesis
+ * therefore asks "was a record seen?", not "are there facts?", and the
+ * rings are drained before it looks: an object then appears at least
+ * once, twice at worst (created between that drain and the listing).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "util/capture.h"
+#include "util/evlist.h"
+#include "util/recording.h"
+#include "util/sink.h"
+#include "util/synthesize.h"
+
+int recording_drain(struct recording *rec)
+{
+	struct sink *k = rec->sink;
+	__u64 before = k->records;
+	int err;
+
+	/* facts first: a record then finds its object's facts already merged */
+	if (rec->cap)
+		capture_drain(rec->cap);
+	err = evlist_drain(rec->evlist, sink_record, k, rec->scratch);
+	if (!err)
+		err = sink_ask(k);
+	/* name the tasks of these records while they still exist */
+	if (!err)
+		err = names_flush(&k->names, k->w);
+	/* a round (and its flush) only when there was something */
+	if (!err && k->records != before)
+		err = pd_write_finished_round(k->w);
+	return err;
+}
+
+int recording_start(struct recording *rec, __u64 time, bool obj_events)
+{
+	struct synth_ctx s = {
+		.w = rec->sink->w,
+		.facts = rec->sink->facts,
+		.obj_events = obj_events,
+	};
+	int err;
+
+	err = evlist_enable(rec->evlist, true);
+	if (err) {
+		fprintf(stderr, "bpfrec: enabling events: %s\n", strerror(-err));
+		return err;
+	}
+	err = recording_drain(rec);
+	if (err) {
+		fprintf(stderr, "bpfrec: writing the first records: %s\n", strerror(-err));
+		return err;
+	}
+	s.sample.time = time;
+	/* in the name of the side-band event, the first of the list */
+	s.sample.id = rec->evlist->ev[0]->ids[0];
+	err = synth_existing(&s);
+	if (err)
+		fprintf(stderr, "bpfrec: listing existing BPF objects: %s\n", strerror(-err));
+	return err;
+}
