@@ -4,8 +4,10 @@
  *
  * Setup order matters (util/recording.c): events and capture are enabled
  * before existing objects are listed (an object can then appear twice,
- * never zero times), and the workload is released last.  Signals arrive on a signalfd so the
- * file is always finalised from the main loop.
+ * never zero times), and the workload is released last.  Signals arrive
+ * on a signalfd so the file is always finalised from the main loop; a
+ * signal to stop is passed on to the workload, and the exit status says
+ * it came (128 + signal).
  */
 #define _GNU_SOURCE
 #include <argp.h>
@@ -165,6 +167,7 @@ struct recorder {
 	int epfd, sigfd, timerfd;
 	void *scratch;
 	bool stop;
+	int stopped_by;		/* the signal that asked to stop, 0 if none */
 	__u64 start_time;
 };
 
@@ -219,6 +222,10 @@ static int setup_fds(struct recorder *r, const sigset_t *mask)
 	return err;
 }
 
+/*
+ * SIGINT, SIGTERM and SIGHUP alike: without a workload the recording
+ * stops now; with one, it stops when the workload has ended (SIGCHLD).
+ */
 static void on_signal(struct recorder *r)
 {
 	struct signalfd_siginfo si;
@@ -226,9 +233,15 @@ static void on_signal(struct recorder *r)
 	/* epoll is level-triggered: one signal per wakeup is enough */
 	if (read(r->sigfd, &si, sizeof(si)) != sizeof(si))
 		return;
-	if (si.ssi_signo != SIGCHLD)
-		r->stop = true;
-	else if (r->wl.pid > 0 && !workload_reap(&r->wl, false))
+	if (si.ssi_signo == SIGCHLD) {
+		if (r->wl.pid > 0 && !workload_reap(&r->wl, false))
+			r->stop = true;
+		return;
+	}
+	r->stopped_by = si.ssi_signo;
+	if (r->wl.pid > 0)
+		workload_stop(&r->wl);
+	else
 		r->stop = true;
 }
 
@@ -407,6 +420,8 @@ static int record(struct recorder *r, int argc, char **argv)
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
+	/* not reset: under nohup it stays ignored, as asked */
+	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 
@@ -473,5 +488,10 @@ int cmd_record(int argc, char **argv)
 	cleanup(&r);
 	if (err)
 		return BPFREC_EXIT_ERROR;
+	/* the file is complete, but the recording was cut short: as a shell says it */
+	if (r.stopped_by) {
+		fprintf(stderr, "bpfrec: stopped by SIG%s\n", sigabbrev_np(r.stopped_by));
+		return 128 + r.stopped_by;
+	}
 	return r.o.cmd ? r.wl.status : BPFREC_EXIT_OK;
 }

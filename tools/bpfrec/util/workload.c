@@ -74,6 +74,18 @@ int workload_reap(struct workload *w, bool block)
 	return 0;
 }
 
+/*
+ * The recorder was asked to stop: the workload is asked the way perf asks
+ * it, and the recording goes on until it has ended, so that what it does
+ * while ending is recorded too.  One that ignores SIGTERM is killed at
+ * the next request.
+ */
+void workload_stop(struct workload *w)
+{
+	if (w->pid > 0)
+		kill(w->pid, w->stops++ ? SIGKILL : SIGTERM);
+}
+
 /* The recording ended first (signal, error): don't leave the workload behind. */
 void workload_abort(struct workload *w)
 {

@@ -10,11 +10,14 @@ struct workload {
 	pid_t pid;
 	int go_fd;
 	int status;		/* exit status, 128 + signal when killed */
+	int stops;		/* stop requests so far */
 };
 
 int workload_prepare(struct workload *w, char **argv);
 int workload_start(struct workload *w);
 int workload_reap(struct workload *w, bool block);
+/* Ask the running workload to end: SIGTERM, SIGKILL from the second time. */
+void workload_stop(struct workload *w);
 void workload_abort(struct workload *w);
 
 #endif /* BPFREC_WORKLOAD_H */

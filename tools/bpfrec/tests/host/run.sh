@@ -124,7 +124,9 @@ case "$first" in
 *)	fail "record says what it records" "first line: $first" ;;
 esac
 
-# SIGINT and SIGTERM: stop, drain, finalise: a valid file, exit 0.
+# A signal to stop: the file is finished and the exit status says which
+# signal came (128 + its number), as a shell would.
+signum() { kill -l "$1"; }
 for sig in INT TERM; do
 	"$BPFREC" record -o "$tmp/sig.data" 2>"$tmp/err" &
 	pid=$!
@@ -134,11 +136,41 @@ for sig in INT TERM; do
 	kill -$sig $pid
 	wait $pid
 	rc=$?
-	if [ $rc -eq 0 ] && valid_file "$tmp/sig.data" &&
-	   [ "$(grep -c 'PERF_RECORD_BPF_EVENT type 1,' "$tmp/perf.out")" -ge 50 ]; then
-		pass "SIG$sig gives a valid file"
+	if [ $rc -eq $((128 + $(signum $sig))) ] && valid_file "$tmp/sig.data" &&
+	   [ "$(grep -c 'PERF_RECORD_BPF_EVENT type 1,' "$tmp/perf.out")" -ge 50 ] &&
+	   [ "$(tail -1 "$tmp/err")" = "bpfrec: stopped by SIG$sig" ]; then
+		pass "SIG$sig gives a valid file, exit $rc"
 	else
 		fail "SIG$sig gives a valid file" "exit $rc: $(tail -1 "$tmp/err")"
+	fi
+done
+
+# The same signals (and SIGHUP, like SIGTERM) sent to bpfrec alone, not
+# its process group: the workload gets SIGTERM at once, as perf sends it,
+# and the recording ends with it instead of 30 s later.
+for sig in INT TERM HUP; do
+	rm -f "$tmp/sigw.ready" "$tmp/sigw.data"
+	"$BPFREC" record -o "$tmp/sigw.data" -- sh -c \
+		'trap "echo got TERM >&2; exit 3" TERM
+		 "$1" -n 20 -p sigw; sleep 30 & touch "$2"; wait' \
+		sh "$STORM" "$tmp/sigw.ready" >/dev/null 2>"$tmp/err" &
+	pid=$!
+	i=0
+	while [ ! -e "$tmp/sigw.ready" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	t0=$(date +%s%N)
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	valid_file "$tmp/sigw.data"
+	loads=$(grep -c '^ *storm .*PERF_RECORD_BPF_EVENT type 1,' "$tmp/perf.out")
+	if [ $rc -eq $((128 + $(signum $sig))) ] && [ $ms -lt 3000 ] && [ "$loads" -eq 20 ] &&
+	   grep -qx 'got TERM' "$tmp/err" && grep -qx 'bpfrec: sh exited with status 3' "$tmp/err" &&
+	   [ "$(tail -1 "$tmp/err")" = "bpfrec: stopped by SIG$sig" ]; then
+		pass "SIG$sig to bpfrec alone: workload sent SIGTERM, file finished, exit $rc"
+	else
+		fail "SIG$sig to bpfrec alone" \
+			"exit $rc after $ms ms, $loads of 20 loads: $(tr '\n' ' ' <"$tmp/err")"
 	fi
 done
 
