@@ -29,6 +29,7 @@
 #define PD_F_PERF		(1U << 4) /* read from perf's BPF_PROG_INFO */
 #define PD_F_SELF		(1U << 5) /* the recorder's own (its capture) */
 #define PD_F_RECORDED		(1U << 6) /* a live record announced its creation */
+#define PD_F_OBJECT		(1U << 7) /* loaded by bpfrec for the user (--object) */
 
 /*
  * Who created an object, when known (all zero otherwise).  This struct,

@@ -1,0 +1,220 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of `bpfrec record --object`: run as root on the host kernel.
+#
+#   BPFREC=path/to/bpfrec OBJS=path/to/.output tests/host/object.sh
+#
+# OBJS holds examples/*.bpf.o and tests/host/objects/*.bpf.o (make
+# host-test builds them).  This kernel has tracepoints but no kprobes and
+# refuses trampolines: kprobe/kretprobe and fentry/fexit sections are
+# tested in the guest (tests/guest/object.sh), as the skip lines say.
+# Last line: "object: N passed, N failed, N skipped"; exit 1 on failure.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+BPFREC=${BPFREC:-$here/../../bpfrec}
+OBJS=${OBJS:-$here/../../.output}
+PERF=${PERF:-/usr/bin/perf}
+EXECS=$OBJS/examples/execs.bpf.o
+LATENCY=$OBJS/examples/latency.bpf.o
+T=$OBJS/tests/host/objects
+
+passed=0 failed=0 skipped=0
+pass() { passed=$((passed + 1)); echo "ok    $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+: $2}"; }
+skip() { skipped=$((skipped + 1)); echo "skip  $1${2:+: $2}"; }
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "object tests need root" >&2
+	exit 1
+fi
+for f in "$BPFREC" "$EXECS" "$T/reject_second.bpf.o" "$T/settable.bpf.o"; do
+	[ -e "$f" ] || { echo "missing $f: run 'make host-test'" >&2; exit 1; }
+done
+command -v bpftool >/dev/null || { echo "bpftool missing" >&2; exit 1; }
+
+tmp=$(mktemp -d /tmp/bpfrec-object.XXXXXX)
+chmod 755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+
+# A true(1) of a comm nothing else on this machine runs: exact counts.
+comm=bt$$
+comm=${comm:0:15}
+cp /bin/true "$tmp/$comm"
+
+# left PROG... -- MAP...: the programs and maps of those names that exist
+left() {
+	local progs=() maps=() in=progs a
+	for a in "$@"; do
+		if [ "$a" = -- ]; then in=maps; continue; fi
+		if [ $in = progs ]; then progs+=("$a"); else maps+=("$a"); fi
+	done
+	{
+		bpftool -j prog show | python3 -c '
+import json, sys
+want = set(sys.argv[1:])
+print(" ".join("prog:" + p.get("name", "") for p in json.load(sys.stdin) if p.get("name") in want))' "${progs[@]}"
+		bpftool -j map show | python3 -c '
+import json, sys
+want = set(sys.argv[1:])
+print(" ".join("map:" + m.get("name", "") for m in json.load(sys.stdin) if m.get("name") in want))' "${maps[@]}"
+		# libbpf names the tracefs probes it creates libbpf_<pid>_...
+		cat /sys/kernel/tracing/kprobe_events /sys/kernel/tracing/uprobe_events 2>/dev/null |
+			grep -o "libbpf_${1#pid=}_[^ ]*"
+	} | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'
+}
+
+# nothing_left NAME PROG... -- MAP...
+nothing_left() {
+	local name=$1 l
+	shift
+	l=$(left "$@")
+	if [ -z "$l" ]; then
+		pass "$name: nothing left in bpftool and tracefs"
+	else
+		fail "$name: nothing left in bpftool and tracefs" "left: $l"
+	fi
+}
+
+# bad_input NAME WANT_STATUS PATTERN ARGS...: status, one stderr line matching
+bad_input() {
+	local name=$1 want=$2 pat=$3 rc
+	shift 3
+	"$BPFREC" record -o "$tmp/bad.data" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne "$want" ]; then
+		fail "$name" "exit $rc, want $want: $(head -3 "$tmp/err")"
+	elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+		fail "$name" "$(wc -l <"$tmp/err") lines on stderr, want 1: $(head -3 "$tmp/err")"
+	elif ! grep -q -- "$pat" "$tmp/err"; then
+		fail "$name" "stderr lacks '$pat': $(cat "$tmp/err")"
+	else
+		pass "$name: exit $want, one line ($(cut -c1-90 "$tmp/err"))"
+	fi
+}
+
+# ---- the exec example: N execs, N records with the right comm ----------
+
+N=5
+"$BPFREC" record --object "$EXECS" -o "$tmp/execs.data" -- \
+	sh -c "i=0; while [ \$i -lt $N ]; do $tmp/$comm; i=\$((i + 1)); done" \
+	>/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ]; then
+	pass "record --object execs.bpf.o -- CMD: exit 0"
+else
+	fail "record --object execs.bpf.o -- CMD: exit 0" "exit $rc: $(tail -3 "$tmp/err")"
+fi
+# perf reads the file: every exec a bpf-output sample of the task named so
+got=$("$PERF" script -i "$tmp/execs.data" 2>/dev/null |
+	grep -ac "^ *$comm .* bpf-output:execs:")
+if [ "$got" -eq $N ]; then
+	pass "perf script: $N execs of $comm, $N bpf-output:execs samples"
+else
+	fail "perf script: $N execs of $comm, $N bpf-output:execs samples" "got $got"
+fi
+nothing_left "normal end" count_exec -- execs
+
+# ---- cleanup on signals, without and with a workload ---------------------
+
+# wait_prog NAME: until the program is loaded (10 s at most)
+wait_prog() {
+	local i
+	for i in $(seq 100); do
+		bpftool prog show name "$1" >/dev/null 2>&1 &&
+			[ -n "$(bpftool prog show name "$1" 2>/dev/null)" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+for sig in INT TERM; do
+	for cmd in "" "sleep 30"; do
+		what="SIG$sig${cmd:+ with -- $cmd}"
+		# shellcheck disable=SC2086
+		"$BPFREC" record --object "$EXECS" -o "$tmp/sig.data" ${cmd:+-- $cmd} \
+			>/dev/null 2>"$tmp/err" &
+		pid=$!
+		if ! wait_prog count_exec; then
+			fail "$what: the object was loaded" "$(cat "$tmp/err")"
+			kill -KILL $pid 2>/dev/null
+			wait $pid 2>/dev/null
+			continue
+		fi
+		kill -$sig $pid
+		wait $pid
+		rc=$?
+		if grep -q "records, .* objects" "$tmp/err"; then
+			pass "$what: the recording is finalised (exit $rc)"
+		else
+			fail "$what: the recording is finalised" "exit $rc: $(tail -2 "$tmp/err")"
+		fi
+		nothing_left "$what" count_exec -- execs
+	done
+done
+
+# ---- a failing object: the second of two programs is rejected ----------
+
+"$BPFREC" record --object "$T/reject_second.bpf.o" -o "$tmp/rej.data" -- true \
+	>/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] &&
+   grep -q "the verifier rejected program 'bad_second' (section 'tracepoint/sched/sched_process_exit')" "$tmp/err" &&
+   grep -q "^  | invalid access to map value" "$tmp/err" &&
+   ! grep -q "processed .* insns" "$tmp/err"; then
+	pass "verifier reject: exit 1, the program named, the log's tail shown"
+else
+	fail "verifier reject: exit 1, the program named, the log's tail shown" \
+		"exit $rc: $(cat "$tmp/err")"
+fi
+nothing_left "verifier reject" good_first bad_second -- hits
+
+# ---- bad input: one line, exit 2, before anything is loaded --------------
+
+bad_input "missing file" 2 "no-such.bpf.o: No such file or directory" \
+	--object "$tmp/no-such.bpf.o" -- true
+bad_input "not an ELF file" 2 "not an ELF file" --object /etc/passwd -- true
+bad_input "unknown section" 2 "program 'lost': unknown section 'no_such_section/x'" \
+	--object "$T/unknown_section.bpf.o" -- true
+bad_input "object needing a newer libbpf" 2 \
+	"section 'uprobe.multi//bin/true:main' needs libbpf >= 1.3, this is libbpf 1.1" \
+	--object "$T/newer_libbpf.bpf.o" -- true
+bad_input "section bpfrec cannot attach" 2 "bpfrec cannot attach section 'xdp'" \
+	--object "$T/no_attach.bpf.o" -- true
+bad_input "--set of a missing name" 2 "no global variable 'nosuch'" \
+	--object "$T/settable.bpf.o" --set nosuch=1 -- true
+bad_input "--set of a const, not volatile, name" 2 \
+	"'folded' is const but not volatile" --object "$T/settable.bpf.o" --set folded=1 -- true
+bad_input "--set out of range" 2 "'small' is a 1-byte unsigned integer (0..255)" \
+	--object "$T/settable.bpf.o" --set small=256 -- true
+bad_input "--set of a bool" 2 "'flag' is a bool" \
+	--object "$T/settable.bpf.o" --set flag=maybe -- true
+bad_input "--set string too long" 2 "'tag' holds at most 7 characters" \
+	--object "$T/settable.bpf.o" --set tag=12345678 -- true
+bad_input "--set without =" 2 "--set wants NAME=VALUE" \
+	--object "$T/settable.bpf.o" --set small -- true
+bad_input "--set without --object" 2 "--set needs --object" --set small=1 -- true
+
+# a missing attach target is named, and what was loaded is gone again
+"$BPFREC" record --object "$T/no_target.bpf.o" -o "$tmp/nt.data" -- true \
+	>/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "program 'nowhere': cannot attach to 'tracepoint/sched/no_such_tracepoint': no such target" "$tmp/err"; then
+	pass "missing attach target: exit 1, the target named"
+else
+	fail "missing attach target: exit 1, the target named" "exit $rc: $(cat "$tmp/err")"
+fi
+nothing_left "missing attach target" nowhere --
+
+# ---- sections only the guest has --------------------------------------
+
+skip "kprobe/kretprobe (latency example)" "this kernel has no kprobes: tested in the guest"
+skip "fentry/fexit" "this kernel refuses trampolines: tested in the guest"
+
+if [ $skipped -gt 0 ]; then
+	echo "object: $passed passed, $failed failed, $skipped skipped"
+else
+	echo "object: $passed passed, $failed failed"
+fi
+[ $failed -eq 0 ]
