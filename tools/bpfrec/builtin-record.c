@@ -373,6 +373,9 @@ static void report(struct recorder *r, const struct facts_stats *st, __u64 lost_
 	fprintf(stderr, "bpfrec: %llu records, %zu objects (%zu programs, %zu unresolved) in %s (%llu KiB)\n",
 		(unsigned long long)ws.records, st->objects, st->progs, st->unresolved,
 		r->o.output, (unsigned long long)(ws.data_bytes >> 10));
+	if (r->sink.repaired)
+		fprintf(stderr, "bpfrec: %llu oversized side-band records repaired (a stock kernel bug with several listeners)\n",
+			(unsigned long long)r->sink.repaired);
 	if (r->sink.lost_records || lost_facts)
 		fprintf(stderr, "bpfrec: LOST %llu records (raise -m), %llu captured facts (raise --capture-size)\n",
 			(unsigned long long)r->sink.lost_records, (unsigned long long)lost_facts);

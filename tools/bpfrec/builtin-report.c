@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 #include "builtin.h"
 #include "util/array.h"
+#include "util/perf_data/oversized.h"
 #include "util/timeline.h"
 
 /* At most this many survivors are listed one by one. */
@@ -540,6 +541,9 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	survivors(&tl, c.objs, c.nr);
+	if (pd_reader_repaired(tl.reader))
+		fprintf(stderr, "bpfrec report: %s: %llu oversized side-band records repaired (a stock kernel bug with several listeners)\n",
+			input, (unsigned long long)pd_reader_repaired(tl.reader));
 	if (pd_reader_warning(tl.reader))
 		fprintf(stderr, "bpfrec report: warning: %s: %s\n", input,
 			pd_reader_warning(tl.reader));

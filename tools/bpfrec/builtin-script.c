@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include "builtin.h"
 #include "util/json.h"
+#include "util/perf_data/oversized.h"
 #include "util/timeline.h"
 
 struct script_args {
@@ -539,6 +540,9 @@ static int print(const struct script_args *args, const struct widths *w, char *e
 		else
 			print_text(&row, w);
 	}
+	if (!ret && pd_reader_repaired(tl.reader))
+		fprintf(stderr, "bpfrec script: %s: %llu oversized side-band records repaired (a stock kernel bug with several listeners)\n",
+			args->input, (unsigned long long)pd_reader_repaired(tl.reader));
 	if (!ret && pd_reader_warning(tl.reader))
 		fprintf(stderr, "bpfrec script: warning: %s: %s\n", args->input,
 			pd_reader_warning(tl.reader));

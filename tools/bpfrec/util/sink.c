@@ -14,6 +14,7 @@
 #include "util/bpf_resolve.h"
 #include "util/facts.h"
 #include "util/sink.h"
+#include "util/perf_data/oversized.h"
 /* after the types it uses: it is shared with the BPF side, which has no uapi headers */
 #include "bpf_skel/capture.h"
 
@@ -374,10 +375,16 @@ int sink_record(void *ctx, const struct ring *ring, const struct perf_event_head
 	const struct pd_bpf_event *bpf = (const void *)(hdr + 1);
 	const __u32 *pid_tid = (const void *)(hdr + 1);
 	struct sink *k = ctx;
+	__u64 fixed[PD_REPAIR_MAX / 8];
 	struct pd_sample s;
 	bool has_s;
 	int err;
 
+	/* another listener on the CPU made it longer: its trailer is after the body */
+	if (pd_repair(ring->attr, hdr, fixed)) {
+		hdr = (const void *)fixed;
+		k->repaired++;
+	}
 	err = pd_write_raw(k->w, hdr);
 	if (err)
 		return err;

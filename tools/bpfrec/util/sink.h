@@ -21,6 +21,7 @@ struct sink {
 	struct capture *cap;	/* NULL without in-kernel capture */
 	__u64 records;
 	__u64 lost_records;	/* sum of PERF_RECORD_LOST */
+	__u64 repaired;		/* oversized records written at their true size */
 	/* announced objects whose facts had not come yet */
 	struct pd_bpf_event *pending;
 	size_t nr_pending, cap_pending;

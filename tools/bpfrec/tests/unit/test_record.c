@@ -3,8 +3,9 @@
  * Unit tests of the record path: reading a ring buffer (a record split at
  * the end of the ring, the tail given back, a corrupt record), facts the
  * capture sends merged with the records that announce them in either
- * order, tasks named from /proc, the synthesis of the BPF objects that
- * exist when a recording starts, the start-up window (an object the
+ * order, oversized side-band records of stock kernels repaired, tasks
+ * named from /proc, the synthesis of the BPF objects that exist when a
+ * recording starts, the start-up window (an object the
  * capture saw before the events were enabled), and an event list of the
  * side-band event and a sampling one written into one file (the last
  * three need root: skipped without).
@@ -24,6 +25,7 @@
 #include "util/ring.h"
 #include "util/sink.h"
 #include "util/synthesize.h"
+#include "util/perf_data/oversized.h"
 #include "bpf_skel/capture.h"
 
 /* ---- ring reading ------------------------------------------------------ */
@@ -274,6 +276,82 @@ static void test_merge(void)
 	CHECK(m && m->flags == (PD_F_CAPTURED | PD_F_RECORDED) && !strcmp(m->name, "counts") &&
 	      m->key_size == 4 && m->max_entries == 16 && !strcmp(m->origin.comm, "loader"),
 	      "merge: map facts from the capture");
+	pd_reader_close(r);
+}
+
+/*
+ * A stock kernel with two listeners on a CPU: the first one's BPF_EVENT
+ * sized for both trailers, its own right after the body, stale bytes
+ * after it.  Written at its true size, and read back so by us.
+ */
+static void test_oversized(void)
+{
+	struct {
+		struct perf_event_header h;
+		struct pd_bpf_event body;
+		__u32 pid, tid;
+		__u64 time, cpu, identifier;
+		__u8 stale[32];
+	} rec = {
+		.h = { .type = PERF_RECORD_BPF_EVENT, .size = sizeof(rec) },
+		.body = { .type = PERF_BPF_EVENT_PROG_LOAD, .id = PROG_ID },
+		.pid = TID, .tid = TID + 1, .time = 4242, .cpu = 1, .identifier = ID,
+	};
+	struct sink k = {};
+	struct pd_reader *r;
+	struct pd_record pr;
+	int n = 0, right = 0;
+	char err[256];
+
+	memset(rec.stale, 0xee, sizeof(rec.stale));
+	k.w = open_writer(path("oversized.data"));
+	k.facts = facts_new();
+	if (!CHECK(k.w && k.facts, "oversized: writer and facts"))
+		return;
+	CHECK(!sink_record(&k, &sink_ring, &rec.h) && k.repaired == 1 && k.records == 1,
+	      "oversized: the record repaired, counted once");
+	rec.h.size -= sizeof(rec.stale);
+	CHECK(!sink_record(&k, &sink_ring, &rec.h) && k.repaired == 1,
+	      "oversized: a record of the true size left alone");
+	sink_finish(&k);
+	pd_writer_close(k.w);
+	names_free(&k.names);
+	facts_free(k.facts);
+	r = pd_reader_open(path("oversized.data"), err, sizeof(err));
+	if (!CHECK(r, "oversized: oversized.data opens %s", r ? "" : err))
+		return;
+	while (pd_reader_next(r, &pr) > 0) {
+		if (pr.type != PERF_RECORD_BPF_EVENT)
+			continue;
+		n++;
+		right += pr.size == sizeof(rec) - sizeof(rec.stale) && pr.event == 0 &&
+			 pr.sample.tid == TID + 1 && pr.sample.time == 4242 && pr.sample.cpu == 1 &&
+			 pr.sample.id == ID && pr.bpf.id == PROG_ID;
+	}
+	CHECK(n == 2 && right == 2 && pd_reader_repaired(r) == 0,
+	      "oversized: both in the file at 56 bytes, tid, time, cpu and id right (%d of %d)",
+	      right, n);
+	pd_reader_close(r);
+
+	/* the same record in a file written as is: the reader repairs it */
+	k = (struct sink){ .w = open_writer(path("oversized-raw.data")) };
+	rec.h.size += sizeof(rec.stale);
+	CHECK(k.w && !pd_write_raw(k.w, &rec.h) && !pd_writer_close(k.w),
+	      "oversized: written unrepaired, as perf writes it");
+	r = pd_reader_open(path("oversized-raw.data"), err, sizeof(err));
+	if (!CHECK(r, "oversized: oversized-raw.data opens %s", r ? "" : err))
+		return;
+	n = right = 0;
+	while (pd_reader_next(r, &pr) > 0) {
+		if (pr.type != PERF_RECORD_BPF_EVENT)
+			continue;
+		n++;
+		right += pr.size == sizeof(rec) - sizeof(rec.stale) &&
+			 pr.sample.tid == TID + 1 && pr.sample.time == 4242 && pr.sample.id == ID;
+	}
+	CHECK(n == 1 && right == 1 && pd_reader_repaired(r) == 1,
+	      "oversized: the reader gives it at its true size, trailer right, 1 repair (%d of %d)",
+	      right, n);
 	pd_reader_close(r);
 }
 
@@ -658,6 +736,7 @@ int main(void)
 	test_ring();
 	test_merge();
 	test_unresolved();
+	test_oversized();
 	test_names();
 	test_synthesis();
 	test_start_window();

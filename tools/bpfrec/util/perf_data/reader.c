@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include "util/perf_data/format.h"
+#include "util/perf_data/oversized.h"
 
 #define PD_MSG_LEN	256
 
@@ -34,6 +35,8 @@ struct pd_reader {
 	__u64 end;			/* end of the data to read */
 	bool cut;			/* end is where the file stops */
 	bool failed;
+	__u64 repaired;			/* oversized records given at their true size */
+	__u64 fixed[PD_REPAIR_MAX / 8];	/* the last of them */
 
 	char err[PD_MSG_LEN];
 	char warn[PD_MSG_LEN];
@@ -538,6 +541,33 @@ static void release_read(struct pd_reader *r)
 		pd_give_back(r->map, &r->released, r->pos);
 }
 
+/*
+ * A stock kernel's oversized side-band record (oversized.c), at its true
+ * size.  Its stale tail hides which event it is of: with several events,
+ * the repair must find its own event's id right after the body.
+ */
+static const __u8 *repaired(struct pd_reader *r, const __u8 *p)
+{
+	const struct perf_event_header *rec = (const void *)p;
+	size_t e;
+
+	for (e = 0; e < r->info.nr_events; e++) {
+		if (!pd_repair(&r->info.events[e].attr, rec, r->fixed))
+			continue;
+		if (r->info.nr_events > 1 &&
+		    pd_evindex_of_record(&r->index, (const void *)r->fixed) != (int)e)
+			continue;
+		r->repaired++;
+		return (const __u8 *)r->fixed;
+	}
+	return p;
+}
+
+__u64 pd_reader_repaired(const struct pd_reader *r)
+{
+	return r->repaired;
+}
+
 int pd_reader_next(struct pd_reader *r, struct pd_record *rec)
 {
 	struct perf_event_header h;
@@ -558,6 +588,8 @@ int pd_reader_next(struct pd_reader *r, struct pd_record *rec)
 		return bad_record(r, "size not a multiple of 8");
 	release_read(r);
 	r->pos += h.size;
+	if (h.type == PERF_RECORD_KSYMBOL || h.type == PERF_RECORD_BPF_EVENT)
+		return decode(r, repaired(r, r->buf + offset), offset, rec);
 	return decode(r, r->buf + offset, offset, rec);
 }
 
