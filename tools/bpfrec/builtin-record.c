@@ -25,6 +25,7 @@
 #include "util/capture.h"
 #include "util/evlist.h"
 #include "util/facts.h"
+#include "util/linger.h"
 #include "util/recording.h"
 #include "util/sink.h"
 #include "util/user_obj.h"
@@ -51,7 +52,9 @@ static const char doc[] =
 "links and BTF) into a perf.data file, resolving every object in kernel\n"
 "context as it is created.\n"
 "\n"
-"Side-band records are system-wide: -a is implied.\n"
+"Side-band records are system-wide: -a is implied.  With a command, the\n"
+"recording ends when the objects it created are released, at most 1 s\n"
+"after it exited (a child may hold them, the kernel may free them later).\n"
 "\n"
 "EXAMPLES:\n"
 "    bpfrec record -e bpf-events                 # until Ctrl-C\n"
@@ -187,6 +190,8 @@ struct recorder {
 	struct capture cap;
 	bool have_cap;
 	struct workload wl;
+	struct linger linger;
+	__u64 wl_exited;	/* when the workload exited, 0 while it runs */
 	struct sink sink;
 	struct recording rec;
 	struct pd_writer *w;
@@ -264,7 +269,7 @@ static void on_signal(struct recorder *r)
 		return;
 	if (si.ssi_signo == SIGCHLD) {
 		if (r->wl.pid > 0 && !workload_reap(&r->wl, false))
-			r->stop = true;
+			r->wl_exited = now_ns();
 		return;
 	}
 	r->stopped_by = si.ssi_signo;
@@ -272,6 +277,19 @@ static void on_signal(struct recorder *r)
 		workload_stop(&r->wl);
 	else
 		r->stop = true;
+}
+
+/* The workload exited: stop once its objects are released, or in LINGER_MS. */
+static void linger_check(struct recorder *r)
+{
+	if (!r->linger.nr_alive) {
+		r->stop = true;
+	} else if (now_ns() - r->wl_exited >= LINGER_MS * 1000000ULL) {
+		fprintf(stderr, "bpfrec: %zu object%s of %s still alive %d ms after it exited\n",
+			r->linger.nr_alive, r->linger.nr_alive == 1 ? "" : "s", r->o.cmd[0],
+			LINGER_MS);
+		r->stop = true;
+	}
 }
 
 static int loop(struct recorder *r)
@@ -297,6 +315,8 @@ static int loop(struct recorder *r)
 		err = drain_all(r);
 		if (err)
 			return err;
+		if (r->wl_exited)
+			linger_check(r);
 	}
 	return 0;
 }
@@ -426,6 +446,7 @@ static void cleanup(struct recorder *r)
 	evlist_close(&r->evlist);
 	facts_free(r->sink.facts);
 	names_free(&r->sink.names);
+	linger_free(&r->linger);
 	free(r->scratch);
 	if (r->epfd >= 0)
 		close(r->epfd);
@@ -495,6 +516,10 @@ static int record(struct recorder *r, int argc, char **argv)
 	err = setup_fds(r, &mask);
 	if (!err && r->o.cmd)
 		err = workload_prepare(&r->wl, r->o.cmd);
+	if (!err && r->o.cmd) {
+		r->linger.pid = r->wl.pid;
+		r->sink.linger = &r->linger;
+	}
 	if (!err)
 		err = start(r);
 	if (!err)

@@ -13,6 +13,7 @@
 #include "util/array.h"
 #include "util/bpf_resolve.h"
 #include "util/facts.h"
+#include "util/linger.h"
 #include "util/sink.h"
 #include "util/perf_data/oversized.h"
 /* after the types it uses: it is shared with the BPF side, which has no uapi headers */
@@ -407,6 +408,8 @@ int sink_record(void *ctx, const struct ring *ring, const struct perf_event_head
 		if (hdr->size < sizeof(*hdr) + sizeof(*bpf) + pd_sample_id_size(ring->attr))
 			break;
 		err = names_seen(&k->names, &s);
+		if (!err && k->linger)
+			err = linger_record(k->linger, bpf->type, bpf->id, s.pid);
 		if (err)
 			return err;
 		if (bpf->type == PERF_BPF_EVENT_PROG_UNLOAD && k->nr_ask)

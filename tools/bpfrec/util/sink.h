@@ -14,11 +14,13 @@
 
 struct facts;
 struct capture;
+struct linger;
 
 struct sink {
 	struct pd_writer *w;
 	struct facts *facts;
 	struct capture *cap;	/* NULL without in-kernel capture */
+	struct linger *linger;	/* the workload's objects; NULL without one */
 	__u64 records;
 	__u64 lost_records;	/* sum of PERF_RECORD_LOST */
 	__u64 repaired;		/* oversized records written at their true size */

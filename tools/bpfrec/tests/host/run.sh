@@ -233,6 +233,52 @@ else
 	fail "oversized records repaired and said" "$repaired, ${read_fixes:-0} in perf's file"
 fi
 
+# After the workload exits, the recording goes on until the objects it
+# created are released, for at most 1 s: its program, held by a child it
+# left behind, is unloaded 700 ms later (recorded), or 3 s later (not
+# waited for, and said).
+cat >"$tmp/leave.py" <<'PY'
+import ctypes, os, struct, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+insns = ctypes.create_string_buffer(struct.pack("<BBhiBBhi", 0xb7, 0, 0, 0, 0x95, 0, 0, 0))
+lic = ctypes.create_string_buffer(b"GPL")
+attr = ctypes.create_string_buffer(struct.pack("<IIQQ", 1, 2, ctypes.addressof(insns),
+                                               ctypes.addressof(lic)).ljust(128, b"\0"))
+fd = libc.syscall(321, 5, attr, 128)			# bpf(BPF_PROG_LOAD)
+if fd < 0:
+    sys.exit("BPF_PROG_LOAD: " + os.strerror(ctypes.get_errno()))
+if os.fork() == 0:
+    os.setsid()
+    time.sleep(float(sys.argv[1]) / 1000)		# the child holds the fd
+    os._exit(0)
+PY
+for hold in 700 3000; do
+	t0=$(date +%s%N)
+	"$BPFREC" record -o "$tmp/linger.data" -- python3 "$tmp/leave.py" $hold \
+		>/dev/null 2>"$tmp/err"
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	"$PERF" script --show-bpf-events -i "$tmp/linger.data" >"$tmp/perf.out" 2>/dev/null
+	loads=$(grep -c '^ *python3 .*PERF_RECORD_BPF_EVENT type 1,' "$tmp/perf.out")
+	id=$(sed -n 's/^ *python3 .*PERF_RECORD_BPF_EVENT type 1, flags 0, id \([0-9]*\)$/\1/p' \
+		"$tmp/perf.out" | head -1)
+	unloads=$(grep -c "PERF_RECORD_BPF_EVENT type 2, flags 0, id ${id:-none}\$" "$tmp/perf.out")
+	alive=$("$BPFREC" report -i "$tmp/linger.data" 2>/dev/null |
+		awk '$1 == "prog" && $2 == "socket_filter" { print $5 }')
+	if [ $hold -eq 700 ] && [ $rc -eq 0 ] && [ $loads -eq 1 ] && [ $unloads -eq 1 ] &&
+	   [ "$alive" = 0 ] && ! grep -q 'still alive' "$tmp/err"; then
+		pass "a release $hold ms after the workload exited is recorded (in $ms ms)"
+	elif [ $hold -eq 3000 ] && [ $rc -eq 0 ] && [ $loads -eq 1 ] && [ $unloads -eq 0 ] &&
+	     [ "$alive" = 1 ] &&
+	     grep -qx 'bpfrec: 1 object of python3 still alive 1000 ms after it exited' "$tmp/err"; then
+		pass "a release later than 1 s is not waited for, and said (in $ms ms)"
+	else
+		fail "a release $hold ms after the workload exited" \
+			"exit $rc in $ms ms, $loads loads, $unloads unloads, alive '$alive': $(tail -2 "$tmp/err" | tr '\n' ' ')"
+	fi
+done
+
 # Objects existing at start: synthesised (the first recorder's own programs).
 "$BPFREC" record -o "$tmp/first.data" --duration 4 2>/dev/null &
 first=$!

@@ -3,12 +3,12 @@
  * Unit tests of the record path: reading a ring buffer (a record split at
  * the end of the ring, the tail given back, a corrupt record), facts the
  * capture sends merged with the records that announce them in either
- * order, oversized side-band records of stock kernels repaired, tasks
- * named from /proc, the synthesis of the BPF objects that exist when a
- * recording starts, the start-up window (an object the
- * capture saw before the events were enabled), and an event list of the
- * side-band event and a sampling one written into one file (the last
- * three need root: skipped without).
+ * order, oversized side-band records of stock kernels repaired, the
+ * workload's objects still alive after it exited, tasks named from /proc,
+ * the synthesis of the BPF objects that exist when a recording starts,
+ * the start-up window (an object the capture saw before the events were
+ * enabled), and an event list of the side-band event and a sampling one
+ * written into one file (the last three need root: skipped without).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +21,7 @@
 #include "util/capture.h"
 #include "util/evlist.h"
 #include "util/facts.h"
+#include "util/linger.h"
 #include "util/recording.h"
 #include "util/ring.h"
 #include "util/sink.h"
@@ -353,6 +354,41 @@ static void test_oversized(void)
 	      "oversized: the reader gives it at its true size, trailer right, 1 repair (%d of %d)",
 	      right, n);
 	pd_reader_close(r);
+}
+
+/*
+ * The workload's objects alive after it exited: created by its pid, released
+ * by anyone (a kworker, a child), by kind and id.
+ */
+static void test_linger(void)
+{
+	struct linger l = { .pid = TID };
+	struct sink k = { .linger = &l };
+	size_t after_creations;
+
+	k.w = open_writer(path("linger.data"));
+	k.facts = facts_new();
+	if (!CHECK(k.w && k.facts, "linger: writer and facts"))
+		return;
+	ring_bpf_event(&k, PERF_BPF_EVENT_PROG_LOAD, 0, PROG_ID, 100);
+	ring_bpf_event(&k, PERF_BPF_EVENT_MAP_CREATE, BPF_MAP_TYPE_ARRAY, PROG_ID, 101);
+	/* another process's program is none of the workload's */
+	linger_record(&l, PERF_BPF_EVENT_PROG_LOAD, MAP_ID, TID + 1);
+	after_creations = l.nr_alive;
+	linger_record(&l, PERF_BPF_EVENT_PROG_UNLOAD, PROG_ID, 0);
+	linger_record(&l, PERF_BPF_EVENT_PROG_UNLOAD, PROG_ID, 0);
+	linger_record(&l, PERF_BPF_EVENT_PROG_UNLOAD, MAP_ID, 0);
+	CHECK(after_creations == 2 && l.nr_alive == 1,
+	      "linger: a program and a map of the same id alive, one left after the program's unload (%zu, %zu)",
+	      after_creations, l.nr_alive);
+	ring_bpf_event(&k, PERF_BPF_EVENT_MAP_FREE, 0, PROG_ID, 200);
+	CHECK(l.nr_alive == 0, "linger: none alive once the map is freed by a kworker (%zu)",
+	      l.nr_alive);
+	sink_finish(&k);
+	pd_writer_close(k.w);
+	names_free(&k.names);
+	facts_free(k.facts);
+	linger_free(&l);
 }
 
 /* Without capture: what no syscall finds is unresolved, with the record's tag. */
@@ -737,6 +773,7 @@ int main(void)
 	test_merge();
 	test_unresolved();
 	test_oversized();
+	test_linger();
 	test_names();
 	test_synthesis();
 	test_start_window();

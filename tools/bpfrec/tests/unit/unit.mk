@@ -21,7 +21,7 @@ UNIT_test_ordered := $(PERF_DATA_SRCS)
 UNIT_test_facts := $(PERF_DATA_SRCS)
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
-		    util/recording.c util/capture.c
+		    util/recording.c util/capture.c util/linger.c
 UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts \
 	     test_record)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
