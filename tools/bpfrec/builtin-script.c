@@ -10,7 +10,9 @@
 #include <bpf/libbpf.h>
 #include "builtin.h"
 #include "util/json.h"
+#include "util/output_decode.h"
 #include "util/perf_data/oversized.h"
+#include <stdlib.h>
 #include "util/timeline.h"
 
 struct script_args {
@@ -37,6 +39,12 @@ static const char script_doc[] =
 	"-i, bpfrec.data, or perf.data when there is no bpfrec.data.\n"
 	"Columns: time (s.us), cpu, pid/tid, comm, event, id, name, type,\n"
 	"tag, details.\n"
+	"\n"
+	"What objects loaded by 'bpfrec record --object' sent is shown too: event\n"
+	"bpf-output or ringbuf, the map's id and name, and the record's fields\n"
+	"when the object's BTF has a struct named after the map (type 'struct\n"
+	"M'), else its bytes in hex (data=...).  Their lifecycle lines say\n"
+	"'user-object'.\n"
 	"\n"
 	"Examples:\n"
 	"  bpfrec script\n"
@@ -73,7 +81,8 @@ struct kv {
 	const char *str;
 };
 
-#define MAX_DETAILS	12
+/* a decoded record has a detail per field */
+#define MAX_DETAILS	32
 
 /* One output line, shared by the text and the JSON rendering. */
 struct row {
@@ -91,6 +100,7 @@ struct row {
 	char event_buf[32];
 	char type_buf[32];
 	char scratch[2][1024];		/* joined lists of ids and names */
+	char out[4096];			/* a decoded record's fields */
 };
 
 static void kv_num(struct row *r, const char *key, enum kv_kind kind, __u64 v)
@@ -167,6 +177,8 @@ static void prog_row(struct row *r, struct pd_reader *rd, bool load)
 			    p->type);
 	if (!r->tag[0])
 		set_tag(r, p->tag);
+	if (p->flags & PD_F_OBJECT)
+		kv_flag(r, "user-object");
 	if (!load)
 		return;
 	if (p->flags & PD_F_SYNTHESISED)
@@ -208,6 +220,8 @@ static void map_row(struct row *r, struct pd_reader *rd, bool create)
 		kv_flag(r, "unresolved");
 		return;
 	}
+	if (m->flags & PD_F_OBJECT)
+		kv_flag(r, "user-object");
 	if (!create)
 		return;
 	if (m->flags & PD_F_SYNTHESISED)
@@ -232,6 +246,8 @@ static void link_row(struct row *r, struct pd_reader *rd, bool attach)
 		kv_flag(r, "unresolved");
 		return;
 	}
+	if (l->flags & PD_F_OBJECT)
+		kv_flag(r, "user-object");
 	if (!attach)
 		return;
 	if (l->flags & PD_F_SYNTHESISED)
@@ -254,6 +270,8 @@ static void btf_row(struct row *r, struct pd_reader *rd, bool load)
 	}
 	if (b->name[0])
 		r->name = b->name;
+	if (b->flags & PD_F_OBJECT)
+		kv_flag(r, "user-object");
 	if (!load)
 		return;
 	if (b->flags & PD_F_SYNTHESISED)
@@ -319,6 +337,90 @@ static void ksymbol_row(struct row *r)
 		kv_flag(r, "unregister");
 }
 
+/*
+ * The decoders of the output channels, by event: the file is read twice
+ * (measure, print), their BTF parsed once.
+ */
+static struct outputs {
+	struct output_decoder **dec;
+	__u32 *map_id;
+	bool *tried;
+	size_t nr;
+} outputs;
+
+static const struct output_decoder *decoder(const struct timeline *tl, int event,
+					    const char *map, __u32 *map_id)
+{
+	struct outputs *o = &outputs;
+
+	if (!o->nr) {
+		o->dec = calloc(tl->info->nr_events, sizeof(*o->dec));
+		o->map_id = calloc(tl->info->nr_events, sizeof(*o->map_id));
+		o->tried = calloc(tl->info->nr_events, sizeof(*o->tried));
+		if (!o->dec || !o->map_id || !o->tried)
+			return NULL;
+		o->nr = tl->info->nr_events;
+	}
+	if (!o->tried[event]) {
+		o->tried[event] = true;
+		o->dec[event] = output_decoder_new(tl->reader, map, &o->map_id[event]);
+	}
+	*map_id = o->map_id[event];
+	return o->dec[event];
+}
+
+static void outputs_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < outputs.nr; i++)
+		output_decoder_free(outputs.dec[i]);
+	free(outputs.dec);
+	free(outputs.map_id);
+	free(outputs.tried);
+	memset(&outputs, 0, sizeof(outputs));
+}
+
+/* Samples shown: those of the user's objects' output channels. */
+static bool shown(const struct timeline *tl, const struct tl_event *e)
+{
+	const char *map;
+
+	return e->type != PERF_RECORD_SAMPLE ||
+	       output_channel(tl->info->events[e->event].name, &map);
+}
+
+/* What an object sent: its fields, or its bytes. */
+static void output_row(struct row *r, const struct timeline *tl)
+{
+	const struct pd_sample *s = &r->e->sample;
+	struct output_field f[MAX_DETAILS];
+	const struct output_decoder *d;
+	const char *map;
+	int i, n = -1;
+
+	r->event = output_channel(tl->info->events[r->e->event].name, &map);
+	r->name = map;
+	d = decoder(tl, r->e->event, map, &r->id);
+	r->has_id = r->id != 0;
+	if (d)
+		n = output_decode(d, s->raw, s->raw_size, f, MAX_DETAILS, r->out, sizeof(r->out));
+	if (n < 0) {
+		r->type = "raw";
+		output_hex(s->raw, s->raw_size, r->out, sizeof(r->out));
+		kv_str(r, "data", r->out);
+		return;
+	}
+	snprintf(r->type_buf, sizeof(r->type_buf), "struct %s", map);
+	r->type = r->type_buf;
+	for (i = 0; i < n; i++) {
+		if (f[i].is_num)
+			kv_num(r, f[i].name, KV_U64, f[i].num);
+		else
+			kv_str(r, f[i].name, f[i].str);
+	}
+}
+
 static void build_row(struct row *r, const struct timeline *tl,
 		      const struct tl_event *e)
 {
@@ -336,6 +438,9 @@ static void build_row(struct row *r, const struct timeline *tl,
 	case PERF_RECORD_LOST:
 		r->event = "LOST";
 		kv_num(r, "lost", KV_U64, e->lost);
+		break;
+	case PERF_RECORD_SAMPLE:
+		output_row(r, tl);
 		break;
 	}
 	if (r->self)
@@ -510,7 +615,10 @@ static int measure(const char *input, struct widths *w, char *err, size_t errlen
 
 	if (timeline_open(&tl, input, err, errlen))
 		return -EINVAL;
+	tl.samples = true;
 	while ((ret = timeline_next(&tl, &e, err, errlen)) > 0) {
+		if (!shown(&tl, &e))
+			continue;
 		build_row(&row, &tl, &e);
 		fit_widths(w, &row);
 	}
@@ -529,11 +637,14 @@ static int print(const struct script_args *args, const struct widths *w, char *e
 
 	if (timeline_open(&tl, args->input, err, errlen))
 		return -EINVAL;
+	tl.samples = true;
 	if (!args->json)
 		printf("#%15s %5s %13s %-*s %-*s %6s %-*s %-*s %-16s %s\n",
 		       "TIME", "CPU", "PID/TID", w->comm, "COMM", w->event, "EVENT",
 		       "ID", w->name, "NAME", w->type, "TYPE", "TAG", "DETAILS");
 	while ((ret = timeline_next(&tl, &e, err, errlen)) > 0) {
+		if (!shown(&tl, &e))
+			continue;
 		build_row(&row, &tl, &e);
 		if (args->json)
 			print_json(&row);
@@ -569,8 +680,10 @@ int cmd_script(int argc, char **argv)
 	if ((!args.json && measure(args.input, &w, err, sizeof(err))) ||
 	    print(&args, &w, err, sizeof(err))) {
 		fprintf(stderr, "bpfrec script: %s: %s\n", args.input, err);
+		outputs_free();
 		return BPFREC_EXIT_ERROR;
 	}
+	outputs_free();
 	if (fflush(stdout)) {
 		perror("bpfrec script: stdout");
 		return BPFREC_EXIT_ERROR;

@@ -76,7 +76,10 @@ static const char *comm_get(const struct timeline *tl, __u32 tid)
 	return comm ? (const char *)(uintptr_t)*comm : NULL;
 }
 
-/* What script and report show; COMM records name tasks, SAMPLEs are counted. */
+/*
+ * What script and report show; COMM records name tasks, SAMPLEs are
+ * counted, and delivered when asked (their raw data is the record's).
+ */
 static bool take(struct timeline *tl, const struct pd_record *rec, struct tl_event *e, int *err)
 {
 	memset(e, 0, sizeof(*e));
@@ -99,7 +102,10 @@ static bool take(struct timeline *tl, const struct pd_record *rec, struct tl_eve
 	case PERF_RECORD_SAMPLE:
 		if (rec->event >= 0)
 			tl->nr_samples[rec->event]++;
-		return false;
+		if (!tl->samples || rec->event < 0)
+			return false;
+		e->event = rec->event;
+		break;
 	default:
 		return false;
 	}

@@ -11,7 +11,8 @@
 #include "util/perf_data/perf_data.h"
 
 struct tl_event {
-	__u32 type;			/* PERF_RECORD_BPF_EVENT, _KSYMBOL, _LOST */
+	__u32 type;			/* PERF_RECORD_BPF_EVENT, _KSYMBOL, _LOST, _SAMPLE */
+	int event;			/* a SAMPLE's, in pd_file_info.events */
 	bool has_sample;
 	struct pd_sample sample;
 	const char *comm;		/* NULL when no record names the task */
@@ -35,6 +36,7 @@ struct timeline {
 	struct hashmap comms;		/* tid -> its comm (malloc'ed) */
 	__u64 *self_addrs;		/* JIT images of the recorder's programs */
 	size_t nr_self_addrs;
+	bool samples;			/* set to have SAMPLEs delivered too */
 };
 
 /* Who created the recorder's own objects (PD_F_SELF), as shown. */

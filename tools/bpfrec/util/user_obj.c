@@ -308,7 +308,10 @@ static int attach_one(struct user_objs *u, size_t i)
 	return 0;
 }
 
-/* The id of any BPF object's fd (it comes first in every *_info), or 0. */
+/*
+ * The id of a program's, map's or link's fd (each *_info has it after
+ * the type), or 0.
+ */
 static __u32 obj_id(int fd)
 {
 	struct bpf_prog_info info = {};
@@ -319,10 +322,19 @@ static __u32 obj_id(int fd)
 	return info.id;
 }
 
-static int add_id(__u32 **ids, size_t *nr, size_t *cap, int fd)
+/* A BTF's info has the id after the data pointer and size. */
+static __u32 btf_id(int fd)
 {
-	__u32 id = obj_id(fd);
+	struct bpf_btf_info info = {};
+	__u32 len = sizeof(info);
 
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.id;
+}
+
+static int add_id(__u32 **ids, size_t *nr, size_t *cap, __u32 id)
+{
 	if (!id)
 		return 0;
 	if (array_room(ids, cap, *nr, sizeof(**ids)))
@@ -345,17 +357,18 @@ static int note_ids(struct user_objs *u)
 		bpf_object__for_each_program(prog, u->objs[i])
 			if (!err)
 				err = add_id(&d->progs, &d->nr_progs, &d->cap_progs,
-					     bpf_program__fd(prog));
+					     obj_id(bpf_program__fd(prog)));
 		bpf_object__for_each_map(map, u->objs[i])
 			if (!err)
 				err = add_id(&d->maps, &d->nr_maps, &d->cap_maps,
-					     bpf_map__fd(map));
+					     obj_id(bpf_map__fd(map)));
 		btf = bpf_object__btf(u->objs[i]);
 		if (!err && btf)
-			err = add_id(&d->btfs, &d->nr_btfs, &d->cap_btfs, btf__fd(btf));
+			err = add_id(&d->btfs, &d->nr_btfs, &d->cap_btfs, btf_id(btf__fd(btf)));
 	}
 	for (i = 0; !err && i < u->nr_links; i++)
-		err = add_id(&d->links, &d->nr_links, &d->cap_links, bpf_link__fd(u->links[i]));
+		err = add_id(&d->links, &d->nr_links, &d->cap_links,
+			     obj_id(bpf_link__fd(u->links[i])));
 	return err;
 }
 
@@ -376,7 +389,7 @@ static int keep_btf(struct user_objs *u)
 		return -ENOMEM;
 	for (i = 0; i < u->nr; i++) {
 		btf = bpf_object__btf(u->objs[i]);
-		u->btfs[i].id = btf ? obj_id(btf__fd(btf)) : 0;
+		u->btfs[i].id = btf ? btf_id(btf__fd(btf)) : 0;
 		raw = u->btfs[i].id ? btf__raw_data(btf, &len) : NULL;
 		if (raw && (u->btfs[i].data = malloc(len))) {
 			memcpy(u->btfs[i].data, raw, len);

@@ -43,6 +43,7 @@ comm=bt$$
 comm=${comm:0:15}
 cp /bin/true "$tmp/$comm"
 
+
 # left PROG... -- MAP...: the programs and maps of those names that exist
 left() {
 	local progs=() maps=() in=progs a
@@ -114,7 +115,57 @@ if [ "$got" -eq $N ]; then
 else
 	fail "perf script: $N execs of $comm, $N bpf-output:execs samples" "got $got"
 fi
+# bpfrec script decodes them with struct execs (named after the map)
+"$BPFREC" script -i "$tmp/execs.data" >"$tmp/execs.txt" 2>"$tmp/err"
+got=$(grep -c " bpf-output .* execs  *struct execs .* comm=$comm\$" "$tmp/execs.txt")
+if [ "$got" -eq $N ]; then
+	pass "bpfrec script: $N bpf-output lines decoded as struct execs, comm=$comm"
+else
+	fail "bpfrec script: $N bpf-output lines decoded as struct execs, comm=$comm" \
+		"got $got: $(grep -m2 bpf-output "$tmp/execs.txt")"
+fi
+# the same in JSON: every field, the pid a number, the line's pid the record's
+"$BPFREC" script -i "$tmp/execs.data" --json 2>/dev/null | python3 -c '
+import json, sys
+comm, n = sys.argv[1], int(sys.argv[2])
+rows = [json.loads(l) for l in sys.stdin]
+out = [r for r in rows if r["event"] == "bpf-output" and r["details"].get("comm") == comm]
+ok = len(out) == n and all(r["type"] == "struct execs" and r["name"] == "execs" and
+        r["details"]["pid"] == r["pid"] and r.get("comm") == comm for r in out)
+sys.exit(0 if ok else 1)' "$comm" $N
+if [ $? -eq 0 ]; then
+	pass "bpfrec script --json: $N records, their pid the sample's, comm $comm"
+else
+	fail "bpfrec script --json: $N records, their pid the sample's, comm $comm"
+fi
+# the object's life is in the recording, marked as loaded for the user
+loads=$(grep -c "PROG_LOAD .* count_exec .* user-object" "$tmp/execs.txt")
+unloads=$(grep -c "PROG_UNLOAD .* count_exec .* user-object" "$tmp/execs.txt")
+self=$(grep "count_exec" "$tmp/execs.txt" | grep -c "self")
+if [ "$loads" -eq 1 ] && [ "$unloads" -eq 1 ] && [ "$self" -eq 0 ] &&
+   grep -q " bpfrec  *PROG_LOAD  *[0-9]* count_exec " "$tmp/execs.txt"; then
+	pass "lifecycle: count_exec loaded and unloaded by bpfrec, marked user-object, not self"
+else
+	fail "lifecycle: count_exec loaded and unloaded by bpfrec, marked user-object, not self" \
+		"$loads loads, $unloads unloads, $self self"
+fi
 nothing_left "normal end" count_exec -- execs
+
+# ---- a ring buffer, and --set values as the program saw them -------------
+
+"$BPFREC" record --object "$T/settable.bpf.o" -o "$tmp/set.data" --set small=200 \
+	--set signed_val=-7 --set big=0x100000000 --set flag=true --set mode=MODE_LOUD \
+	--set tag=hello -- "$tmp/$comm" >/dev/null 2>"$tmp/err"
+rc=$?
+want="small=200 signed_val=-7 big=4294967296 flag=true mode=MODE_LOUD tag=hello folded=7 counter=[0-9]* comm=$comm"
+got=$("$BPFREC" script -i "$tmp/set.data" 2>/dev/null | grep -c " ringbuf .* settings  *struct settings .* $want\$")
+if [ $rc -eq 0 ] && [ "$got" -eq 1 ]; then
+	pass "ring buffer: one ringbuf:settings record, every --set value seen by the program"
+else
+	fail "ring buffer: one ringbuf:settings record, every --set value seen by the program" \
+		"exit $rc, $got lines: $("$BPFREC" script -i "$tmp/set.data" 2>&1 | grep -m2 ringbuf)"
+fi
+nothing_left "ring buffer object" report -- settings
 
 # ---- cleanup on signals, without and with a workload ---------------------
 

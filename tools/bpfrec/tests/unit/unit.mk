@@ -14,7 +14,7 @@
 #   make unit-test
 
 PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c util/array.c
-UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c \
+UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 		       builtin-script.c builtin-report.c input_option.c
 UNIT_test_sample := $(PERF_DATA_SRCS)
 UNIT_test_ordered := $(PERF_DATA_SRCS)
