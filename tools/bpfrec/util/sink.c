@@ -329,11 +329,32 @@ static int cmp_id(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Announced before the previous drain and still without facts: the
+ * capture missed them (its buffer was full, a hook is missing).  Asked by
+ * id now, while a short-lived object may still exist, not at the end of
+ * the recording; the list then never holds more than two drains' records.
+ */
+static void resolve_older(struct sink *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->nr_older; i++)
+		resolve_announced(k, &k->pending[i], true);
+	memmove(k->pending, k->pending + k->nr_older,
+		(k->nr_pending - k->nr_older) * sizeof(*k->pending));
+	k->nr_pending -= k->nr_older;
+	k->nr_older = k->nr_pending;
+}
+
 int sink_ask(struct sink *k)
 {
 	struct pd_prog *p;
 	size_t i;
 	int err = 0;
+
+	if (k->nr_pending)
+		resolve_older(k);
 
 	/* both arrays are NULL until first used, and libc wants none */
 	if (k->nr_gone)
@@ -364,7 +385,7 @@ void sink_finish(struct sink *k)
 		resolve_announced(k, &k->pending[i], true);
 	free(k->pending);
 	k->pending = NULL;
-	k->nr_pending = k->cap_pending = 0;
+	k->nr_pending = k->cap_pending = k->nr_older = 0;
 	free(k->ask);
 	free(k->gone);
 	k->ask = k->gone = NULL;

@@ -24,9 +24,12 @@ struct sink {
 	__u64 records;
 	__u64 lost_records;	/* sum of PERF_RECORD_LOST */
 	__u64 repaired;		/* oversized records written at their true size */
-	/* announced objects whose facts had not come yet */
+	/*
+	 * Announced objects whose facts had not come yet: the first
+	 * nr_older since an earlier drain, then this drain's.
+	 */
 	struct pd_bpf_event *pending;
-	size_t nr_pending, cap_pending;
+	size_t nr_pending, cap_pending, nr_older;
 	/*
 	 * Captured programs to complete by syscall after this drain's
 	 * records, and the programs those records unloaded.

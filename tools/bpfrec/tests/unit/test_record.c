@@ -3,7 +3,8 @@
  * Unit tests of the record path: reading a ring buffer (a record split at
  * the end of the ring, the tail given back, a corrupt record), facts the
  * capture sends merged with the records that announce them in either
- * order, oversized side-band records of stock kernels repaired, the
+ * order, records the capture missed resolved at the next drain,
+ * oversized side-band records of stock kernels repaired, the
  * workload's objects still alive after it exited, tasks named from /proc,
  * the synthesis of the BPF objects that exist when a recording starts,
  * the start-up window (an object the capture saw before the events were
@@ -391,6 +392,64 @@ static void test_linger(void)
 	linger_free(&l);
 }
 
+/*
+ * A program the capture missed: asked by id at the drain after its
+ * record, while it still exists, not at the end; pending records never
+ * span more than two drains.
+ */
+static void test_missed(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info), i;
+	struct capture running = {};
+	struct sink k = { .cap = &running };
+	struct pd_prog *p;
+	size_t first, second;
+	int prog;
+
+	if (geteuid()) {
+		skip("a program the capture missed", "needs root to load BPF");
+		return;
+	}
+	prog = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "unit_missed", "GPL", insns, 2, NULL);
+	if (!CHECK(prog >= 0 && !bpf_obj_get_info_by_fd(prog, &info, &len),
+		   "missed: a program loaded"))
+		return;
+	k.w = open_writer(path("missed.data"));
+	k.facts = facts_new();
+	CHECK(k.w && k.facts && !ring_bpf_event(&k, PERF_BPF_EVENT_PROG_LOAD, 0, info.id, 100) &&
+	      !sink_ask(&k) && k.nr_pending == 1,
+	      "missed: its record waits one drain for the capture's fact");
+	p = facts_prog(k.facts, info.id, NULL);
+	CHECK(p && !(p->flags & PD_F_SYSCALL), "missed: not asked for yet");
+	CHECK(!sink_ask(&k) && k.nr_pending == 0, "missed: the next drain leaves nothing pending");
+	p = facts_prog(k.facts, info.id, NULL);
+	CHECK(p && p->flags == (PD_F_SYSCALL | PD_F_RECORDED) && !strcmp(p->name, "unit_missed"),
+	      "missed: resolved by id at that drain (%#x)", p ? p->flags : 0);
+	close(prog);
+
+	/* 100 records a drain: never more than the last two drains' pending */
+	for (i = 0; i < 100; i++)
+		ring_bpf_event(&k, PERF_BPF_EVENT_PROG_LOAD, 0, GONE_ID + 1 + i, 300);
+	sink_ask(&k);
+	first = k.nr_pending;
+	for (i = 0; i < 100; i++)
+		ring_bpf_event(&k, PERF_BPF_EVENT_PROG_LOAD, 0, GONE_ID + 101 + i, 400);
+	sink_ask(&k);
+	second = k.nr_pending;
+	sink_ask(&k);
+	CHECK(first == 100 && second == 100 && k.nr_pending == 0,
+	      "missed: pending bounded by drains (%zu, %zu, %zu)", first, second, k.nr_pending);
+	sink_finish(&k);
+	pd_writer_close(k.w);
+	names_free(&k.names);
+	facts_free(k.facts);
+}
+
 /* Without capture: what no syscall finds is unresolved, with the record's tag. */
 static void test_unresolved(void)
 {
@@ -774,6 +833,7 @@ int main(void)
 	test_unresolved();
 	test_oversized();
 	test_linger();
+	test_missed();
 	test_names();
 	test_synthesis();
 	test_start_window();
