@@ -141,6 +141,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'a':
 		break;
 	case 'o':
+		/* perf.data is written in place (header, features at the end) */
+		if (!strcmp(arg, "-"))
+			return usage(state, "-o %s: writing to stdout (pipe mode) is not supported, name a file", arg);
 		o->output = arg;
 		break;
 	case OPT_DURATION:

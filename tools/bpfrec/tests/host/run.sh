@@ -69,6 +69,18 @@ check_one_line "bad -m exits 2" 2 record -m 3 -o "$tmp/x.data"
 check_one_line "bad --duration exits 2" 2 record --duration soon -o "$tmp/x.data"
 check_one_line "unknown command exits 2" 2 recrod
 check_one_line "unwritable output exits 1" 1 record -o /nonexistent/dir/x.data --duration 1
+check_one_line "-o - (stdout) refused, no file named -" 2 record -o - --duration 1
+[ -e ./- ] && fail "-o - created a file named -"
+
+# A FIFO as input: refused at once (it blocked the open until a writer came).
+mkfifo "$tmp/fifo"
+timeout 10 "$BPFREC" script -i "$tmp/fifo" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'a pipe: pipe-mode input is not supported' "$tmp/err"; then
+	pass "script -i FIFO refused at once"
+else
+	fail "script -i FIFO refused at once" "exit $rc: $(head -c 200 "$tmp/err")"
+fi
 
 "$BPFREC" record --help >"$tmp/out" 2>&1 && grep -q EXAMPLES "$tmp/out" &&
 	pass "record --help" || fail "record --help"

@@ -288,13 +288,16 @@ struct pd_reader *pd_reader_open(const char *path, char *err, size_t errlen)
 	void *map;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a FIFO would block the open until a writer comes: refused below */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s", strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "not a regular file");
+		snprintf(err, errlen, "%s", S_ISFIFO(st.st_mode) ?
+			 "a pipe: pipe-mode input is not supported, read a file" :
+			 "not a regular file");
 		close(fd);
 		return NULL;
 	}
