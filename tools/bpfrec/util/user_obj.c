@@ -30,7 +30,10 @@
 
 /* ---- libbpf's messages ---------------------------------------------- */
 
-static char last_warn[2][512];
+#define NR_WARN		8
+
+/* libbpf's last warnings, oldest first, without "libbpf: " */
+static char last_warn[NR_WARN][512];
 
 static int keep_warnings(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -46,22 +49,46 @@ static int keep_warnings(enum libbpf_print_level level, const char *fmt, va_list
 	/* the verifier log comes through here too: it has its own channel */
 	if (!n || strstr(line, "PROG LOAD LOG"))
 		return 0;
-	memcpy(last_warn[0], last_warn[1], sizeof(last_warn[0]));
-	snprintf(last_warn[1], sizeof(last_warn[1]), "%s",
+	memmove(last_warn[0], last_warn[1], sizeof(last_warn[0]) * (NR_WARN - 1));
+	snprintf(last_warn[NR_WARN - 1], sizeof(last_warn[0]), "%s",
 		 strncmp(line, "libbpf: ", 8) ? line : line + 8);
 	return 0;
 }
 
 static libbpf_print_fn_t quiet(void)
 {
-	last_warn[0][0] = last_warn[1][0] = 0;
+	memset(last_warn, 0, sizeof(last_warn));
 	return libbpf_set_print(keep_warnings);
 }
 
 /* libbpf's last word, or strerror when it said nothing. */
 static const char *reason(int err)
 {
-	return last_warn[1][0] ? last_warn[1] : strerror(err < 0 ? -err : err);
+	return last_warn[NR_WARN - 1][0] ? last_warn[NR_WARN - 1] : strerror(err < 0 ? -err : err);
+}
+
+/*
+ * Why a load failed: libbpf ends with "failed to load object", after the
+ * line that says why (a program refused, a relocation or a BTF target
+ * not found).  The first of its recent lines that is more than a summary.
+ */
+static const char *load_reason(int err)
+{
+	static const char *const summaries[] = {
+		"failed to load object", "failed to load: ", "permission error while running",
+	};
+	size_t i, j;
+
+	for (i = 0; i < NR_WARN; i++) {
+		if (!last_warn[i][0])
+			continue;
+		for (j = 0; j < sizeof(summaries) / sizeof(*summaries); j++)
+			if (strstr(last_warn[i], summaries[j]))
+				break;
+		if (j == sizeof(summaries) / sizeof(*summaries))
+			return last_warn[i];
+	}
+	return reason(err);
 }
 
 /* ---- options ---------------------------------------------------------- */
@@ -278,8 +305,34 @@ static int load_one(struct user_objs *u, size_t i, char **logs)
 		}
 		n++;
 	}
-	fprintf(stderr, "bpfrec: %s: loading failed: %s\n", u->paths[i], reason(err));
+	fprintf(stderr, "bpfrec: %s: loading failed: %s\n", u->paths[i], load_reason(err));
 	return err;
+}
+
+/*
+ * Why an attachment found nothing: the target is missing, or the kernel
+ * has no probes of that kind at all (neither the PMU nor tracefs' file).
+ */
+static const char *no_target(const char *sec)
+{
+	static const char *const kinds[][3] = {
+		{ "kprobe", "kretprobe", "kprobe_events" },
+		{ "uprobe", "uretprobe", "uprobe_events" },
+	};
+	char pmu[64], tracefs[64], debugfs[80];
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		if (!has_prefix(sec, kinds[k][0]) && !has_prefix(sec, kinds[k][1]))
+			continue;
+		snprintf(pmu, sizeof(pmu), "/sys/bus/event_source/devices/%s", kinds[k][0]);
+		snprintf(tracefs, sizeof(tracefs), "/sys/kernel/tracing/%s", kinds[k][2]);
+		snprintf(debugfs, sizeof(debugfs), "/sys/kernel/debug/tracing/%s", kinds[k][2]);
+		if (access(pmu, F_OK) && access(tracefs, F_OK) && access(debugfs, F_OK))
+			return k ? "this kernel has no uprobes (CONFIG_UPROBE_EVENTS)" :
+				   "this kernel has no kprobes (CONFIG_KPROBE_EVENTS)";
+	}
+	return "no such target";
 }
 
 static int attach_one(struct user_objs *u, size_t i)
@@ -293,14 +346,15 @@ static int attach_one(struct user_objs *u, size_t i)
 			continue;
 		if (array_room(&u->links, &u->cap_links, u->nr_links, sizeof(*u->links)))
 			return -ENOMEM;
-		last_warn[1][0] = 0;
+		memset(last_warn, 0, sizeof(last_warn));
 		link = bpf_program__attach(prog);
 		if (!link) {
 			err = -errno;
 			fprintf(stderr, "bpfrec: %s: program '%s': cannot attach to '%s': %s\n",
 				u->paths[i], bpf_program__name(prog),
 				bpf_program__section_name(prog),
-				err == -ENOENT ? "no such target" : reason(err));
+				err == -ENOENT ? no_target(bpf_program__section_name(prog)) :
+				reason(err));
 			return err;
 		}
 		u->links[u->nr_links++] = link;

@@ -504,5 +504,7 @@ fi
 
 # the stat command's tests, counted with the recorder's
 [ -f "$here/stat.sh" ] && . "$here/stat.sh"
+# the --object tests, counted with them too
+[ -f "$here/object.sh" ] && . "$here/object.sh"
 
 finish
