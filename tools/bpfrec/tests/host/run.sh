@@ -47,6 +47,24 @@ tmp=$(mktemp -d /tmp/bpfrec-host.XXXXXX)
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
+# The python loaders below (in $tmp, so they import it) load a socket
+# filter "r0 = 0; exit" with the raw bpf() syscall: no libbpf needed.
+cat >"$tmp/bpfload.py" <<'EOF'
+import ctypes, os, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+
+def load_prog():
+    insns = ctypes.create_string_buffer(struct.pack("<BBhiBBhi", 0xb7, 0, 0, 0, 0x95, 0, 0, 0))
+    lic = ctypes.create_string_buffer(b"GPL")
+    attr = ctypes.create_string_buffer(struct.pack("<IIQQ", 1, 2, ctypes.addressof(insns),
+                                                   ctypes.addressof(lic)).ljust(128, b"\0"))
+    fd = libc.syscall(321, 5, attr, 128)		# bpf(BPF_PROG_LOAD)
+    if fd < 0:
+        sys.exit("BPF_PROG_LOAD: " + os.strerror(ctypes.get_errno()))
+    return fd
+EOF
+
 # check_usage NAME EXPECTED_STATUS ARGS...: status and exactly one line on stderr
 check_one_line() {
 	local name=$1 want=$2 rc lines
@@ -250,16 +268,9 @@ fi
 # left behind, is unloaded 700 ms later (recorded), or 3 s later (not
 # waited for, and said).
 cat >"$tmp/leave.py" <<'PY'
-import ctypes, os, struct, sys, time
-libc = ctypes.CDLL(None, use_errno=True)
-libc.syscall.restype = ctypes.c_long
-insns = ctypes.create_string_buffer(struct.pack("<BBhiBBhi", 0xb7, 0, 0, 0, 0x95, 0, 0, 0))
-lic = ctypes.create_string_buffer(b"GPL")
-attr = ctypes.create_string_buffer(struct.pack("<IIQQ", 1, 2, ctypes.addressof(insns),
-                                               ctypes.addressof(lic)).ljust(128, b"\0"))
-fd = libc.syscall(321, 5, attr, 128)			# bpf(BPF_PROG_LOAD)
-if fd < 0:
-    sys.exit("BPF_PROG_LOAD: " + os.strerror(ctypes.get_errno()))
+import os, sys, time
+from bpfload import load_prog
+fd = load_prog()
 if os.fork() == 0:
     os.setsid()
     time.sleep(float(sys.argv[1]) / 1000)		# the child holds the fd
@@ -349,20 +360,12 @@ fi
 # renames itself then) is named from /proc while it lives: Linux perf
 # shows the name too.
 cat >"$tmp/loader.py" <<'EOF'
-import ctypes, os, struct, sys
-libc = ctypes.CDLL(None, use_errno=True)
-libc.syscall.restype = ctypes.c_long
+import os, sys
+from bpfload import libc, load_prog
 libc.prctl(15, b"bpfrec-named", 0, 0, 0)		# PR_SET_NAME
 print("ready", flush=True)
 sys.stdin.readline()
-# socket filter "r0 = 0; exit"
-insns = ctypes.create_string_buffer(struct.pack("<BBhiBBhi", 0xb7, 0, 0, 0, 0x95, 0, 0, 0))
-lic = ctypes.create_string_buffer(b"GPL")
-attr = ctypes.create_string_buffer(struct.pack("<IIQQ", 1, 2, ctypes.addressof(insns),
-                                               ctypes.addressof(lic)).ljust(128, b"\0"))
-fd = libc.syscall(321, 5, attr, 128)			# bpf(BPF_PROG_LOAD)
-if fd < 0:
-    sys.exit("BPF_PROG_LOAD: " + os.strerror(ctypes.get_errno()))
+fd = load_prog()
 os.close(fd)
 print("done", flush=True)
 sys.stdin.readline()		# lives on, like a kernel thread, until EOF

@@ -281,6 +281,24 @@ static void test_merge(void)
 	pd_reader_close(r);
 }
 
+/* A socket filter "r0 = 0; exit" named @name, and its info; -1 on failure. */
+static int load_prog(const char *name, struct bpf_prog_info *info)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	__u32 len = sizeof(*info);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, name, "GPL", insns, 2, NULL);
+
+	memset(info, 0, sizeof(*info));
+	if (fd >= 0 && bpf_obj_get_info_by_fd(fd, info, &len)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /*
  * A stock kernel with two listeners on a CPU: the first one's BPF_EVENT
  * sized for both trailers, its own right after the body, stale bytes
@@ -399,12 +417,8 @@ static void test_linger(void)
  */
 static void test_missed(void)
 {
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info), i;
+	struct bpf_prog_info info;
+	__u32 i;
 	struct capture running = {};
 	struct sink k = { .cap = &running };
 	struct pd_prog *p;
@@ -415,9 +429,8 @@ static void test_missed(void)
 		skip("a program the capture missed", "needs root to load BPF");
 		return;
 	}
-	prog = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "unit_missed", "GPL", insns, 2, NULL);
-	if (!CHECK(prog >= 0 && !bpf_obj_get_info_by_fd(prog, &info, &len),
-		   "missed: a program loaded"))
+	prog = load_prog("unit_missed", &info);
+	if (!CHECK(prog >= 0, "missed: a program loaded"))
 		return;
 	k.w = open_writer(path("missed.data"));
 	k.facts = facts_new();
@@ -621,13 +634,8 @@ out:
  */
 static void test_start_window(void)
 {
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	static __u8 scratch[RING_SCRATCH_SIZE];
-	struct bpf_prog_info info = {}, info2 = {};
-	__u32 len = sizeof(info), len2 = sizeof(info2);
+	struct bpf_prog_info info, info2;
 	struct pd_writer_config cfg = {};
 	struct capture running = {};
 	struct sink k = {};
@@ -645,9 +653,8 @@ static void test_start_window(void)
 		skip("the start-up window", "needs root for system-wide events");
 		return;
 	}
-	window = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "unit_window", "GPL", insns, 2, NULL);
-	if (!CHECK(window >= 0 && !bpf_obj_get_info_by_fd(window, &info, &len),
-		   "start: a program loaded before the events"))
+	window = load_prog("unit_window", &info);
+	if (!CHECK(window >= 0, "start: a program loaded before the events"))
 		return;
 	if (!CHECK(!evlist_init(&el, 16) && !evlist_add_sideband(&el), "start: side-band event"))
 		goto out;
@@ -665,9 +672,8 @@ static void test_start_window(void)
 	CHECK(k.w && k.facts && !sink_capture(&k, &cp, sizeof(cp)),
 	      "start: the capture saw it before the events were enabled");
 	CHECK(!recording_start(&rec, 1000, el.obj_events), "start: recording started");
-	after = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "unit_after", "GPL", insns, 2, NULL);
-	CHECK(after >= 0 && !bpf_obj_get_info_by_fd(after, &info2, &len2),
-	      "start: a program loaded after the start");
+	after = load_prog("unit_after", &info2);
+	CHECK(after >= 0, "start: a program loaded after the start");
 	if (after >= 0)
 		close(after);
 	CHECK(!recording_drain(&rec), "start: drained");
