@@ -381,8 +381,9 @@ static int lifetimes(struct obj *objs, size_t n)
 	       "MAX");
 	for (k = 0; k < NR_KINDS; k++) {
 		for (i = m = 0; i < n; i++) {
+			/* one that existed at start has no known creation time */
 			if (objs[i].kind == (enum kind)k && objs[i].created &&
-			    objs[i].destroyed)
+			    !objs[i].synthesised && objs[i].destroyed)
 				d[m++] = objs[i].t_destroy - objs[i].t_create;
 		}
 		if (!m) {

@@ -826,6 +826,44 @@ static void write_self(const char *file)
 	pd_writer_close(w);
 }
 
+/*
+ * Lifetimes are of objects created during the recording: a program that
+ * existed at start (synthesised) and was unloaded later has no known
+ * creation time, and its "lifetime" would be the time since the start.
+ */
+static void test_lifetimes(void)
+{
+	struct perf_event_attr attr = test_attr();
+	struct pd_event ev = { .attr = &attr, .name = "bpf-events", .ids = ids, .nr_ids = 2 };
+	struct pd_writer_config cfg = { .events = &ev, .nr_events = 1 };
+	struct pd_prog old = { .id = 40, .flags = PD_F_SYNTHESISED | PD_F_SYSCALL,
+			       .type = BPF_PROG_TYPE_XDP, .name = "existed" };
+	struct pd_prog young = { .id = 41, .flags = PD_F_CAPTURED, .type = BPF_PROG_TYPE_XDP,
+				 .name = "young" };
+	char file[256], line[1024];
+	char *argv[] = { "report", "-i", file, NULL };
+	struct pd_writer *w;
+
+	snprintf(file, sizeof(file), "%s", path("lifetimes.data"));
+	if (!CHECK(!pd_writer_open(&w, file, &cfg), "lifetimes: file opened"))
+		return;
+	pd_write_bpf_event(w, PERF_BPF_EVENT_PROG_LOAD, 0, 40, NULL, &(struct pd_sample){});
+	pd_write_bpf_event(w, PERF_BPF_EVENT_PROG_LOAD, 0, 41, NULL, &(struct pd_sample){
+		.pid = 4242, .tid = 4242, .time = 1000, .id = ids[0] });
+	pd_write_bpf_event(w, PERF_BPF_EVENT_PROG_UNLOAD, 0, 41, NULL, &(struct pd_sample){
+		.pid = 4242, .tid = 4242, .time = 3000, .id = ids[0] });
+	pd_write_bpf_event(w, PERF_BPF_EVENT_PROG_UNLOAD, 0, 40, NULL, &(struct pd_sample){
+		.pid = 4242, .tid = 4242, .time = 9000, .id = ids[0] });
+	pd_write_finished_round(w);
+	pd_writer_add_prog(w, &old);
+	pd_writer_add_prog(w, &young);
+	CHECK(!pd_writer_close(w), "lifetimes: written");
+	CHECK(run_cmd(cmd_report, 3, argv, path("lifetimes.txt")) == 0, "lifetimes: report exits 0");
+	count_lines(path("lifetimes.txt"), "  prog         ", line, sizeof(line));
+	CHECK(!strcmp(line, "  prog         1       2.0 us       2.0 us       2.0 us\n"),
+	      "lifetimes: only the program born in the recording: %s", line);
+}
+
 /* Every line of @file has a column boundary (a space) right before @col. */
 static bool aligned(const char *file, size_t col)
 {
@@ -983,6 +1021,7 @@ int main(void)
 	test_default_input();
 	test_report();
 	test_self_and_names();
+	test_lifetimes();
 	test_json_escape();
 	test_perf_reads_ours();
 	return unit_done();
