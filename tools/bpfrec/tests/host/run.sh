@@ -120,6 +120,31 @@ else
 	skip "not root" "setpriv missing"
 fi
 
+# With CAP_PERFMON and CAP_BPF only, as the permission message asks: no
+# snapshot of the objects that existed before (listing ids needs
+# CAP_SYS_ADMIN), said in one line, and the recording goes on.
+if command -v setpriv >/dev/null; then
+	mkdir "$tmp/caps" && chmod 777 "$tmp/caps"
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,+perfmon,+bpf \
+		--ambient-caps=-all,+perfmon,+bpf \
+		"$BPFREC" record -o "$tmp/caps/caps.data" --duration 3 >/dev/null 2>"$tmp/err" &
+	pid=$!
+	sleep 1.5
+	"$STORM" -n 20 -p caps -l "$tmp/caps.list"
+	wait $pid
+	rc=$?
+	named=$("$BPFREC" script -i "$tmp/caps/caps.data" 2>/dev/null | grep -c ' PROG_LOAD .* caps[0-9]')
+	if [ $rc -eq 0 ] && [ "$named" -eq 20 ] &&
+	   grep -qx 'bpfrec: without CAP_SYS_ADMIN, the BPF objects that existed before the recording are not listed' "$tmp/err"; then
+		pass "CAP_PERFMON and CAP_BPF: recorded without the snapshot, and said"
+	else
+		fail "CAP_PERFMON and CAP_BPF: recorded without the snapshot" \
+			"exit $rc, $named of 20 loads named: $(tr '\n' ' ' <"$tmp/err")"
+	fi
+else
+	skip "CAP_PERFMON and CAP_BPF only" "setpriv missing"
+fi
+
 # A perf.data file both Linux perf and bpfrec read without complaint.
 valid_file() {
 	local f=$1
@@ -287,18 +312,15 @@ for hold in 700 3000; do
 	id=$(sed -n 's/^ *python3 .*PERF_RECORD_BPF_EVENT type 1, flags 0, id \([0-9]*\)$/\1/p' \
 		"$tmp/perf.out" | head -1)
 	unloads=$(grep -c "PERF_RECORD_BPF_EVENT type 2, flags 0, id ${id:-none}\$" "$tmp/perf.out")
-	alive=$("$BPFREC" report -i "$tmp/linger.data" 2>/dev/null |
-		awk '$1 == "prog" && $2 == "socket_filter" { print $5 }')
 	if [ $hold -eq 700 ] && [ $rc -eq 0 ] && [ $loads -eq 1 ] && [ $unloads -eq 1 ] &&
-	   [ "$alive" = 0 ] && ! grep -q 'still alive' "$tmp/err"; then
+	   ! grep -q 'still alive' "$tmp/err"; then
 		pass "a release $hold ms after the workload exited is recorded (in $ms ms)"
 	elif [ $hold -eq 3000 ] && [ $rc -eq 0 ] && [ $loads -eq 1 ] && [ $unloads -eq 0 ] &&
-	     [ "$alive" = 1 ] &&
 	     grep -qx 'bpfrec: 1 object of python3 still alive 1000 ms after it exited' "$tmp/err"; then
 		pass "a release later than 1 s is not waited for, and said (in $ms ms)"
 	else
 		fail "a release $hold ms after the workload exited" \
-			"exit $rc in $ms ms, $loads loads, $unloads unloads, alive '$alive': $(tail -2 "$tmp/err" | tr '\n' ' ')"
+			"exit $rc in $ms ms, $loads loads, $unloads unloads: $(tail -2 "$tmp/err" | tr '\n' ' ')"
 	fi
 done
 
