@@ -15,10 +15,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "util/array.h"
+#include "util/bpf_resolve.h"
 #include "util/facts.h"
 #include "util/user_obj.h"
 
@@ -423,7 +425,18 @@ static int note_ids(struct user_objs *u)
 	for (i = 0; !err && i < u->nr_links; i++)
 		err = add_id(&d->links, &d->nr_links, &d->cap_links,
 			     obj_id(bpf_link__fd(u->links[i])));
-	return err;
+	if (err)
+		return err;
+	d->map_facts = calloc(d->nr_maps ?: 1, sizeof(*d->map_facts));
+	d->link_facts = calloc(d->nr_links ?: 1, sizeof(*d->link_facts));
+	if (!d->map_facts || !d->link_facts)
+		return -ENOMEM;
+	/* they exist: bpfrec holds their fds */
+	for (i = 0; i < d->nr_maps; i++)
+		resolve_map(d->maps[i], &d->map_facts[i]);
+	for (i = 0; i < d->nr_links; i++)
+		resolve_link(d->links[i], &d->link_facts[i]);
+	return 0;
 }
 
 /*
@@ -515,6 +528,15 @@ static void mark(struct facts *f, enum fact_kind kind, const __u32 *ids, size_t 
 	}
 }
 
+/* bpfrec's main thread created them: who the capture would have named */
+static struct pd_origin self_origin(void)
+{
+	struct pd_origin o = { .pid = getpid(), .tid = getpid(), .uid = getuid() };
+
+	prctl(PR_GET_NAME, o.comm);
+	return o;
+}
+
 void user_objs_mark(struct user_objs *u, struct facts *f)
 {
 	struct uobj_ids *d = &u->ids;
@@ -529,6 +551,27 @@ void user_objs_mark(struct user_objs *u, struct facts *f)
 		b->data = u->btfs[i].data;
 		b->data_len = u->btfs[i].len;
 		u->btfs[i].data = NULL;
+	}
+	/* what no other source resolved, as bpfrec read it while it held it */
+	for (i = 0; d->map_facts && i < d->nr_maps; i++) {
+		struct pd_map *m = facts_map(f, d->maps[i], NULL);
+
+		if (m && !(m->flags & (PD_F_CAPTURED | PD_F_SYSCALL)) &&
+		    (d->map_facts[i].flags & PD_F_SYSCALL)) {
+			d->map_facts[i].flags |= m->flags;
+			d->map_facts[i].origin = self_origin();
+			*m = d->map_facts[i];
+		}
+	}
+	for (i = 0; d->link_facts && i < d->nr_links; i++) {
+		struct pd_link *l = facts_link(f, d->links[i], NULL);
+
+		if (l && !(l->flags & (PD_F_CAPTURED | PD_F_SYSCALL)) &&
+		    (d->link_facts[i].flags & PD_F_SYSCALL)) {
+			d->link_facts[i].flags |= l->flags;
+			d->link_facts[i].origin = self_origin();
+			*l = d->link_facts[i];
+		}
 	}
 	mark(f, FACT_PROG, d->progs, d->nr_progs);
 	mark(f, FACT_MAP, d->maps, d->nr_maps);
@@ -595,5 +638,7 @@ void user_objs_free(struct user_objs *u)
 	free(u->ids.maps);
 	free(u->ids.links);
 	free(u->ids.btfs);
+	free(u->ids.map_facts);
+	free(u->ids.link_facts);
 	memset(u, 0, sizeof(*u));
 }

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "util/bpf_obj.h"
 
 struct bpf_object;
 struct bpf_link;
@@ -50,9 +51,15 @@ struct uobj_set {
 	bool used;
 };
 
-/* The ids of what bpfrec loaded for the user, to mark them in the facts. */
+/*
+ * The ids of what bpfrec loaded for the user, to mark them in the facts,
+ * and the facts of its maps and links read while bpfrec held them: the
+ * recording has them even when nothing else resolved them.
+ */
 struct uobj_ids {
 	__u32 *progs, *maps, *links, *btfs;
+	struct pd_map *map_facts;	/* nr_maps of them */
+	struct pd_link *link_facts;	/* nr_links */
 	size_t nr_progs, nr_maps, nr_links, nr_btfs;
 	size_t cap_progs, cap_maps, cap_links, cap_btfs;
 };

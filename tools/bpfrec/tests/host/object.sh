@@ -62,7 +62,7 @@ want = set(sys.argv[1:])
 print(" ".join("map:" + m.get("name", "") for m in json.load(sys.stdin) if m.get("name") in want))' "${maps[@]}"
 		# libbpf names the tracefs probes it creates libbpf_<pid>_...
 		cat /sys/kernel/tracing/kprobe_events /sys/kernel/tracing/uprobe_events 2>/dev/null |
-			grep -o "libbpf_${1#pid=}_[^ ]*"
+			grep -o "libbpf_[0-9]*_[^ ]*"
 	} | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'
 }
 
@@ -257,6 +257,29 @@ else
 	fail "missing attach target: exit 1, the target named" "exit $rc: $(cat "$tmp/err")"
 fi
 nothing_left "missing attach target" nowhere --
+
+# ---- uprobe and uretprobe on libc --------------------------------------
+
+if [ -e /lib/x86_64-linux-gnu/libc.so.6 ]; then
+	# bash calls getppid() as it starts: a copy named $comm, started 3 times
+	cp /bin/bash "$tmp/$comm"
+	"$BPFREC" record --object "$T/uprobe.bpf.o" -o "$tmp/up.data" -- \
+		sh -c "$tmp/$comm -c :; $tmp/$comm -c :; $tmp/$comm -c :" >/dev/null 2>"$tmp/err"
+	rc=$?
+	"$BPFREC" script -i "$tmp/up.data" >"$tmp/up.txt" 2>/dev/null
+	enter=$(grep -c " bpf-output .* calls  *struct calls .* ret=0 comm=$comm\$" "$tmp/up.txt")
+	leave=$(grep -c " bpf-output .* calls  *struct calls .* ret=1 comm=$comm\$" "$tmp/up.txt")
+	if [ $rc -eq 0 ] && [ "$enter" -gt 0 ] && [ "$enter" -eq "$leave" ] &&
+	   [ $((enter % 3)) -eq 0 ]; then
+		pass "uprobe/uretprobe on libc getppid: $enter calls, $leave returns, 3 bash starts"
+	else
+		fail "uprobe/uretprobe on libc getppid" "exit $rc, $enter calls, $leave returns: $(head -2 "$tmp/err")"
+	fi
+	nothing_left "uprobe object" getppid_enter getppid_exit -- calls
+	cp /bin/true "$tmp/$comm"
+else
+	skip "uprobe/uretprobe on libc getppid" "no /lib/x86_64-linux-gnu/libc.so.6"
+fi
 
 # ---- sections only the guest has: here they fail cleanly -----------------
 
