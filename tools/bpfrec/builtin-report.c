@@ -17,6 +17,8 @@
 
 /* At most this many survivors are listed one by one. */
 #define MAX_ALIVE_LISTED	50
+/* And this many creating processes, the most prolific first; the rest summed. */
+#define MAX_LOADERS_LISTED	20
 
 enum kind { K_PROG, K_MAP, K_LINK, K_BTF, NR_KINDS };
 
@@ -336,28 +338,72 @@ static int proc_cmp(const void *a, const void *b)
 	return r;
 }
 
-static void by_process(struct obj **v, size_t n)
-{
-	size_t i = 0, j, k, cnt[NR_KINDS];
+/* One creating process: its first object, and how many of each kind. */
+struct loader {
+	const struct obj *o;
+	size_t cnt[NR_KINDS], total;
+};
 
+static int loader_cmp(const void *a, const void *b)
+{
+	const struct loader *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return x->o->pid < y->o->pid ? -1 : x->o->pid > y->o->pid;
+}
+
+static void loader_line(const char *pid, const char *comm, const size_t *cnt)
+{
+	int k;
+
+	printf("  %8s %-16s", pid, comm);
+	for (k = 0; k < NR_KINDS; k++)
+		printf(" %7zu", cnt[k]);
+	putchar('\n');
+}
+
+/*
+ * A storm of short-lived loaders is thousands of processes: the first
+ * MAX_LOADERS_LISTED by number of objects, then one line for the rest.
+ */
+static int by_process(struct obj **v, size_t n)
+{
+	struct loader *l = calloc(n ? n : 1, sizeof(*l));
+	size_t i = 0, j, k, nr = 0, rest[NR_KINDS] = {};
+	char pid[16], others[32];
+
+	if (!l)
+		return -1;
 	qsort(v, n, sizeof(*v), proc_cmp);
+	for (i = 0; i < n; i = j, nr++) {
+		l[nr].o = v[i];
+		for (j = i; j < n && !proc_cmp(&v[i], &v[j]); j++)
+			l[nr].cnt[v[j]->kind]++;
+		l[nr].total = j - i;
+	}
+	qsort(l, nr, sizeof(*l), loader_cmp);
 	printf("\nObjects by creating process:\n");
 	printf("  %8s %-16s %7s %7s %7s %7s\n", "PID", "COMM", "PROGS", "MAPS",
 	       "LINKS", "BTF");
-	while (i < n) {
-		memset(cnt, 0, sizeof(cnt));
-		for (j = i; j < n && !proc_cmp(&v[i], &v[j]); j++)
-			cnt[v[j]->kind]++;
-		if (v[i]->pid || v[i]->comm)
-			printf("  %8u %-16s", v[i]->pid,
-			       v[i]->comm ? v[i]->comm : "-");
+	for (i = 0; i < nr && i < MAX_LOADERS_LISTED; i++) {
+		const struct obj *o = l[i].o;
+
+		snprintf(pid, sizeof(pid), "%u", o->pid);
+		if (o->pid || o->comm)
+			loader_line(pid, o->comm ? o->comm : "-", l[i].cnt);
 		else
-			printf("  %8s %-16s", "-", "(unknown)");
-		for (k = 0; k < NR_KINDS; k++)
-			printf(" %7zu", cnt[k]);
-		putchar('\n');
-		i = j;
+			loader_line("-", "(unknown)", l[i].cnt);
 	}
+	for (; i < nr; i++)
+		for (k = 0; k < NR_KINDS; k++)
+			rest[k] += l[i].cnt[k];
+	if (nr > MAX_LOADERS_LISTED) {
+		snprintf(others, sizeof(others), "(%zu others)", nr - MAX_LOADERS_LISTED);
+		loader_line("-", others, rest);
+	}
+	free(l);
+	return 0;
 }
 
 static int u64_cmp(const void *a, const void *b)
@@ -535,8 +581,7 @@ int cmd_report(int argc, char **argv)
 		v[i] = &c.objs[i];
 	summary(input, &tl, &c);
 	by_type(v, c.nr);
-	by_process(v, c.nr);
-	if (lifetimes(c.objs, c.nr)) {
+	if (by_process(v, c.nr) || lifetimes(c.objs, c.nr)) {
 		fprintf(stderr, "bpfrec report: out of memory\n");
 		ret = BPFREC_EXIT_ERROR;
 		goto out;

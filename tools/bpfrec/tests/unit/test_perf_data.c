@@ -864,6 +864,44 @@ static void test_lifetimes(void)
 	      "lifetimes: only the program born in the recording: %s", line);
 }
 
+/*
+ * Creating processes: the 20 with the most objects, then one line for
+ * the rest.  Process 7 creates 3 programs, processes 1000 to 1024 one
+ * each.
+ */
+static void test_loaders(void)
+{
+	struct perf_event_attr attr = test_attr();
+	struct pd_event ev = { .attr = &attr, .name = "bpf-events", .ids = ids, .nr_ids = 2 };
+	struct pd_writer_config cfg = { .events = &ev, .nr_events = 1 };
+	struct pd_sample smp = { .time = 1000, .id = ids[0] };
+	char file[256], first[1024], last[1024];
+	char *argv[] = { "report", "-i", file, NULL };
+	struct pd_writer *w;
+	__u32 i;
+
+	snprintf(file, sizeof(file), "%s", path("loaders.data"));
+	if (!CHECK(!pd_writer_open(&w, file, &cfg), "loaders: file opened"))
+		return;
+	for (i = 0; i < 28; i++) {
+		smp.pid = smp.tid = i < 3 ? 7 : 1000 + i - 3;
+		smp.time++;
+		pd_write_bpf_event(w, PERF_BPF_EVENT_PROG_LOAD, 0, 100 + i, NULL, &smp);
+	}
+	pd_write_finished_round(w);
+	CHECK(!pd_writer_close(w), "loaders: written");
+	CHECK(run_cmd(cmd_report, 3, argv, path("loaders.txt")) == 0, "loaders: report exits 0");
+	count_lines(path("loaders.txt"), "        7 -", first, sizeof(first));
+	count_lines(path("loaders.txt"), "(6 others)", last, sizeof(last));
+	/* a row of the section, not a survivor's line */
+	CHECK(count_lines(path("loaders.txt"), "      1000 -                      1", NULL, 0) == 1 &&
+	      count_lines(path("loaders.txt"), "      1018 -                      1", NULL, 0) == 1 &&
+	      count_lines(path("loaders.txt"), "      1019 -                      1", NULL, 0) == 0 &&
+	      !strcmp(first, "         7 -                      3       0       0       0\n") &&
+	      !strcmp(last, "         - (6 others)             6       0       0       0\n"),
+	      "loaders: 7 first, 1000 to 1018, then 6 others summed");
+}
+
 /* Every line of @file has a column boundary (a space) right before @col. */
 static bool aligned(const char *file, size_t col)
 {
@@ -1022,6 +1060,7 @@ int main(void)
 	test_report();
 	test_self_and_names();
 	test_lifetimes();
+	test_loaders();
 	test_json_escape();
 	test_perf_reads_ours();
 	return unit_done();
