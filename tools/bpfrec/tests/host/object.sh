@@ -95,6 +95,19 @@ bad_input() {
 	fi
 }
 
+# load_fails NAME OBJECT PATTERN: recording with OBJECT exits 1, and
+# stderr says PATTERN
+load_fails() {
+	local rc
+	"$BPFREC" record --object "$2" -o "$tmp/fail.data" -- true >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q -- "$3" "$tmp/err"; then
+		pass "$1: exit 1, $3"
+	else
+		fail "$1: exit 1, $3" "exit $rc: $(cat "$tmp/err")"
+	fi
+}
+
 # ---- the exec example: N execs, N records with the right comm ----------
 
 N=5
@@ -248,14 +261,8 @@ bad_input "--set without =" 2 "--set wants NAME=VALUE" \
 bad_input "--set without --object" 2 "--set needs --object" --set small=1 -- true
 
 # a missing attach target is named, and what was loaded is gone again
-"$BPFREC" record --object "$T/no_target.bpf.o" -o "$tmp/nt.data" -- true \
-	>/dev/null 2>"$tmp/err"
-rc=$?
-if [ $rc -eq 1 ] && grep -q "program 'nowhere': cannot attach to 'tracepoint/sched/no_such_tracepoint': no such target" "$tmp/err"; then
-	pass "missing attach target: exit 1, the target named"
-else
-	fail "missing attach target: exit 1, the target named" "exit $rc: $(cat "$tmp/err")"
-fi
+load_fails "missing attach target" "$T/no_target.bpf.o" \
+	"program 'nowhere': cannot attach to 'tracepoint/sched/no_such_tracepoint': no such target"
 nothing_left "missing attach target" nowhere --
 
 # ---- uprobe and uretprobe on libc --------------------------------------
@@ -285,24 +292,13 @@ fi
 
 # an error half-way: the hash and ring buffer maps and both programs were
 # loaded when the kprobe could not be attached
-"$BPFREC" record --object "$LATENCY" -o "$tmp/lat.data" -- true >/dev/null 2>"$tmp/err"
-rc=$?
-if [ $rc -eq 1 ] && grep -q "program 'sleep_enter': cannot attach to 'kprobe/hrtimer_nanosleep': this kernel has no kprobes" "$tmp/err"; then
-	pass "latency example on a kernel without kprobes: exit 1, said so"
-else
-	fail "latency example on a kernel without kprobes: exit 1, said so" "exit $rc: $(cat "$tmp/err")"
-fi
+load_fails "latency example on a kernel without kprobes" "$LATENCY" \
+	"program 'sleep_enter': cannot attach to 'kprobe/hrtimer_nanosleep': this kernel has no kprobes"
 nothing_left "latency example, failed attach" sleep_enter sleep_exit -- starts latency
 skip "latency example: kprobe/kretprobe output" "this kernel has no kprobes: tested in the guest"
 
-"$BPFREC" record --object "$T/trampoline.bpf.o" -o "$tmp/tr.data" -- true >/dev/null 2>"$tmp/err"
-rc=$?
-if [ $rc -eq 1 ] && grep -q "loading failed: prog 'enter': BPF program load failed" "$tmp/err"; then
-	pass "fentry/fexit on a kernel refusing trampolines: exit 1, the program named"
-else
-	fail "fentry/fexit on a kernel refusing trampolines: exit 1, the program named" \
-		"exit $rc: $(cat "$tmp/err")"
-fi
+load_fails "fentry/fexit on a kernel refusing trampolines" "$T/trampoline.bpf.o" \
+	"loading failed: prog 'enter': BPF program load failed"
 nothing_left "fentry/fexit, failed load" enter leave --
 skip "fentry/fexit: attached and run" "this kernel refuses trampolines: tested in the guest"
 
