@@ -24,6 +24,7 @@
 #include "util/stat_print.h"
 #include "util/stat_profile.h"
 #include "util/stat_progs.h"
+#include "util/stat_record.h"
 #include "util/workload.h"
 
 enum stat_mode { MODE_NONE, MODE_ALL_PROGS, MODE_PROFILE, MODE_BPERF };
@@ -45,6 +46,7 @@ struct opts {
 	enum sp_sort sort;
 	unsigned long interval_ms;
 	unsigned long duration;
+	const char *output;		/* -o: perf.data of the counts */
 	char **cmd;
 };
 
@@ -82,7 +84,8 @@ static const char doc[] =
 "    bpfrec stat --bpf-counters -p 1234 --json\n"
 "    bpfrec stat --all-progs 10                  # 10 seconds, one table\n"
 "    bpfrec stat --all-progs -I 1000 --json      # JSON lines every second\n"
-"    bpfrec stat --all-progs --sort runs -- ./loader\n";
+"    bpfrec stat --all-progs --sort runs -- ./loader\n"
+"    bpfrec stat --all-progs -o stat.data 10 && perf stat report -i stat.data\n";
 
 enum {
 	OPT_HELP = 'h',
@@ -113,6 +116,8 @@ static const struct argp_option options[] = {
 	{ "sort", OPT_SORT, "KEY", 0,
 	  "--all-progs order: time (default), runs, avg, id, name", 0 },
 	{ "idle", OPT_IDLE, NULL, 0, "--all-progs: show programs that did not run too", 0 },
+	{ "output", 'o', "FILE", 0,
+	  "Also write the counts to FILE, as perf stat record does", 0 },
 	{ "duration", OPT_DURATION, "SEC", 0, "Stop after SEC seconds (or DURATION)", 0 },
 	{ "help", OPT_HELP, NULL, 0, "Show this help", -1 },
 	{},
@@ -286,6 +291,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_IDLE:
 		o->idle = true;
 		break;
+	case 'o':
+		if (!*arg || !strcmp(arg, "-"))
+			return usage(state, "-o wants a file name, not '%s'", arg);
+		o->output = arg;
+		break;
 	case OPT_DURATION:
 		if (parse_ulong(arg, &o->duration) || !o->duration)
 			return usage(state, "invalid duration '%s'", arg);
@@ -334,6 +344,9 @@ struct stat_run {
 	struct stat_profile prof;
 	struct stat_count *counts;
 	struct workload wl;
+	struct stat_record rec;		/* -o */
+	int argc;
+	char **argv;
 	int epfd, sigfd, timerfd, intfd;
 	bool stop;
 	__u64 start, last;		/* CLOCK_MONOTONIC ns */
@@ -391,6 +404,34 @@ static int arm_timers(struct stat_run *r)
 	return 0;
 }
 
+/* -o, counts: the session's totals so far (perf stat report takes the deltas). */
+static int record_counts(struct stat_run *r, __u64 now)
+{
+	static const struct perf_event_attr runs_attr = {
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
+	};
+	bool bperf = r->o.mode == MODE_BPERF;
+	const struct stat_count *c = r->counts;
+	char name[160];
+	int n, i, k, err = 0;
+
+	n = bperf ? stat_bperf_counts(&r->o.bperf, true, r->counts) :
+		    stat_profile_counts(&r->prof, true, r->counts);
+	for (i = 0; !err && i < n; i++, c++) {
+		snprintf(name, sizeof(name), c->who ? "%s:%s" : "%s", c->ev->name, c->who);
+		k = stat_record_counter(&r->rec, 2 * i, name, &c->ev->attr);
+		err = k < 0 ? k : stat_record_value(&r->rec, k, c->v.counter, c->v.enabled,
+						    c->v.running);
+		if (err || !c->has_runs)
+			continue;
+		snprintf(name, sizeof(name), "runs:%s", c->who ? c->who : "");
+		k = stat_record_counter(&r->rec, 2 * i + 1, name, &runs_attr);
+		err = k < 0 ? k : stat_record_value(&r->rec, k, c->runs, c->v.enabled,
+						    c->v.running);
+	}
+	return err ? err : stat_record_round(&r->rec, now - r->start);
+}
+
 static int show_counts(struct stat_run *r, bool total, __u64 now)
 {
 	bool bperf = r->o.mode == MODE_BPERF;
@@ -404,7 +445,57 @@ static int show_counts(struct stat_run *r, bool total, __u64 now)
 		    stat_profile_counts(&r->prof, total, r->counts);
 	stat_print_counts(&r->pr, (now - r->start) / 1e9, total ? now - r->start : now - r->last,
 			  r->counts, n);
-	return 0;
+	return r->o.output ? record_counts(r, now) : 0;
+}
+
+/*
+ * -o, --all-progs: each program is two counters, its runs and its run
+ * time, totals since bpfrec first saw it; first sight and final counts
+ * are its PROG_LOAD and PROG_UNLOAD.
+ */
+static int record_prog(struct stat_run *r, const struct sp_prog *p, __u64 now, __u64 wall)
+{
+	static const struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
+	};
+	struct pd_prog f = { .id = p->id, .type = p->type, .load_time = p->load_time,
+			     .origin = p->loader };
+	char name[SP_NAME_LEN + 32];
+	int k, err = 0;
+
+	if (p->born) {
+		memcpy(f.tag, p->tag, sizeof(f.tag));
+		/* the 16-byte name the kernel keeps; the counters carry the full one */
+		memcpy(f.name, p->name, sizeof(f.name) - 1);
+		err = stat_record_prog(&r->rec, &f);
+		if (!err)
+			err = stat_record_bpf(&r->rec, PERF_BPF_EVENT_PROG_LOAD, p->id, p->tag, now);
+	}
+	if (!err && p->state == SP_FREED)
+		err = stat_record_bpf(&r->rec, PERF_BPF_EVENT_PROG_UNLOAD, p->id, p->tag, now);
+	/* what the printed table leaves out (idle programs) the file does too */
+	if (err || (p->cnt == p->base_cnt && !r->o.idle))
+		return err;
+	snprintf(name, sizeof(name), "%s[%u]:runs", p->name, p->id);
+	k = stat_record_counter(&r->rec, (__u64)p->id << 1, name, &attr);
+	err = k < 0 ? k : stat_record_value(&r->rec, k, p->cnt - p->base_cnt, wall, wall);
+	if (err)
+		return err;
+	snprintf(name, sizeof(name), "%s[%u]:run_ns", p->name, p->id);
+	k = stat_record_counter(&r->rec, (__u64)p->id << 1 | 1, name, &attr);
+	return k < 0 ? k : stat_record_value(&r->rec, k, p->ns - p->base_ns, wall, wall);
+}
+
+static int record_progs(struct stat_run *r, __u64 now)
+{
+	__u64 wall = now > r->start ? now - r->start : 1;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < r->progs.nr; i++)
+		if (r->progs.p[i].id && r->progs.p[i].state != SP_GONE)
+			err = record_prog(r, &r->progs.p[i], now, wall);
+	return err ? err : stat_record_round(&r->rec, wall);
 }
 
 /* Read and print: one interval, or (@final without -I) the whole run. */
@@ -431,6 +522,14 @@ static int show(struct stat_run *r, bool final)
 	stat_print_progs(&r->pr, (now - r->start) / 1e9, total ? now - r->start : now - r->last,
 			 rows, nr);
 	free(rows);
+	if (r->o.output) {
+		err = record_progs(r, now);
+		if (err) {
+			fprintf(stderr, "bpfrec stat: keeping the counts for %s: %s\n",
+				r->o.output, strerror(-err));
+			return err;
+		}
+	}
 	stat_progs_next_interval(&r->progs);
 	r->last = now;
 	return 0;
@@ -566,6 +665,8 @@ static int run(struct stat_run *r)
 	err = loop(r);
 	if (!err)
 		err = show(r, true);
+	if (!err && r->o.output)
+		err = stat_record_write(&r->rec, r->o.output, r->argc, r->argv);
 	if (!err && r->progs.lost)
 		fprintf(stderr, "bpfrec stat: LOST the final counts of %llu freed programs\n",
 			(unsigned long long)r->progs.lost);
@@ -579,6 +680,7 @@ static void cleanup(struct stat_run *r)
 	stat_profile_close(&r->prof);
 	stat_bperf_close(&r->o.bperf);
 	stat_events_close(&r->es);
+	stat_record_free(&r->rec);
 	free(r->counts);
 	if (r->epfd >= 0)
 		close(r->epfd);
@@ -601,6 +703,8 @@ int cmd_stat(int argc, char **argv)
 		.sigfd = -1,
 		.timerfd = -1,
 		.intfd = -1,
+		.argc = argc,
+		.argv = argv,
 	};
 	char target[256];
 	int err;
@@ -612,6 +716,7 @@ int cmd_stat(int argc, char **argv)
 		return BPFREC_EXIT_OK;
 	snprintf(target, sizeof(target), r.o.cmd ? "while '%s' ran" : "system wide",
 		 r.o.cmd ? r.o.cmd[0] : "");
+	r.rec.interval_ms = r.o.interval_ms;
 	r.pr = (struct stat_print){
 		.f = stdout,
 		.json = r.o.json,

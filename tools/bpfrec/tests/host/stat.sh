@@ -215,6 +215,40 @@ result "--all-progs -- CMD: the workload's status comes back" "$([ $rc -eq 7 ] |
 self=$(grep -c '\[bpfrec\]$' "$tmp/cmd.out")
 result "--all-progs: bpfrec's own programs are marked" "$([ "$self" -ge 1 ] || echo "none marked")"
 
+# --- -o: the counts as perf stat record writes them --------------------------
+# perf stat report must print what bpfrec printed; bpfrec report reads the
+# lifecycle records of the same file.
+"$BPFREC" stat --all-progs -o "$tmp/stat.data" -- "$STAT_PROG" -r 500 >"$tmp/o.out" 2>"$tmp/o.err"
+rc=$?
+id=$(awk '$1 == "id" { print $2; exit }' "$tmp/o.out")
+ns=$(awk -v id="$id" '$1 == id { print $4 }' "$tmp/o.out")
+result "-o: exit 0, file written" "$([ $rc -eq 0 ] && [ -s "$tmp/stat.data" ] || echo "exit $rc: $(head -2 "$tmp/o.err")")"
+if ! command -v perf >/dev/null; then
+	skip "-o: perf stat report reads the counts" "no perf on PATH"
+else
+	perf stat report -i "$tmp/stat.data" >"$tmp/report.out" 2>&1
+	got=$(awk -v r="stat_target_with_a_long_name[$id]:runs" -v n="stat_target_with_a_long_name[$id]:run_ns" \
+		'$2 == r { print "runs", $1 } $2 == n { print "ns", $1 }' "$tmp/report.out" | tr '\n' ' ')
+	result "-o: perf stat report shows the 500 runs and the run time bpfrec printed" \
+		"$([ "$got" = "runs 500 ns $ns " ] || echo "got '$got', want 'runs 500 ns $ns': $(head -c 300 "$tmp/report.out")")"
+	result "-o: perf sees a perf stat record file" \
+		"$(perf report --header-only -i "$tmp/stat.data" 2>&1 | grep -qx '# contains stat data' || echo 'no HEADER_STAT')"
+fi
+"$BPFREC" report -i "$tmp/stat.data" >"$tmp/breport.out" 2>&1
+rc=$?
+result "-o: bpfrec report reads the program's load and unload" \
+	"$([ $rc -eq 0 ] && grep -Eq '^  prog  xdp +1 +1 +0 ' "$tmp/breport.out" || echo "exit $rc: $(grep -m3 -e xdp -e rror "$tmp/breport.out")")"
+
+"$BPFREC" stat --all-progs -I 200 -o "$tmp/iv.data" -- "$STAT_PROG" -r 300 -k 100 -s 1 >"$tmp/iv.out" 2>"$tmp/iv.err"
+id=$(awk '$1 == "id" { print $2; exit }' "$tmp/iv.out")
+if command -v perf >/dev/null; then
+	perf stat report -i "$tmp/iv.data" >"$tmp/ivreport.out" 2>&1
+	sum=$(awk -v r="stat_target_with_a_long_name[$id]:runs" '$3 == r { s += $2 } END { print s + 0 }' "$tmp/ivreport.out")
+	result "-o -I: perf stat report's intervals add up to the 300 runs" \
+		"$([ "$sum" = 300 ] || echo "sum $sum: $(grep -m3 "\[$id\]:runs" "$tmp/ivreport.out")")"
+fi
+usage "-o - exits 2" 2 "bpfrec stat: -o wants a file name, not '-' $see" --all-progs -o -
+
 # --- stats are off again after bpfrec exits --------------------------------
 if [ "$stats_before" != 0 ]; then
 	skip "--all-progs: stats off after exit" "kernel.bpf_stats_enabled was $stats_before before the tests"

@@ -371,6 +371,9 @@ int pd_feat_encode(int feat, const struct pd_feat_input *in, struct pd_buf *b)
 			return 0;
 		pd_buf_u64(b, in->clock.res_ns);
 		return 1;
+	case PD_HEADER_STAT:
+		/* no content: the bit alone makes perf stat report take the file */
+		return in->cfg.stat;
 	case PD_HEADER_CLOCK_DATA:
 		return encode_clock_data(&in->clock, b);
 	case PD_HEADER_BPF_PROG_INFO:

@@ -183,6 +183,7 @@ struct pd_writer_config {
 	size_t nr_events;
 	int argc;			/* CMDLINE */
 	char *const *argv;
+	bool stat;			/* counts: HEADER_STAT, for perf stat report */
 };
 
 /*
@@ -243,6 +244,30 @@ int pd_write_sample(struct pd_writer *w, __u16 misc, const struct pd_sample *s);
  * may then sort what came before) and flushes.
  */
 int pd_write_finished_round(struct pd_writer *w);
+
+/*
+ * Counts, as `perf stat record` writes them (stat_write.c): the
+ * configuration, the thread and CPU maps the counts are indexed by, then
+ * per round one STAT record per counter (cumulative values: perf stat
+ * report takes the deltas of an interval itself) and a STAT_ROUND.
+ * The file's events are the counters, one id each, and the writer was
+ * opened with .stat set.
+ */
+#define PD_RECORD_THREAD_MAP	73
+#define PD_RECORD_CPU_MAP	74
+#define PD_RECORD_STAT_CONFIG	75
+#define PD_RECORD_STAT		76
+#define PD_RECORD_STAT_ROUND	77
+
+enum pd_stat_round { PD_STAT_ROUND_INTERVAL, PD_STAT_ROUND_FINAL };
+
+/* perf's aggregation over CPUs and threads: one sum (AGGR_GLOBAL). */
+int pd_write_stat_config(struct pd_writer *w, __u64 interval_ms);
+/* One thread (@pid, @comm) and "any CPU": the counts are system totals. */
+int pd_write_stat_maps(struct pd_writer *w, __u32 pid, const char *comm);
+int pd_write_stat(struct pd_writer *w, __u64 id, __u64 val, __u64 ena, __u64 run);
+/* @time: ns since the start (INTERVAL), or the whole run's (FINAL). */
+int pd_write_stat_round(struct pd_writer *w, enum pd_stat_round type, __u64 time);
 
 /* Write buffered records and commit the data size in the file header. */
 int pd_writer_flush(struct pd_writer *w);

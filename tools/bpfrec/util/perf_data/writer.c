@@ -26,6 +26,7 @@ struct pd_writer {
 	struct pd_evindex index;
 	int argc;
 	char **argv;
+	bool stat;
 	struct pd_clock clock;
 
 	__u64 data_offset;
@@ -176,6 +177,7 @@ static int copy_config(struct pd_writer *w, const struct pd_writer_config *cfg)
 				return -ENOMEM;
 		}
 	}
+	w->stat = cfg->stat;
 	take_clock(w);
 	return 0;
 }
@@ -536,7 +538,7 @@ static const int features[] = {
 	PD_HEADER_HOSTNAME, PD_HEADER_OSRELEASE, PD_HEADER_VERSION,
 	PD_HEADER_ARCH, PD_HEADER_NRCPUS, PD_HEADER_CPUDESC,
 	PD_HEADER_TOTAL_MEM, PD_HEADER_CMDLINE, PD_HEADER_EVENT_DESC,
-	PD_HEADER_SAMPLE_TIME, PD_HEADER_CLOCKID, PD_HEADER_BPF_PROG_INFO,
+	PD_HEADER_STAT, PD_HEADER_SAMPLE_TIME, PD_HEADER_CLOCKID, PD_HEADER_BPF_PROG_INFO,
 	PD_HEADER_BPF_BTF, PD_HEADER_CLOCK_DATA, PD_FEAT_BPFREC,
 };
 
@@ -550,6 +552,7 @@ static int write_features(struct pd_writer *w, struct pd_file_header *h)
 			.nr_events = w->nr_events,
 			.argc = w->argc,
 			.argv = w->argv,
+			.stat = w->stat,
 		},
 		.clock = w->clock,
 		.first_time = w->first_time,
