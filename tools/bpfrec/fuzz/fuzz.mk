@@ -23,7 +23,7 @@ $(FUZZ_BIN): $(FUZZ_SRCS) $(HDRS)
 	$(call msg,CLANG,$@)
 	$(Q)$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -I../../include/uapi -I. \
-		$(FUZZ_SRCS) -lbpf -lelf -lz -o $@
+		$(FUZZ_SRCS) -lbpf -lelf -lz -lzstd -o $@
 
 fuzz-test: $(FUZZ_BIN)
 	$(Q)mkdir -p $(FUZZ_WORK)

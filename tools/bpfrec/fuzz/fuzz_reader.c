@@ -2,7 +2,10 @@
 /*
  * libFuzzer harness of the perf.data reader and its sample decoder: any
  * input must give records or an error, never a crash, a leak or
- * undefined behaviour.  The facts
+ * undefined behaviour.  Files, pipe-mode streams (their attrs and
+ * features in HEADER_ATTR and HEADER_FEATURE records) and zstd-compressed
+ * records (perf record -z) all come through pd_reader_open_mem(); the
+ * corpus has one of each from perf 6.1.  The facts
  * and strings handed out are touched so that ASan checks they are real.
  */
 #include <stdint.h>

@@ -561,8 +561,8 @@ static void test_malformed(void)
 	v = 16;
 	memcpy(b + 8, &v, 8);
 	expect_open_error(b, len,
-			  "pipe-mode perf.data is not supported: record to a file",
-			  "pipe header");
+			  "pipe-mode perf.data without any event attr",
+			  "pipe header, and no HEADER_ATTR record in what follows");
 	memcpy(b, ref, len);
 	v = 1 << 20;
 	memcpy(b + 32, &v, 8);		/* attrs.size */

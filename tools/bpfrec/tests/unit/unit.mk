@@ -7,6 +7,8 @@
 #   test_ordered    time-ordered reading, round by round
 #   test_facts      facts looked up by id in files of many objects
 #   test_output     the user's objects' output in script: decoded, or hex
+#   test_streams    compressed records (perf record -z) and pipe mode, from
+#                   memory and from stdin
 #   test_record     ring reading, capture facts merged with records, task
 #                   names, synthesis of existing objects, the start-up
 #                   window and an event list of two events (root for the
@@ -20,12 +22,13 @@ UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output
 UNIT_test_sample := $(PERF_DATA_SRCS)
 UNIT_test_ordered := $(PERF_DATA_SRCS)
 UNIT_test_facts := $(PERF_DATA_SRCS)
+UNIT_test_streams := $(PERF_DATA_SRCS)
 UNIT_test_output := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 		    builtin-script.c input_option.c
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
 		    util/recording.c util/capture.c util/linger.c
-UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts \
+UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts test_streams \
 	     test_record test_output)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -38,7 +41,7 @@ $(OUTPUT)/unit/%: $$(UNIT_%) tests/unit/%.c tests/unit/unit.c $(HDRS)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_$*) tests/unit/unit.c tests/unit/$*.c \
-		-lbpf -lelf -lz -o $@
+		-lbpf -lelf -lz -lzstd -o $@
 
 # the capture's skeleton is generated, like the recorder's
 $(OUTPUT)/unit/test_record: $(SKELS)

@@ -49,6 +49,11 @@ enum {
 
 /* Records perf itself adds to the data section (no sample_id). */
 #define PD_RECORD_USER_TYPE_START	64
+#define PD_RECORD_HEADER_ATTR		64
+#define PD_RECORD_HEADER_FEATURE	80
+
+/* Pipe mode's file header: magic and this size, no sections. */
+#define PD_PIPE_HEADER_SIZE		16
 
 struct pd_file_section {
 	__u64 offset;

@@ -308,6 +308,7 @@ struct pd_file_info {
 	__u64 data_offset;
 	__u64 data_size;		/* as read (after the crash fallback) */
 	bool finalised;			/* feature section present */
+	bool pipe;			/* pipe mode: attrs and features in the stream */
 	size_t nr_events;
 	struct pd_event_info {
 		struct perf_event_attr attr;	/* zero beyond what the file had */

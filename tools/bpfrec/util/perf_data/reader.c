@@ -4,7 +4,14 @@
  * open; records are decoded one at a time, in file order.  The whole file
  * is mapped and every access is bounds-checked, so a malformed file gives
  * an error and a file cut short gives its complete records and a warning.
+ *
+ * Pipe mode (perf record -o -) has no attrs section and no features: they
+ * come as records of the stream (HEADER_ATTR, HEADER_FEATURE), read at
+ * open like the sections of a file.  Stdin (-) that is not a regular file
+ * is first kept in memory, so a pipe is read like a file.  The records
+ * of COMPRESSED (perf record -z) are given as if they were in the file.
  */
+#define _GNU_SOURCE	/* memfd_create */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -17,6 +24,7 @@
 #include <sys/stat.h>
 #include "util/perf_data/format.h"
 #include "util/perf_data/oversized.h"
+#include "util/perf_data/unzip.h"
 
 #define PD_MSG_LEN	256
 
@@ -35,6 +43,9 @@ struct pd_reader {
 	__u64 end;			/* end of the data to read */
 	bool cut;			/* end is where the file stops */
 	bool failed;
+	struct pd_unzip *unzip;		/* the records of COMPRESSED, once met */
+	__u64 unzip_offset;		/* the COMPRESSED record they came from */
+	__u64 aligned[0x10000 / 8];	/* a record at an unaligned offset */
 	__u64 repaired;			/* oversized records given at their true size */
 	__u64 fixed[PD_REPAIR_MAX / 8];	/* the last of them */
 
@@ -175,8 +186,6 @@ static int read_features(struct pd_reader *r, const struct pd_file_header *h)
 				    feat);
 			continue;
 		}
-		if (feat == PD_HEADER_COMPRESSED && !r->warn[0])
-			say(r->warn, "compressed records (perf record -z) are not decoded");
 		if (pd_feat_decode(feat, r->buf + s.offset, s.size, s.offset, &r->info,
 				   r->facts, why, sizeof(why))) {
 			say(r->err, "%s", why);
@@ -184,6 +193,110 @@ static int read_features(struct pd_reader *r, const struct pd_file_header *h)
 		}
 	}
 	pd_fact_index_finish(r->facts);
+	return 0;
+}
+
+/* HEADER_ATTR: an attr of attr.size bytes, then the ids of its instances. */
+static int pipe_attr(struct pd_reader *r, __u64 pos, size_t size)
+{
+	const __u8 *p = r->buf + pos + sizeof(struct perf_event_header);
+	struct pd_event_info *events, *ev;
+	size_t body = size - sizeof(struct perf_event_header), nr_ids;
+	__u32 attr_size = 0;
+
+	if (body >= 8)
+		memcpy(&attr_size, p + 4, sizeof(attr_size));
+	if (!attr_size)
+		attr_size = PERF_ATTR_SIZE_VER0;
+	if (attr_size < PERF_ATTR_SIZE_VER0 || attr_size > body || (body - attr_size) % 8) {
+		say(r->err, "malformed attr record at byte %llu", (unsigned long long)pos);
+		return -EINVAL;
+	}
+	events = realloc(r->info.events, (r->info.nr_events + 1) * sizeof(*events));
+	if (!events) {
+		say(r->err, "out of memory");
+		return -ENOMEM;
+	}
+	r->info.events = events;
+	ev = &events[r->info.nr_events++];
+	memset(ev, 0, sizeof(*ev));
+	memcpy(&ev->attr, p, attr_size < sizeof(ev->attr) ? attr_size : sizeof(ev->attr));
+	nr_ids = (body - attr_size) / 8;
+	ev->nr_ids = nr_ids;
+	ev->ids = malloc(nr_ids ? nr_ids * 8 : 1);
+	if (!ev->ids) {
+		say(r->err, "out of memory");
+		return -ENOMEM;
+	}
+	memcpy(ev->ids, p + attr_size, nr_ids * 8);
+	return 0;
+}
+
+/* HEADER_FEATURE: the feature's number, then what a file's section holds. */
+static int pipe_feature(struct pd_reader *r, __u64 pos, size_t size)
+{
+	const size_t head = sizeof(struct perf_event_header) + sizeof(__u64);
+	char why[PD_MSG_LEN];
+	__u64 feat;
+
+	if (size < head) {
+		say(r->err, "malformed feature record at byte %llu", (unsigned long long)pos);
+		return -EINVAL;
+	}
+	memcpy(&feat, r->buf + pos + sizeof(struct perf_event_header), sizeof(feat));
+	if (feat >= PD_FEAT_BITS)
+		return 0;
+	if (pd_feat_decode(feat, r->buf + pos + head, size - head, pos + head, &r->info,
+			   r->facts, why, sizeof(why))) {
+		say(r->err, "%s", why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Pipe mode: the attrs and features, wherever they are in the stream (a
+ * recorder writes them first).  The records are checked again as they are
+ * read: here the walk only stops where they stop making sense.
+ */
+static int parse_pipe(struct pd_reader *r)
+{
+	struct perf_event_header h;
+	__u64 pos = PD_PIPE_HEADER_SIZE;
+	struct pd_event_info *ev;
+	int err = 0;
+	size_t e;
+
+	while (!err && r->len - pos >= sizeof(h)) {
+		memcpy(&h, r->buf + pos, sizeof(h));
+		if (h.size < sizeof(h) || h.size > r->len - pos)
+			break;
+		if (h.type == PD_RECORD_HEADER_ATTR)
+			err = pipe_attr(r, pos, h.size);
+		else if (h.type == PD_RECORD_HEADER_FEATURE)
+			err = pipe_feature(r, pos, h.size);
+		pos += h.size;
+	}
+	if (err)
+		return err;
+	if (!r->info.nr_events) {
+		say(r->err, "pipe-mode perf.data without any event attr");
+		return -EINVAL;
+	}
+	/* the index keeps the attrs' addresses: added once they moved no more */
+	for (e = 0; e < r->info.nr_events; e++) {
+		ev = &r->info.events[e];
+		if (pd_evindex_add(&r->index, &ev->attr, ev->ids, ev->nr_ids)) {
+			say(r->err, "out of memory");
+			return -ENOMEM;
+		}
+	}
+	pd_fact_index_finish(r->facts);
+	r->pos = r->info.data_offset = PD_PIPE_HEADER_SIZE;
+	r->end = r->len;
+	r->cut = true;
+	r->info.data_size = r->len - PD_PIPE_HEADER_SIZE;
+	r->info.pipe = true;
 	return 0;
 }
 
@@ -211,10 +324,8 @@ static int parse(struct pd_reader *r)
 		return -EINVAL;
 	}
 	memcpy(&h.size, r->buf + sizeof(magic), sizeof(h.size));
-	if (h.size == 2 * sizeof(__u64)) {
-		say(r->err, "pipe-mode perf.data is not supported: record to a file");
-		return -EINVAL;
-	}
+	if (h.size == PD_PIPE_HEADER_SIZE)
+		return parse_pipe(r);
 	if (h.size != sizeof(h) &&
 	    h.size != offsetof(struct pd_file_header, features)) {
 		say(r->err, "unsupported file header size %llu",
@@ -281,6 +392,73 @@ struct pd_reader *pd_reader_open_mem(const void *buf, size_t len,
 	return open_buf(buf, len, -1, err, errlen);
 }
 
+/*
+ * Stdin kept in a memfd that stands in for it from then on: the next
+ * open of "-" maps it like a file (script reads its input twice).
+ */
+static int keep_stdin(char *err, size_t errlen)
+{
+	char buf[1 << 16];
+	ssize_t n, w;
+	int fd;
+
+	fd = memfd_create("bpfrec-stdin", MFD_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot keep stdin: %s", strerror(errno));
+		return -1;
+	}
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		w = n < 0 ? n : write(fd, buf, n);
+		if (w != n) {
+			snprintf(err, errlen, "cannot keep stdin: %s",
+				 n < 0 ? strerror(errno) : "short write to memory");
+			close(fd);
+			return -1;
+		}
+	}
+	if (dup2(fd, STDIN_FILENO) < 0) {
+		snprintf(err, errlen, "cannot keep stdin: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* A descriptor of the input, a regular file; -1 and @err else. */
+static int open_input(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd;
+
+	if (!strcmp(path, "-")) {
+		if (fstat(STDIN_FILENO, &st)) {
+			snprintf(err, errlen, "%s", strerror(errno));
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode) && keep_stdin(err, errlen))
+			return -1;
+		fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+	} else {
+		/* a FIFO would block the open until a writer comes: refused below */
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	}
+	if (fd < 0) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s", S_ISFIFO(st.st_mode) ?
+			 "a FIFO: read a pipe from stdin (-i - < FIFO)" :
+			 "not a regular file");
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 struct pd_reader *pd_reader_open(const char *path, char *err, size_t errlen)
 {
 	struct pd_reader *r;
@@ -288,17 +466,12 @@ struct pd_reader *pd_reader_open(const char *path, char *err, size_t errlen)
 	void *map;
 	int fd;
 
-	/* a FIFO would block the open until a writer comes: refused below */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s", strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s", S_ISFIFO(st.st_mode) ?
-			 "a pipe: pipe-mode input is not supported, read a file" :
-			 "not a regular file");
-		close(fd);
+	fd = open_input(path, err, errlen);
+	if (fd < 0 || fstat(fd, &st)) {
+		if (fd >= 0) {
+			snprintf(err, errlen, "%s", strerror(errno));
+			close(fd);
+		}
 		return NULL;
 	}
 	if (!st.st_size) {
@@ -571,29 +744,99 @@ __u64 pd_reader_repaired(const struct pd_reader *r)
 	return r->repaired;
 }
 
-int pd_reader_next(struct pd_reader *r, struct pd_record *rec)
+/*
+ * The record at r->pos, 8-byte aligned (copied if it is not: records
+ * after one of perf's own, whose size need not be a multiple of 8);
+ * 1, 0 at the end of the data, or a negative errno.
+ */
+static int next_in_file(struct pd_reader *r, const struct perf_event_header **rec)
 {
 	struct perf_event_header h;
-	__u64 offset = r->pos;
+	const __u8 *p = r->buf + r->pos;
 
-	if (r->failed)
-		return -EINVAL;
 	if (r->pos >= r->end)
 		return 0;
 	if (r->end - r->pos < sizeof(h))
 		return short_record(r);
-	memcpy(&h, r->buf + r->pos, sizeof(h));
+	memcpy(&h, p, sizeof(h));
 	if (h.size < sizeof(h))
 		return bad_record(r, "size below 8");
 	if (h.size > r->end - r->pos)
 		return short_record(r);
-	if (h.size % 8)
+	if (h.size % 8 && h.type < PD_RECORD_USER_TYPE_START)
 		return bad_record(r, "size not a multiple of 8");
+	if ((uintptr_t)p % 8) {
+		memcpy(r->aligned, p, h.size);
+		p = (const __u8 *)r->aligned;
+	}
 	release_read(r);
 	r->pos += h.size;
-	if (h.type == PERF_RECORD_KSYMBOL || h.type == PERF_RECORD_BPF_EVENT)
-		return decode(r, repaired(r, r->buf + offset), offset, rec);
-	return decode(r, r->buf + offset, offset, rec);
+	*rec = (const void *)p;
+	return 1;
+}
+
+/* Decompress COMPRESSED record @rec, at file offset @offset. */
+static int unzip(struct pd_reader *r, const struct perf_event_header *rec, __u64 offset)
+{
+	const char *why = "";
+	char msg[PD_MSG_LEN];
+
+	if (!r->unzip)
+		r->unzip = pd_unzip_new();
+	if (!r->unzip) {
+		say(r->err, "out of memory");
+		r->failed = true;
+		return -ENOMEM;
+	}
+	r->unzip_offset = offset;
+	if (pd_unzip_feed(r->unzip, rec + 1, rec->size - sizeof(*rec), &why)) {
+		snprintf(msg, sizeof(msg), "compressed: %s", why);
+		return bad_at(r, offset, msg);
+	}
+	return 0;
+}
+
+/* What a stock kernel oversized at its true size, then decoded. */
+static int deliver(struct pd_reader *r, const struct perf_event_header *h, __u64 offset,
+		   struct pd_record *rec)
+{
+	const __u8 *p = (const __u8 *)h;
+
+	if (h->type == PERF_RECORD_KSYMBOL || h->type == PERF_RECORD_BPF_EVENT)
+		p = repaired(r, p);
+	return decode(r, p, offset, rec);
+}
+
+int pd_reader_next(struct pd_reader *r, struct pd_record *rec)
+{
+	const struct perf_event_header *h;
+	const char *why = "";
+	__u64 offset;
+	int ret;
+
+	if (r->failed)
+		return -EINVAL;
+	for (;;) {
+		if (r->unzip) {
+			ret = pd_unzip_next(r->unzip, &h, &why);
+			if (ret < 0)
+				return bad_at(r, r->unzip_offset, why);
+			if (ret)
+				return deliver(r, h, r->unzip_offset, rec);
+		}
+		offset = r->pos;
+		ret = next_in_file(r, &h);
+		if (ret <= 0)
+			break;
+		if (h->type != PD_RECORD_COMPRESSED)
+			return deliver(r, h, offset, rec);
+		ret = unzip(r, h, offset);
+		if (ret)
+			return ret;
+	}
+	if (!ret && pd_unzip_pending(r->unzip))
+		say(r->warn, "compressed data ends inside a record: the records before it were read");
+	return ret;
 }
 
 int pd_reader_decode(struct pd_reader *r, const struct perf_event_header *raw, __u64 offset,
@@ -609,6 +852,7 @@ void pd_reader_close(struct pd_reader *r)
 	if (!r)
 		return;
 	pd_evindex_free(&r->index);
+	pd_unzip_free(r->unzip);
 	pd_fact_index_free(r->facts);
 	pd_file_info_release(&r->info);
 	if (r->map)

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the perf.data that are not laid out as a plain file:
+ * records compressed with zstd (perf record -z: one stream cut into
+ * COMPRESSED records of any size, a record split between two of them)
+ * and pipe mode (perf record -o -: attrs and features as records of the
+ * stream, records at unaligned offsets, read from a file or from stdin).
+ * Each stream is built from a file our writer made, and must give the
+ * same records as that file.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <zstd.h>
+#include "tests/unit/unit.h"
+#include "util/perf_data/format.h"
+#include "util/perf_data/unzip.h"
+
+static const __u64 ids[2] = { 21, 22 };
+#define NR_PROGS	40
+
+/* The plain file the streams are made of: a COMM, then KSYMBOL + PROG_LOAD each. */
+static void write_plain(const char *file)
+{
+	struct perf_event_attr attr = sideband_attr();
+	struct pd_writer *w = one_event_writer(file, &attr, ids, 2);
+	struct pd_sample s = { .pid = 7, .tid = 7, .id = ids[0] };
+	char name[64];
+	__u32 i;
+
+	if (!w)
+		return;
+	s.time = 1;
+	pd_write_comm(w, 7, 7, "loader", false, &s);
+	for (i = 0; i < NR_PROGS; i++) {
+		s.time = 10 + 2 * i;
+		s.id = ids[i % 2];
+		snprintf(name, sizeof(name), "bpf_prog_0123456789abcdef_long_function_name_%u", i);
+		pd_write_ksymbol(w, 0xffffffffc0000000ULL + 64 * i, 64,
+				 PERF_RECORD_KSYMBOL_TYPE_BPF, 0, name, &s);
+		s.time++;
+		pd_write_bpf_event(w, PERF_BPF_EVENT_PROG_LOAD, 0, 100 + i, NULL, &s);
+	}
+	pd_writer_close(w);
+}
+
+/* "type/id-or-name/time" of every record of @r, joined; the return of the last next(). */
+static int summary(struct pd_reader *r, char *buf, size_t len)
+{
+	struct pd_record rec;
+	size_t pos = 0;
+	int ret;
+
+	buf[0] = 0;
+	while ((ret = pd_reader_next(r, &rec)) > 0 && pos < len) {
+		if (rec.type == PERF_RECORD_BPF_EVENT)
+			pos += snprintf(buf + pos, len - pos, "%u/%u/%llu,", rec.type, rec.bpf.id,
+					(unsigned long long)rec.sample.time);
+		else if (rec.type == PERF_RECORD_KSYMBOL)
+			pos += snprintf(buf + pos, len - pos, "%u/%s/%llu,", rec.type,
+					rec.ksymbol.name, (unsigned long long)rec.sample.time);
+		else if (rec.type == PERF_RECORD_COMM)
+			pos += snprintf(buf + pos, len - pos, "%u/%s/%llu,", rec.type,
+					rec.comm.comm, (unsigned long long)rec.sample.time);
+		else
+			pos += snprintf(buf + pos, len - pos, "%u,", rec.type);
+	}
+	return ret;
+}
+
+static int summary_of(const void *buf, size_t len, char *out, size_t out_len, char *err,
+		      size_t errlen, const char **warn)
+{
+	struct pd_reader *r = pd_reader_open_mem(buf, len, err, errlen);
+	int ret;
+
+	out[0] = 0;
+	if (!r)
+		return -1;
+	ret = summary(r, out, out_len);
+	if (ret < 0)
+		snprintf(err, errlen, "%s", pd_reader_error(r));
+	*warn = NULL;
+	if (pd_reader_warning(r))
+		*warn = strstr(pd_reader_warning(r), "compressed") ? "compressed" : "other";
+	pd_reader_close(r);
+	return ret;
+}
+
+struct plain {
+	__u8 *buf;
+	size_t len;
+	struct pd_file_header h;
+	char want[16384];		/* its summary */
+};
+
+static bool load_plain(struct plain *p)
+{
+	char err[256];
+	const char *warn;
+
+	write_plain(path("plain.data"));
+	p->buf = slurp(path("plain.data"), &p->len);
+	if (!CHECK(p->len >= sizeof(p->h), "the plain file is written"))
+		return false;
+	memcpy(&p->h, p->buf, sizeof(p->h));
+	return CHECK(summary_of(p->buf, p->len, p->want, sizeof(p->want), err, sizeof(err),
+				&warn) == 0 && strstr(p->want, "long_function_name_39"),
+		     "the plain file reads back");
+}
+
+static void put_record(__u8 *out, size_t *pos, __u32 type, const void *body, size_t len)
+{
+	struct perf_event_header h = { .type = type, .size = sizeof(h) + len };
+
+	memcpy(out + *pos, &h, sizeof(h));
+	if (len)
+		memcpy(out + *pos + sizeof(h), body, len);
+	*pos += sizeof(h) + len;
+}
+
+/*
+ * The plain file with its data after the first record compressed in one
+ * zstd frame, cut into @nr_parts COMPRESSED records (of unaligned sizes:
+ * the cuts fall inside records), then a FINISHED_ROUND.  @keep: how many
+ * of the parts are written (fewer: a stream that stops).
+ */
+static __u8 *compressed_file(const struct plain *p, int nr_parts, int keep, bool garbage,
+			     size_t *len)
+{
+	const __u8 *data = p->buf + p->h.data.offset;
+	size_t first = ((const struct perf_event_header *)data)->size;
+	size_t cap = ZSTD_compressBound(p->h.data.size), clen, pos, part, i;
+	__u8 *z = malloc(cap), *out = malloc(p->h.data.offset + cap + 64 * nr_parts + 4096);
+	struct pd_file_header h = p->h;
+
+	clen = ZSTD_compress(z, cap, data + first, p->h.data.size - first, 3);
+	if (garbage)
+		memset(z + 4, 0xa5, clen - 4);
+	memcpy(out, p->buf, p->h.data.offset);
+	pos = p->h.data.offset;
+	memcpy(out + pos, data, first);
+	pos += first;
+	part = clen / nr_parts + 1;
+	for (i = 0; i < (size_t)keep; i++) {
+		size_t n = i * part + part > clen ? clen - i * part : part;
+
+		put_record(out, &pos, PD_RECORD_COMPRESSED, z + i * part, n);
+	}
+	put_record(out, &pos, PD_RECORD_FINISHED_ROUND, NULL, 0);
+	h.data.size = pos - h.data.offset;
+	memset(h.features, 0, sizeof(h.features));
+	memcpy(out, &h, sizeof(h));
+	free(z);
+	*len = pos;
+	return out;
+}
+
+static void test_compressed(const struct plain *p)
+{
+	char got[16384], err[256];
+	const char *warn;
+	size_t len;
+	__u8 *f;
+	int ret;
+
+	f = compressed_file(p, 3, 3, false, &len);
+	ret = summary_of(f, len, got, sizeof(got), err, sizeof(err), &warn);
+	CHECK(ret == 0 && !strncmp(got, p->want, strlen(p->want)) &&
+	      !strcmp(got + strlen(p->want), "68,"),
+	      "3 COMPRESSED records of unaligned sizes give the plain file's %d records, then the round (%d: %.60s)",
+	      2 * NR_PROGS + 1, ret, ret ? err : got);
+	free(f);
+
+	f = compressed_file(p, 3, 2, false, &len);
+	ret = summary_of(f, len, got, sizeof(got), err, sizeof(err), &warn);
+	CHECK(ret == 0 && strlen(got) < strlen(p->want) && !strncmp(got, p->want, strlen(got) - 3) &&
+	      warn && !strcmp(warn, "compressed"),
+	      "a stream cut after 2 of 3 parts: the complete records, and a warning (%d, %s)",
+	      ret, warn ? warn : "no warning");
+	free(f);
+
+	f = compressed_file(p, 2, 2, true, &len);
+	ret = summary_of(f, len, got, sizeof(got), err, sizeof(err), &warn);
+	CHECK(ret < 0 && strstr(err, "compressed:") && strstr(err, "malformed record at byte"),
+	      "a corrupt zstd stream is an error at its record: %s", err);
+	free(f);
+}
+
+/*
+ * The plain file in pipe mode: the 16-byte header, HEADER_ATTR, a
+ * HEADER_FEATURE of 84 bytes (the records after it are unaligned, as
+ * perf writes them), then the data.
+ */
+static __u8 *pipe_stream(const struct plain *p, bool with_attr, size_t *len)
+{
+	__u8 *out = malloc(p->len + 4096), body[4096];
+	__u64 head[2] = { PD_MAGIC, PD_PIPE_HEADER_SIZE }, feat = PD_HEADER_HOSTNAME;
+	size_t pos = sizeof(head), attr_bytes = p->h.attr_size - sizeof(struct pd_file_section);
+	struct pd_file_section ids;
+	__u32 slen = 64;
+
+	memcpy(out, head, sizeof(head));
+	if (with_attr) {
+		memcpy(body, p->buf + p->h.attrs.offset, attr_bytes);
+		memcpy(&ids, p->buf + p->h.attrs.offset + attr_bytes, sizeof(ids));
+		memcpy(body + attr_bytes, p->buf + ids.offset, ids.size);
+		put_record(out, &pos, PD_RECORD_HEADER_ATTR, body, attr_bytes + ids.size);
+	}
+	memset(body, 0, sizeof(body));
+	memcpy(body, &feat, 8);
+	memcpy(body + 8, &slen, 4);
+	strcpy((char *)body + 12, "pipehost");
+	put_record(out, &pos, PD_RECORD_HEADER_FEATURE, body, 8 + 4 + slen);
+	memcpy(out + pos, p->buf + p->h.data.offset, p->h.data.size);
+	pos += p->h.data.size;
+	*len = pos;
+	return out;
+}
+
+static void test_pipe(const struct plain *p)
+{
+	char got[16384], err[256];
+	const struct pd_file_info *info;
+	struct pd_reader *r;
+	size_t len;
+	__u8 *f;
+	int ret;
+
+	f = pipe_stream(p, true, &len);
+	r = pd_reader_open_mem(f, len, err, sizeof(err));
+	if (CHECK(r, "a pipe-mode stream opens (%s)", r ? "ok" : err)) {
+		info = pd_reader_info(r);
+		CHECK(info->pipe && info->nr_events == 1 && info->events[0].nr_ids == 2 &&
+		      info->events[0].ids[1] == ids[1] && info->hostname &&
+		      !strcmp(info->hostname, "pipehost"),
+		      "its attr, ids and HOSTNAME come from the stream's records");
+		ret = summary(r, got, sizeof(got));
+		/* the stream's own records are given too, first */
+		CHECK(ret == 0 && !strncmp(got, "64,80,", 6) && !strcmp(got + 6, p->want) &&
+		      !pd_reader_warning(r),
+		      "records at unaligned offsets read as the plain file's, no warning (%d: %.60s)",
+		      ret, got);
+		pd_reader_close(r);
+	}
+	free(f);
+
+	f = pipe_stream(p, false, &len);
+	r = pd_reader_open_mem(f, len, err, sizeof(err));
+	CHECK(!r && !strcmp(err, "pipe-mode perf.data without any event attr"),
+	      "a stream without HEADER_ATTR is refused: %s", r ? "opened" : err);
+	pd_reader_close(r);
+	free(f);
+}
+
+/* "-" reads stdin from a pipe, twice (script measures, then prints). */
+static void test_stdin(const struct plain *p)
+{
+	char got[2][16384], err[256];
+	struct pd_reader *r;
+	int fds[2], saved = dup(0), i, ok = 0;
+	size_t len;
+	__u8 *f = pipe_stream(p, true, &len);
+	pid_t pid;
+
+	if (pipe(fds))
+		return;
+	pid = fork();
+	if (!pid) {
+		close(fds[0]);
+		_exit(write(fds[1], f, len) == (ssize_t)len ? 0 : 1);
+	}
+	close(fds[1]);
+	dup2(fds[0], 0);
+	close(fds[0]);
+	for (i = 0; i < 2; i++) {
+		r = pd_reader_open("-", err, sizeof(err));
+		if (r && summary(r, got[i], sizeof(got[i])) == 0 && !strcmp(got[i] + 6, p->want))
+			ok++;
+		pd_reader_close(r);
+	}
+	waitpid(pid, NULL, 0);
+	dup2(saved, 0);
+	close(saved);
+	CHECK(ok == 2, "stdin from a pipe is read whole, twice (%d of 2)", ok);
+	free(f);
+}
+
+int main(void)
+{
+	struct plain p = {};
+
+	unit_setup();
+	if (load_plain(&p)) {
+		test_compressed(&p);
+		test_pipe(&p);
+		test_stdin(&p);
+	}
+	free(p.buf);
+	return unit_done();
+}
