@@ -122,33 +122,41 @@ static void put_record(__u8 *out, size_t *pos, __u32 type, const void *body, siz
 }
 
 /*
- * The plain file with its data after the first record compressed in one
- * zstd frame, cut into @nr_parts COMPRESSED records (of unaligned sizes:
- * the cuts fall inside records), then a FINISHED_ROUND.  @keep: how many
- * of the parts are written (fewer: a stream that stops).
+ * The plain file with its data after the first record compressed as perf
+ * does it: one zstd stream, flushed after each of @nr_parts pushes, each
+ * push a COMPRESSED record (of an unaligned size).  The pushes are cut
+ * inside records, as perf's are where a ring wraps.  Then a
+ * FINISHED_ROUND.  @keep: how many of the records are written (fewer: a
+ * stream that stops); @garbage: their bytes spoilt.
  */
 static __u8 *compressed_file(const struct plain *p, int nr_parts, int keep, bool garbage,
 			     size_t *len)
 {
 	const __u8 *data = p->buf + p->h.data.offset;
 	size_t first = ((const struct perf_event_header *)data)->size;
-	size_t cap = ZSTD_compressBound(p->h.data.size), clen, pos, part, i;
-	__u8 *z = malloc(cap), *out = malloc(p->h.data.offset + cap + 64 * nr_parts + 4096);
+	size_t rest = p->h.data.size - first, cap = ZSTD_compressBound(rest) + 64 * nr_parts;
+	__u8 *z = malloc(cap), *out = malloc(p->h.data.offset + first + cap + 4096);
+	ZSTD_CStream *cs = ZSTD_createCStream();
 	struct pd_file_header h = p->h;
+	size_t pos, push = rest / nr_parts + 3, done = 0;
+	int i;
 
-	clen = ZSTD_compress(z, cap, data + first, p->h.data.size - first, 3);
-	if (garbage)
-		memset(z + 4, 0xa5, clen - 4);
-	memcpy(out, p->buf, p->h.data.offset);
-	pos = p->h.data.offset;
-	memcpy(out + pos, data, first);
-	pos += first;
-	part = clen / nr_parts + 1;
-	for (i = 0; i < (size_t)keep; i++) {
-		size_t n = i * part + part > clen ? clen - i * part : part;
+	ZSTD_initCStream(cs, 3);
+	memcpy(out, p->buf, p->h.data.offset + first);
+	pos = p->h.data.offset + first;
+	for (i = 0; i < nr_parts; i++) {
+		ZSTD_inBuffer in = { data + first + done, done + push > rest ? rest - done : push, 0 };
+		ZSTD_outBuffer o = { z, cap, 0 };
 
-		put_record(out, &pos, PD_RECORD_COMPRESSED, z + i * part, n);
+		done += in.size;
+		ZSTD_compressStream(cs, &o, &in);
+		ZSTD_flushStream(cs, &o);
+		if (garbage)
+			memset(z, 0xa5, o.pos);
+		if (i < keep)
+			put_record(out, &pos, PD_RECORD_COMPRESSED, z, o.pos);
 	}
+	ZSTD_freeCStream(cs);
 	put_record(out, &pos, PD_RECORD_FINISHED_ROUND, NULL, 0);
 	h.data.size = pos - h.data.offset;
 	memset(h.features, 0, sizeof(h.features));
@@ -170,7 +178,7 @@ static void test_compressed(const struct plain *p)
 	ret = summary_of(f, len, got, sizeof(got), err, sizeof(err), &warn);
 	CHECK(ret == 0 && !strncmp(got, p->want, strlen(p->want)) &&
 	      !strcmp(got + strlen(p->want), "68,"),
-	      "3 COMPRESSED records of unaligned sizes give the plain file's %d records, then the round (%d: %.60s)",
+	      "3 pushes cut inside records, COMPRESSED records of unaligned sizes, give the plain file's %d records, then the round (%d: %.60s)",
 	      2 * NR_PROGS + 1, ret, ret ? err : got);
 	free(f);
 

@@ -3,9 +3,11 @@
  * The records of PERF_RECORD_COMPRESSED (perf record -z).
  *
  * perf compresses what it drains from a ring into one zstd stream for the
- * whole session and cuts the compressed bytes into records of at most
- * 64 KiB: a frame may span records, and a record decompressed may end in
- * the middle of a perf record that the next one completes.  So one
+ * whole session, flushed (not ended: a frame lasts the whole file) after
+ * each push of ring data, and cuts the compressed bytes into records of
+ * at most 64 KiB.  A push stops where the ring wraps, so a record
+ * decompressed may end in the middle of a perf record that the next one
+ * completes.  So one
  * decompression context lives as long as the reader, and the bytes of an
  * incomplete record wait for the next COMPRESSED record.
  *
@@ -27,7 +29,6 @@ struct pd_unzip {
 	__u8 *buf;			/* 8-byte aligned (malloc): records read in place */
 	size_t len, cap;
 	size_t pos;			/* next record */
-	bool in_frame;			/* the last feed ended inside a zstd frame */
 };
 
 struct pd_unzip *pd_unzip_new(void)
@@ -93,7 +94,6 @@ int pd_unzip_feed(struct pd_unzip *u, const void *data, size_t len, const char *
 			return -EINVAL;
 		}
 		u->len = out.pos;
-		u->in_frame = ret != 0;
 		/* done once the input is used and zstd had room to give it all */
 		if (in.pos == in.size && out.pos < out.size)
 			return 0;
@@ -120,7 +120,7 @@ int pd_unzip_next(struct pd_unzip *u, const struct perf_event_header **rec, cons
 
 bool pd_unzip_pending(const struct pd_unzip *u)
 {
-	return u && (u->in_frame || u->pos < u->len);
+	return u && u->pos < u->len;
 }
 
 void pd_unzip_free(struct pd_unzip *u)

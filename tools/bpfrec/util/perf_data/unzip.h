@@ -29,7 +29,7 @@ int pd_unzip_feed(struct pd_unzip *u, const void *data, size_t len, const char *
  * -EINVAL with @why on a malformed size.
  */
 int pd_unzip_next(struct pd_unzip *u, const struct perf_event_header **rec, const char **why);
-/* An incomplete record or zstd frame waits: the file ended in the middle of one. */
+/* Bytes of an incomplete record wait: the file ended in the middle of one. */
 bool pd_unzip_pending(const struct pd_unzip *u);
 void pd_unzip_free(struct pd_unzip *u);
 
