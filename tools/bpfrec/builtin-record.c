@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/stat.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include "builtin.h"
@@ -37,7 +38,6 @@
 #define POLL_MS			100
 
 struct opts {
-	bool help;
 	bool usage_shown;
 	const char *output;
 	unsigned long duration;
@@ -71,7 +71,6 @@ static const char doc[] =
 "object's BTF has a struct named M.  All is detached and unloaded at exit.\n";
 
 enum {
-	OPT_HELP = 'h',
 	OPT_DURATION = 0x100,
 	OPT_CAPTURE,
 	OPT_OBJECT,
@@ -89,7 +88,6 @@ static const struct argp_option options[] = {
 	{ "object", OPT_OBJECT, "FILE", 0, "Load, attach and record the BPF object FILE (repeatable)", 0 },
 	{ "set", OPT_SET, "NAME=VALUE", 0,
 	  "Set global NAME of the objects (.rodata, .data, .bss) before load (repeatable)", 0 },
-	{ "help", OPT_HELP, NULL, 0, "Show this help", -1 },
 	{},
 };
 
@@ -116,10 +114,7 @@ static error_t usage(struct argp_state *state, const char *fmt, const char *arg)
 	struct opts *o = state->input;
 
 	o->usage_shown = true;
-	fprintf(stderr, "bpfrec record: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (see bpfrec record --help)\n");
-	return EINVAL;
+	return cmd_usage_error(state, fmt, arg);
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -127,13 +122,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	struct opts *o = state->input;
 
 	switch (key) {
-	case OPT_HELP:
-		/* argp_state_help() is silent under ARGP_NO_ERRS */
-		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "bpfrec record");
-		o->help = true;
-		/* stop here: nothing else is parsed or done */
-		state->next = state->argc;
-		break;
 	case 'e':
 		if (strcmp(arg, "bpf-events"))
 			return usage(state, "unknown event '%s', the only one is bpf-events", arg);
@@ -178,9 +166,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_ERROR:
 		/* getopt refused the argument before the one argp would read next */
-		if (!o->usage_shown && state->next > 0 && state->next <= state->argc)
-			return usage(state, "bad option '%s'", state->argv[state->next - 1]);
-		break;
+		return o->usage_shown ? 0 : cmd_bad_option(state);
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -388,14 +374,15 @@ static int start(struct recorder *r)
 	return 0;
 }
 
-static void report(struct recorder *r, const struct facts_stats *st, __u64 lost_facts)
+/* Once the file is final: its size is what ls shows, features included. */
+static void report(struct recorder *r, const struct pd_writer_stats *ws,
+		   const struct facts_stats *st, __u64 lost_facts)
 {
-	struct pd_writer_stats ws;
+	struct stat sb;
 
-	pd_writer_stats(r->w, &ws);
 	fprintf(stderr, "bpfrec: %llu records, %zu objects (%zu programs, %zu unresolved) in %s (%llu KiB)\n",
-		(unsigned long long)ws.records, st->objects, st->progs, st->unresolved,
-		r->o.output, (unsigned long long)(ws.data_bytes >> 10));
+		(unsigned long long)ws->records, st->objects, st->progs, st->unresolved,
+		r->o.output, stat(r->o.output, &sb) ? 0ULL : (unsigned long long)sb.st_size >> 10);
 	if (r->sink.repaired)
 		fprintf(stderr, "bpfrec: %llu oversized side-band records repaired (a stock kernel bug with several listeners)\n",
 			(unsigned long long)r->sink.repaired);
@@ -408,6 +395,7 @@ static void report(struct recorder *r, const struct facts_stats *st, __u64 lost_
 static int finish(struct recorder *r, int err)
 {
 	struct pd_capture c = {};
+	struct pd_writer_stats ws;
 	struct facts_stats st;
 	int ret;
 
@@ -431,12 +419,13 @@ static int finish(struct recorder *r, int err)
 	ret = facts_store(r->sink.facts, r->w);
 	if (!err)
 		err = ret;
-	if (!err)
-		report(r, &st, c.lost_facts);
+	pd_writer_stats(r->w, &ws);
 	ret = pd_writer_close(r->w);
 	r->w = NULL;
 	if (ret)
 		fprintf(stderr, "bpfrec: finalising %s: %s\n", r->o.output, strerror(-ret));
+	else if (!err)
+		report(r, &ws, &st, c.lost_facts);
 	return err ? err : ret;
 }
 
@@ -532,7 +521,8 @@ static int record(struct recorder *r, int argc, char **argv)
 
 int cmd_record(int argc, char **argv)
 {
-	const struct argp argp = { options, parse_opt, "[-- CMD [ARGS]]", doc, NULL, NULL, NULL };
+	const struct argp argp = { options, parse_opt, "[-- CMD [ARGS]]", doc, cmd_help_children,
+				   NULL, NULL };
 	struct recorder r = {
 		.o = {
 			.output = BPFREC_DEFAULT_FILE,
@@ -549,7 +539,7 @@ int cmd_record(int argc, char **argv)
 	err = argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r.o);
 	if (err)
 		return BPFREC_EXIT_USAGE;
-	if (r.o.help)
+	if (cmd_help_shown())
 		return BPFREC_EXIT_OK;
 	/* a bad object or --set is bad input: found before anything starts */
 	if (r.o.objs.nr_sets && !r.o.objs.nr) {

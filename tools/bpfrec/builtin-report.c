@@ -66,6 +66,7 @@ static const char report_doc[] =
 
 static const struct argp_child report_children[] = {
 	{ &input_argp, 0, NULL, 0 },
+	{ &cmd_help_argp, 0, NULL, 0 },
 	{ 0 }
 };
 
@@ -559,9 +560,10 @@ int cmd_report(int argc, char **argv)
 	size_t i;
 	int ret = BPFREC_EXIT_OK;
 
-	argp_err_exit_status = BPFREC_EXIT_USAGE;
-	if (argp_parse(&argp, argc, argv, 0, NULL, &input))
+	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &input))
 		return BPFREC_EXIT_USAGE;
+	if (cmd_help_shown())
+		return BPFREC_EXIT_OK;
 	if (timeline_open(&tl, input, err, sizeof(err))) {
 		fprintf(stderr, "bpfrec report: %s: %s\n", input, err);
 		return BPFREC_EXIT_ERROR;

@@ -5,30 +5,65 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
 #include <bpf/libbpf.h>
 #include "builtin.h"
 #include "util/json.h"
 #include "util/output_decode.h"
 #include "util/perf_data/oversized.h"
-#include <stdlib.h>
+#include "util/printable.h"
 #include "util/timeline.h"
+
+/* What a record is about, for --kinds. */
+enum kind { K_PROG, K_MAP, K_LINK, K_BTF, K_KSYMBOL, K_LOST, K_OUTPUT, K_NR };
+
+static const char *const kind_names[K_NR] = {
+	"prog", "map", "link", "btf", "ksymbol", "lost", "output",
+};
+
+#define MAX_FILTER	16
+#define DEFAULT_WIDTH	160
 
 struct script_args {
 	const char *input;
 	bool json;
+	bool ksymbol;			/* programs' images too */
+	unsigned int kinds;		/* 1 << enum kind; 0: all */
+	__u32 pids[MAX_FILTER];
+	int nr_pids;
+	char comms[MAX_FILTER][64];
+	int nr_comms;
+	unsigned long width;		/* --width: 0, lines are never cut */
+	bool width_set;
+	unsigned long budget;		/* the columns fit this width */
+	unsigned long cut;		/* lines are cut there (0: never) */
 };
 
-enum { OPT_JSON = 0x100 };
+enum { OPT_JSON = 0x100, OPT_KSYMBOL, OPT_KINDS, OPT_PID, OPT_COMM, OPT_WIDTH };
 
 static const struct argp_option script_options[] = {
-	{ "json", OPT_JSON, NULL, 0, "one JSON object per line", 0 },
+	{ "json", OPT_JSON, NULL, 0, "One JSON object per line, every record whole", 0 },
+	{ "kinds", OPT_KINDS, "KIND[,KIND...]", 0,
+	  "Only these: prog, map, link, btf, ksymbol, lost, output", 0 },
+	{ "pid", OPT_PID, "PID[,PID...]", 0, "Only the records of these processes", 0 },
+	{ "comm", OPT_COMM, "COMM[,COMM...]", 0, "Only the records of tasks of these names", 0 },
+	{ "ksymbol", OPT_KSYMBOL, NULL, 0,
+	  "Also the KSYMBOL lines of programs' JIT images (else folded into PROG_LOAD and "
+	  "PROG_UNLOAD)", 0 },
+	{ "width", OPT_WIDTH, "COLUMNS", 0,
+	  "Fit text lines to COLUMNS, cutting what is longer with '~' (0: never; default: the "
+	  "terminal's width, not cut into a pipe)", 0 },
 	{ 0 }
 };
 
 static const struct argp_child script_children[] = {
 	{ &input_argp, 0, NULL, 0 },
+	{ &cmd_help_argp, 0, NULL, 0 },
 	{ 0 }
 };
 
@@ -38,7 +73,13 @@ static const char script_doc[] =
 	"Reads files written by 'bpfrec record' and by 'perf record': without\n"
 	"-i, bpfrec.data, or perf.data when there is no bpfrec.data.\n"
 	"Columns: time (s.us), cpu, pid/tid, comm, event, id, name, type,\n"
-	"tag, details.\n"
+	"tag, details.  A program's name is its full name (its main function's\n"
+	"name in BTF) when the file has it; one that perf could not resolve is\n"
+	"named from its KSYMBOL record.  The KSYMBOL records of programs' JIT\n"
+	"images say what PROG_LOAD and PROG_UNLOAD say: they are shown with\n"
+	"--ksymbol (and always in --json).  Into a terminal, lines fit it; into\n"
+	"a pipe, the columns fit 160 and the details go on whole (--width).\n"
+	"Control characters in comms and names are shown as \\xNN.\n"
 	"\n"
 	"What objects loaded by 'bpfrec record --object' sent is shown too: event\n"
 	"bpf-output or ringbuf, the map's id and name, and the record's fields\n"
@@ -50,14 +91,70 @@ static const char script_doc[] =
 	"  bpfrec script\n"
 	"  bpfrec script -i /tmp/bpf.data\n"
 	"  bpfrec script -i /tmp/bpf.data --json | jq 'select(.event == \"PROG_LOAD\")'\n"
+	"  bpfrec script --kinds prog,map --comm execsnoop\n"
+	"  perf record -e cpu-clock -o - -- ./loader | bpfrec script -i -\n"
 	"\v"
 	"Exit status: 0 ok, 1 unreadable or malformed file, 2 usage error.";
+
+/* The next item of a comma-separated @*list into @buf; false at its end. */
+static bool next_item(const char **list, char *buf, size_t len)
+{
+	size_t n;
+
+	if (!**list)
+		return false;
+	n = strcspn(*list, ",");
+	snprintf(buf, len, "%.*s", (int)n, *list);
+	*list += n + !!(*list)[n];
+	return true;
+}
+
+static error_t parse_kinds(struct argp_state *state, struct script_args *a, const char *arg)
+{
+	char tok[64];
+	int k;
+
+	while (next_item(&arg, tok, sizeof(tok))) {
+		for (k = 0; k < K_NR && strcmp(tok, kind_names[k]); k++)
+			;
+		if (k == K_NR)
+			return cmd_usage_error(state, "unknown kind '%s': prog, map, link, btf, ksymbol, lost or output", tok);
+		a->kinds |= 1U << k;
+	}
+	return a->kinds ? 0 : cmd_usage_error(state, "%s", "--kinds wants a list of kinds");
+}
+
+static error_t parse_pids(struct argp_state *state, struct script_args *a, const char *arg)
+{
+	char tok[64], *end;
+	unsigned long v;
+
+	while (next_item(&arg, tok, sizeof(tok))) {
+		v = strtoul(tok, &end, 10);
+		if (*tok == '-' || end == tok || *end || v > 0xffffffffUL)
+			return cmd_usage_error(state, "--pid wants process ids like 42,43, not '%s'", tok);
+		if (a->nr_pids == MAX_FILTER)
+			return cmd_usage_error(state, "--pid: at most %d processes", MAX_FILTER);
+		a->pids[a->nr_pids++] = v;
+	}
+	return a->nr_pids ? 0 : cmd_usage_error(state, "%s", "--pid wants process ids");
+}
+
+static error_t parse_comms(struct argp_state *state, struct script_args *a, const char *arg)
+{
+	while (a->nr_comms < MAX_FILTER &&
+	       next_item(&arg, a->comms[a->nr_comms], sizeof(a->comms[0])))
+		a->nr_comms++;
+	if (*arg)
+		return cmd_usage_error(state, "--comm: at most %d names", MAX_FILTER);
+	return a->nr_comms ? 0 : cmd_usage_error(state, "%s", "--comm wants task names");
+}
 
 static error_t script_parse(int key, char *arg, struct argp_state *state)
 {
 	struct script_args *a = state->input;
+	char *end;
 
-	(void)arg;
 	switch (key) {
 	case ARGP_KEY_INIT:
 		/* -i belongs to input_argp */
@@ -65,6 +162,22 @@ static error_t script_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_JSON:
 		a->json = true;
+		break;
+	case OPT_KSYMBOL:
+		a->ksymbol = true;
+		break;
+	case OPT_KINDS:
+		return parse_kinds(state, a, arg);
+	case OPT_PID:
+		return parse_pids(state, a, arg);
+	case OPT_COMM:
+		return parse_comms(state, a, arg);
+	case OPT_WIDTH:
+		a->width_set = true;
+		a->width = strtoul(arg, &end, 10);
+		if (*arg == '-' || end == arg || *end || (a->width && a->width < 80) ||
+		    a->width > 4096)
+			return cmd_usage_error(state, "--width wants 0 or 80 to 4096 columns, not '%s'", arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -162,17 +275,34 @@ static void join(char *buf, size_t len, __u32 n, const __u32 *ids,
 	}
 }
 
+/*
+ * A program's full name: its main function's in BTF, else its image's
+ * (the kernel names the image after that function too), else the 15
+ * characters of bpf_prog_info.  The image's name of a resolved program is
+ * taken only when it extends the info's: a pairing gone wrong (a record
+ * lost) cannot rename a program.
+ */
+static const char *prog_name(const struct pd_prog *p, const char *ksym)
+{
+	bool resolved = p && !(p->flags & PD_F_UNRESOLVED);
+
+	if (resolved && p->nr_func_names && p->func_names[0][0])
+		return p->func_names[0];
+	if (ksym && (!resolved || !strncmp(ksym, p->name, strlen(p->name))))
+		return ksym;
+	return resolved && p->name[0] ? p->name : NULL;
+}
+
 static void prog_row(struct row *r, struct pd_reader *rd, bool load)
 {
 	const struct pd_prog *p = pd_reader_prog(rd, r->id);
 
 	set_tag(r, r->e->bpf.tag);
+	r->name = prog_name(p, r->e->ksym_name);
 	if (!p || (p->flags & PD_F_UNRESOLVED)) {
 		kv_flag(r, "unresolved");
 		return;
 	}
-	if (p->name[0])
-		r->name = p->name;
 	r->type = type_name(r, libbpf_bpf_prog_type_str(p->type), "prog",
 			    p->type);
 	if (!r->tag[0])
@@ -454,12 +584,20 @@ static void build_row(struct row *r, const struct timeline *tl,
  * names of kernel threads are longer) and readers of the text rely on it.
  */
 struct widths {
-	int comm, event, name, type;
+	int time, pidtid, comm, event, name, type;
 };
 
-static const struct widths min_widths = { 16, 12, 16, 20 };
+static const struct widths min_widths = { 8, 7, 16, 12, 16, 20 };
 /* a BPF symbol, bpf_prog_<tag>_<name>, takes 26 + the name */
-static const struct widths max_widths = { 16, 16, 56, 32 };
+static const struct widths max_widths = { 20, 23, 16, 16, 56, 32 };
+/* what the columns leave to the details, at least, in a line of --width */
+#define DETAILS_ROOM	32
+#define CPU_WIDTH	5
+#define ID_WIDTH	6
+#define TAG_WIDTH	16
+
+/* Text of a record (a comm, a name) as shown: control characters escaped. */
+#define TEXT_LEN	1024
 
 static const char *row_comm(const struct row *r)
 {
@@ -488,69 +626,225 @@ static int widen(int width, int max, const char *s)
 	return width;
 }
 
-static void fit_widths(struct widths *w, const struct row *r)
-{
-	w->comm = widen(w->comm, max_widths.comm, row_comm(r));
-	w->event = widen(w->event, max_widths.event, r->event);
-	w->name = widen(w->name, max_widths.name, row_name(r));
-	w->type = widen(w->type, max_widths.type, row_type(r));
-}
+/* The time, CPU and PID/TID columns of a row. */
+struct where {
+	char time[32], cpu[16], pidtid[32];
+};
 
-/* @s left-aligned in @width columns, cut to fit, then a space. */
-static void put_col(const char *s, int width)
-{
-	if ((int)strlen(s) > width)
-		printf("%.*s~ ", width - 1, s);
-	else
-		printf("%-*s ", width, s);
-}
-
-static void print_text(const struct row *r, const struct widths *w)
+static void row_where(const struct row *r, struct where *wh)
 {
 	const struct pd_sample *s = &r->e->sample;
-	char time[32], pidtid[32], cpu[16], id[16];
+
+	if (!r->e->has_sample) {
+		strcpy(wh->time, "-");
+		strcpy(wh->cpu, "[-]");
+		strcpy(wh->pidtid, "-/-");
+		return;
+	}
+	timeline_time(s->time, wh->time, sizeof(wh->time));
+	snprintf(wh->cpu, sizeof(wh->cpu), "[%03u]", s->cpu);
+	snprintf(wh->pidtid, sizeof(wh->pidtid), "%u/%u", s->pid, s->tid);
+}
+
+static void fit_widths(struct widths *w, const struct row *r)
+{
+	char text[TEXT_LEN];
+	struct where wh;
+
+	row_where(r, &wh);
+	w->time = widen(w->time, max_widths.time, wh.time);
+	w->pidtid = widen(w->pidtid, max_widths.pidtid, wh.pidtid);
+	w->comm = widen(w->comm, max_widths.comm, printable(row_comm(r), text, sizeof(text)));
+	w->event = widen(w->event, max_widths.event, r->event);
+	w->name = widen(w->name, max_widths.name, printable(row_name(r), text, sizeof(text)));
+	w->type = widen(w->type, max_widths.type, printable(row_type(r), text, sizeof(text)));
+}
+
+/*
+ * Within @width columns, the columns leave DETAILS_ROOM to the details:
+ * the name gives way first, then the type, down to their least widths.
+ */
+static void fit_width(struct widths *w, unsigned long width)
+{
+	int fixed = w->time + CPU_WIDTH + w->pidtid + w->comm + w->event + ID_WIDTH + w->name +
+		    w->type + TAG_WIDTH + 9, over = fixed + DETAILS_ROOM - (int)width, cut;
+
+	if (!width || over <= 0)
+		return;
+	cut = w->name - min_widths.name < over ? w->name - min_widths.name : over;
+	w->name -= cut;
+	over -= cut;
+	cut = w->type - min_widths.type < over ? w->type - min_widths.type : over;
+	w->type -= cut;
+}
+
+/* A text line being built, cut at the width when printed. */
+struct line {
+	char buf[8192];
+	size_t len;
+};
+
+static void __attribute__((format(printf, 2, 3))) put(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (l->len >= sizeof(l->buf) - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(l->buf + l->len, sizeof(l->buf) - l->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		l->len += (size_t)n < sizeof(l->buf) - l->len ? (size_t)n : sizeof(l->buf) - 1 - l->len;
+}
+
+/* @s, escaped, left-aligned in @width columns, cut to fit, then a space. */
+static void put_col(struct line *l, const char *s, int width)
+{
+	char text[TEXT_LEN];
+
+	printable(s, text, sizeof(text));
+	if ((int)strlen(text) > width)
+		put(l, "%.*s~ ", width - 1, text);
+	else
+		put(l, "%-*s ", width, text);
+}
+
+static void put_line(struct line *l, unsigned long width)
+{
+	if (width && l->len > width) {
+		l->buf[width - 1] = '~';
+		l->len = width;
+	}
+	l->buf[l->len] = '\0';
+	puts(l->buf);
+}
+
+static void print_text(const struct row *r, const struct widths *w, unsigned long width)
+{
+	char id[16], text[TEXT_LEN];
+	struct line l = {};
+	struct where wh;
 	int i;
 
-	if (r->e->has_sample) {
-		timeline_time(s->time, time, sizeof(time));
-		snprintf(cpu, sizeof(cpu), "[%03u]", s->cpu);
-		snprintf(pidtid, sizeof(pidtid), "%u/%u", s->pid, s->tid);
-	} else {
-		strcpy(time, "-");
-		strcpy(cpu, "[-]");
-		strcpy(pidtid, "-/-");
-	}
+	row_where(r, &wh);
 	if (r->has_id)
 		snprintf(id, sizeof(id), "%u", r->id);
 	else
 		strcpy(id, "-");
-	printf("%16s %5s %13s ", time, cpu, pidtid);
-	put_col(row_comm(r), w->comm);
-	put_col(r->event, w->event);
-	printf("%6s ", id);
-	put_col(row_name(r), w->name);
-	put_col(row_type(r), w->type);
+	put(&l, "%*s %*s %*s ", w->time, wh.time, CPU_WIDTH, wh.cpu, w->pidtid, wh.pidtid);
+	put_col(&l, row_comm(r), w->comm);
+	put_col(&l, r->event, w->event);
+	put(&l, "%*s ", ID_WIDTH, id);
+	put_col(&l, row_name(r), w->name);
+	put_col(&l, row_type(r), w->type);
 	/* padded only when details follow: no line ends in spaces */
-	printf(r->nr_kv ? "%-16s" : "%s", r->tag[0] ? r->tag : "-");
+	put(&l, r->nr_kv ? "%-*s" : "%.*s", TAG_WIDTH, r->tag[0] ? r->tag : "-");
 	for (i = 0; i < r->nr_kv; i++) {
 		const struct kv *kv = &r->kv[i];
 
 		switch (kv->kind) {
 		case KV_U64:
-			printf(" %s=%llu", kv->key, (unsigned long long)kv->num);
+			put(&l, " %s=%llu", kv->key, (unsigned long long)kv->num);
 			break;
 		case KV_HEX:
-			printf(" %s=0x%llx", kv->key, (unsigned long long)kv->num);
+			put(&l, " %s=0x%llx", kv->key, (unsigned long long)kv->num);
 			break;
 		case KV_STR:
-			printf(" %s=%s", kv->key, kv->str);
+			put(&l, " %s=%s", kv->key, printable(kv->str, text, sizeof(text)));
 			break;
 		case KV_FLAG:
-			printf(" %s", kv->key);
+			put(&l, " %s", kv->key);
 			break;
 		}
 	}
-	putchar('\n');
+	put_line(&l, width);
+}
+
+static void print_header(const struct widths *w, unsigned long width)
+{
+	struct line l = {};
+
+	put(&l, "#%*s %*s %*s %-*s %-*s %*s %-*s %-*s %-*s %s", w->time - 1, "TIME", CPU_WIDTH,
+	    "CPU", w->pidtid, "PID/TID", w->comm, "COMM", w->event, "EVENT", ID_WIDTH, "ID",
+	    w->name, "NAME", w->type, "TYPE", TAG_WIDTH, "TAG", "DETAILS");
+	put_line(&l, width);
+}
+
+/*
+ * Like ps: into a terminal, lines fit it and are cut; into a pipe, the
+ * columns fit DEFAULT_WIDTH and the details go on (a reader of the text
+ * must have them whole).  --width says both.
+ */
+static void set_width(struct script_args *a)
+{
+	struct winsize ws;
+
+	if (a->width_set) {
+		a->budget = a->cut = a->width;
+		return;
+	}
+	a->budget = DEFAULT_WIDTH;
+	if (isatty(STDOUT_FILENO)) {
+		if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 80)
+			a->budget = ws.ws_col;
+		a->cut = a->budget;
+	}
+}
+
+static int row_kind(const struct tl_event *e)
+{
+	switch (e->type) {
+	case PERF_RECORD_KSYMBOL:
+		return K_KSYMBOL;
+	case PERF_RECORD_LOST:
+		return K_LOST;
+	case PERF_RECORD_SAMPLE:
+		return K_OUTPUT;
+	}
+	switch (e->bpf.type) {
+	case PERF_BPF_EVENT_PROG_LOAD:
+	case PERF_BPF_EVENT_PROG_UNLOAD:
+		return K_PROG;
+	case PERF_BPF_EVENT_MAP_CREATE:
+	case PERF_BPF_EVENT_MAP_FREE:
+		return K_MAP;
+	case PERF_BPF_EVENT_LINK_ATTACH:
+	case PERF_BPF_EVENT_LINK_DETACH:
+		return K_LINK;
+	case PERF_BPF_EVENT_BTF_LOAD:
+	case PERF_BPF_EVENT_BTF_UNLOAD:
+		return K_BTF;
+	}
+	return K_NR;
+}
+
+/* Whether the user asked for row @r. */
+static bool wanted(const struct script_args *a, const struct row *r)
+{
+	const struct tl_event *e = r->e;
+	__u8 tag[BPF_TAG_SIZE];
+	int i, kind = row_kind(e);
+
+	/* a program's image: its PROG_LOAD or PROG_UNLOAD line says it */
+	if (kind == K_KSYMBOL && !a->json && !a->ksymbol && !(a->kinds & (1U << K_KSYMBOL)) &&
+	    timeline_prog_image(&e->ksymbol, tag, NULL))
+		return false;
+	if (a->kinds && (kind == K_NR || !(a->kinds & (1U << kind))))
+		return false;
+	if (a->nr_pids) {
+		for (i = 0; i < a->nr_pids && (!e->has_sample || e->sample.pid != a->pids[i]); i++)
+			;
+		if (i == a->nr_pids)
+			return false;
+	}
+	if (a->nr_comms) {
+		for (i = 0; i < a->nr_comms && strcmp(row_comm(r), a->comms[i]); i++)
+			;
+		if (i == a->nr_comms)
+			return false;
+	}
+	return true;
 }
 
 static void print_json(const struct row *r)
@@ -606,23 +900,26 @@ static void print_json(const struct row *r)
 }
 
 /* The widest value of each text column over the file: a first reading. */
-static int measure(const char *input, struct widths *w, char *err, size_t errlen)
+static int measure(const struct script_args *args, struct widths *w, char *err,
+		   size_t errlen)
 {
 	struct timeline tl;
 	struct tl_event e;
 	struct row row;
 	int ret;
 
-	if (timeline_open(&tl, input, err, errlen))
+	if (timeline_open(&tl, args->input, err, errlen))
 		return -EINVAL;
 	tl.samples = true;
 	while ((ret = timeline_next(&tl, &e, err, errlen)) > 0) {
 		if (!shown(&tl, &e))
 			continue;
 		build_row(&row, &tl, &e);
-		fit_widths(w, &row);
+		if (wanted(args, &row))
+			fit_widths(w, &row);
 	}
 	timeline_close(&tl);
+	fit_width(w, args->budget);
 	return ret;
 }
 
@@ -639,17 +936,17 @@ static int print(const struct script_args *args, const struct widths *w, char *e
 		return -EINVAL;
 	tl.samples = true;
 	if (!args->json)
-		printf("#%15s %5s %13s %-*s %-*s %6s %-*s %-*s %-16s %s\n",
-		       "TIME", "CPU", "PID/TID", w->comm, "COMM", w->event, "EVENT",
-		       "ID", w->name, "NAME", w->type, "TYPE", "TAG", "DETAILS");
+		print_header(w, args->cut);
 	while ((ret = timeline_next(&tl, &e, err, errlen)) > 0) {
 		if (!shown(&tl, &e))
 			continue;
 		build_row(&row, &tl, &e);
+		if (!wanted(args, &row))
+			continue;
 		if (args->json)
 			print_json(&row);
 		else
-			print_text(&row, w);
+			print_text(&row, w, args->cut);
 	}
 	if (!ret && pd_reader_repaired(tl.reader))
 		fprintf(stderr, "bpfrec script: %s: %llu oversized side-band records repaired (a stock kernel bug with several listeners)\n",
@@ -673,11 +970,13 @@ int cmd_script(int argc, char **argv)
 	struct widths w = min_widths;
 	char err[300];
 
-	argp_err_exit_status = BPFREC_EXIT_USAGE;
-	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
+	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &args))
 		return BPFREC_EXIT_USAGE;
+	if (cmd_help_shown())
+		return BPFREC_EXIT_OK;
+	set_width(&args);
 	/* text columns fit the whole file: read it twice rather than keep it */
-	if ((!args.json && measure(args.input, &w, err, sizeof(err))) ||
+	if ((!args.json && measure(&args, &w, err, sizeof(err))) ||
 	    print(&args, &w, err, sizeof(err))) {
 		fprintf(stderr, "bpfrec script: %s: %s\n", args.input, err);
 		outputs_free();

@@ -32,7 +32,6 @@ enum stat_mode { MODE_NONE, MODE_ALL_PROGS, MODE_PROFILE, MODE_BPERF };
 #define DEFAULT_EVENTS	"cpu-clock"
 
 struct opts {
-	bool help;
 	bool usage_shown;
 	enum stat_mode mode;
 	__u32 ids[STAT_MAX_TARGETS];
@@ -88,7 +87,6 @@ static const char doc[] =
 "    bpfrec stat --all-progs -o stat.data 10 && perf stat report -i stat.data\n";
 
 enum {
-	OPT_HELP = 'h',
 	OPT_ALL_PROGS = 0x100,
 	OPT_JSON,
 	OPT_SORT,
@@ -119,7 +117,6 @@ static const struct argp_option options[] = {
 	{ "output", 'o', "FILE", 0,
 	  "Also write the counts to FILE, as perf stat record does", 0 },
 	{ "duration", OPT_DURATION, "SEC", 0, "Stop after SEC seconds (or DURATION)", 0 },
-	{ "help", OPT_HELP, NULL, 0, "Show this help", -1 },
 	{},
 };
 
@@ -138,10 +135,7 @@ static error_t usage(struct argp_state *state, const char *fmt, const char *arg)
 	struct opts *o = state->input;
 
 	o->usage_shown = true;
-	fprintf(stderr, "bpfrec stat: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (see bpfrec stat --help)\n");
-	return EINVAL;
+	return cmd_usage_error(state, fmt, arg);
 }
 
 static int parse_sort(const char *arg, enum sp_sort *sort)
@@ -269,11 +263,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		/* it said which event is wrong */
 		o->usage_shown = true;
 		return stat_events_parse(&o->es, arg) ? EINVAL : 0;
-	case OPT_HELP:
-		argp_help(state->root_argp, stdout, ARGP_HELP_STD_HELP, "bpfrec stat");
-		o->help = true;
-		state->next = state->argc;
-		break;
 	case OPT_ALL_PROGS:
 		o->mode = MODE_ALL_PROGS;
 		break;
@@ -312,7 +301,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		state->next = state->argc;
 		break;
 	case ARGP_KEY_END:
-		if (o->help)
+		if (cmd_help_shown())
 			break;
 		if (o->mode == MODE_NONE)
 			return usage(state, "%s", "say what to count: -b ID, --bpf-counters or --all-progs");
@@ -327,9 +316,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return usage(state, "%s", "a duration and a command: give one of them");
 		break;
 	case ARGP_KEY_ERROR:
-		if (!o->usage_shown && state->next > 0 && state->next <= state->argc)
-			return usage(state, "bad option '%s'", state->argv[state->next - 1]);
-		break;
+		return o->usage_shown ? 0 : cmd_bad_option(state);
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -695,7 +682,7 @@ static void cleanup(struct stat_run *r)
 int cmd_stat(int argc, char **argv)
 {
 	const struct argp argp = { options, parse_opt, "[DURATION | -- CMD [ARGS]]", doc,
-				   NULL, NULL, NULL };
+				   cmd_help_children, NULL, NULL };
 	struct stat_run r = {
 		.wl = { .go_fd = -1 },
 		.progs = { .stats_fd = -1 },
@@ -712,7 +699,7 @@ int cmd_stat(int argc, char **argv)
 	err = argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r.o);
 	if (err)
 		return BPFREC_EXIT_USAGE;
-	if (r.o.help)
+	if (cmd_help_shown())
 		return BPFREC_EXIT_OK;
 	snprintf(target, sizeof(target), r.o.cmd ? "while '%s' ran" : "system wide",
 		 r.o.cmd ? r.o.cmd[0] : "");

@@ -4,6 +4,7 @@
 #define BPFREC_BUILTIN_H
 
 #include <argp.h>
+#include <stdbool.h>
 
 /* Exit codes of every subcommand. */
 #define BPFREC_EXIT_OK		0
@@ -19,6 +20,21 @@
  * const char * that -i sets; left NULL, it is set to the default file.
  */
 extern const struct argp input_argp;
+
+/*
+ * The conventions of every command (cmd_args.c): parse with ARGP_NO_ERRS
+ * and ARGP_NO_HELP, with cmd_help_argp as a child (-h/--help, --usage;
+ * cmd_help_shown() then says to exit 0), and report bad usage with
+ * cmd_usage_error() (one line, "bpfrec CMD: ...", exit 2), getopt's
+ * refusals (ARGP_KEY_ERROR) with cmd_bad_option().
+ */
+extern const struct argp cmd_help_argp;
+/* The children of a command with no other: cmd_help_argp alone. */
+extern const struct argp_child cmd_help_children[];
+bool cmd_help_shown(void);
+error_t cmd_usage_error(struct argp_state *state, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+error_t cmd_bad_option(struct argp_state *state);
 
 int cmd_record(int argc, char **argv);
 int cmd_script(int argc, char **argv);

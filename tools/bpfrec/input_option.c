@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * -i FILE, the input of the commands that read a perf.data (script,
- * report), and the default file when it is not given.
+ * report), the default file when it is not given, and the refusal of
+ * any other argument or option.
  */
 #include <unistd.h>
 #include "builtin.h"
 
 static const struct argp_option input_options[] = {
 	{ "input", 'i', "FILE", 0,
-	  "perf.data to read (default: " BPFREC_DEFAULT_FILE ", or perf.data when there is no "
-	  BPFREC_DEFAULT_FILE ")", 0 },
+	  "perf.data to read, - for stdin (a pipe-mode stream, perf record -o -); default: "
+	  BPFREC_DEFAULT_FILE ", or perf.data when there is no " BPFREC_DEFAULT_FILE, 0 },
 	{ 0 }
 };
 
@@ -22,8 +23,9 @@ static error_t input_parse(int key, char *arg, struct argp_state *state)
 		*input = arg;
 		break;
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		break;
+		return cmd_usage_error(state, "unexpected argument '%s'", arg);
+	case ARGP_KEY_ERROR:
+		return cmd_bad_option(state);
 	case ARGP_KEY_END:
 		/*
 		 * What bpfrec record wrote, else what perf record did: either

@@ -6,6 +6,7 @@
  * that order, so an exec that renames a task applies from the right
  * moment on.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -54,6 +55,97 @@ int timeline_open(struct timeline *tl, const char *path, char *err, size_t errle
 	return 0;
 }
 
+bool timeline_prog_image(const struct pd_ksymbol *k, __u8 tag[BPF_TAG_SIZE], char *name)
+{
+	static const char prefix[] = "bpf_prog_";
+	const char *s = k->name;
+	unsigned int byte;
+	int i;
+
+	if (k->ksym_type != PERF_RECORD_KSYMBOL_TYPE_BPF || strncmp(s, prefix, sizeof(prefix) - 1))
+		return false;
+	s += sizeof(prefix) - 1;
+	for (i = 0; i < BPF_TAG_SIZE; i++, s += 2) {
+		if (!isxdigit((unsigned char)s[0]) || !isxdigit((unsigned char)s[1]) ||
+		    sscanf(s, "%2x", &byte) != 1)
+			return false;
+		tag[i] = byte;
+	}
+	if (*s && *s != '_')
+		return false;
+	if (name)
+		snprintf(name, TL_NAME_LEN, "%s", *s ? s + 1 : "");
+	return true;
+}
+
+/*
+ * The images a task registered or unregistered since its last program
+ * event: the kernel writes a program's KSYMBOL records (one per function)
+ * right before its PROG_LOAD or PROG_UNLOAD, from the same task.
+ */
+#define TL_IMAGES	4
+
+struct images {
+	int nr;
+	__u8 tag[TL_IMAGES][BPF_TAG_SIZE];
+	char *name[TL_IMAGES];
+};
+
+static struct images *images_of(struct timeline *tl, __u32 tid, bool add)
+{
+	__u64 *v = add ? hashmap_add(&tl->images, tid, NULL) : hashmap_find(&tl->images, tid);
+
+	if (v && !*v)
+		*v = (uintptr_t)calloc(1, sizeof(struct images));
+	return v ? (struct images *)(uintptr_t)*v : NULL;
+}
+
+static void images_clear(struct images *im)
+{
+	while (im->nr)
+		free(im->name[--im->nr]);
+}
+
+static int image_seen(struct timeline *tl, const struct pd_record *rec)
+{
+	__u8 tag[BPF_TAG_SIZE];
+	struct images *im;
+
+	if (!rec->has_sample || !timeline_prog_image(&rec->ksymbol, tag, tl->ksym_name))
+		return 0;
+	im = images_of(tl, rec->sample.tid, true);
+	if (!im)
+		return -ENOMEM;
+	if (im->nr == TL_IMAGES)
+		return 0;
+	im->name[im->nr] = strdup(tl->ksym_name);
+	if (!im->name[im->nr])
+		return -ENOMEM;
+	memcpy(im->tag[im->nr++], tag, BPF_TAG_SIZE);
+	return 0;
+}
+
+/*
+ * The name of the program of PROG_LOAD or PROG_UNLOAD @e, from the images
+ * its task just reported: the one of its tag, else the first (a program
+ * of several functions reports each function's tag, its main one first).
+ */
+static void pair_image(struct timeline *tl, struct tl_event *e)
+{
+	struct images *im = e->has_sample ? images_of(tl, e->sample.tid, false) : NULL;
+	int i, pick = 0;
+
+	if (!im || !im->nr)
+		return;
+	for (i = 0; i < im->nr; i++)
+		if (!memcmp(im->tag[i], e->bpf.tag, BPF_TAG_SIZE))
+			pick = i;
+	snprintf(tl->ksym_name, sizeof(tl->ksym_name), "%s", im->name[pick]);
+	if (tl->ksym_name[0])
+		e->ksym_name = tl->ksym_name;
+	images_clear(im);
+}
+
 /* From now on @tid is @comm; the string the map held before is freed. */
 static int comm_set(struct timeline *tl, __u32 tid, const char *comm)
 {
@@ -89,9 +181,15 @@ static bool take(struct timeline *tl, const struct pd_record *rec, struct tl_eve
 	switch (rec->type) {
 	case PERF_RECORD_BPF_EVENT:
 		e->bpf = rec->bpf;
+		if (e->bpf.type == PERF_BPF_EVENT_PROG_LOAD ||
+		    e->bpf.type == PERF_BPF_EVENT_PROG_UNLOAD)
+			pair_image(tl, e);
 		break;
 	case PERF_RECORD_KSYMBOL:
 		e->ksymbol = rec->ksymbol;
+		*err = image_seen(tl, rec);
+		if (*err)
+			return false;
 		break;
 	case PERF_RECORD_LOST:
 		e->lost = rec->lost.lost;
@@ -143,6 +241,13 @@ void timeline_close(struct timeline *tl)
 		if (tl->comms.e[i].used)
 			free((char *)(uintptr_t)tl->comms.e[i].val);
 	hashmap_free(&tl->comms);
+	for (i = 0; i < tl->images.cap; i++) {
+		if (!tl->images.e[i].used)
+			continue;
+		images_clear((struct images *)(uintptr_t)tl->images.e[i].val);
+		free((void *)(uintptr_t)tl->images.e[i].val);
+	}
+	hashmap_free(&tl->images);
 	free(tl->nr_samples);
 	free(tl->self_addrs);
 	pd_ordered_free(tl->ordered);

@@ -10,12 +10,21 @@
 #include "util/hashmap.h"
 #include "util/perf_data/perf_data.h"
 
+/* The longest name of a kernel symbol (KSYM_NAME_LEN). */
+#define TL_NAME_LEN		512
+
 struct tl_event {
 	__u32 type;			/* PERF_RECORD_BPF_EVENT, _KSYMBOL, _LOST, _SAMPLE */
 	int event;			/* a SAMPLE's, in pd_file_info.events */
 	bool has_sample;
 	struct pd_sample sample;
 	const char *comm;		/* NULL when no record names the task */
+	/*
+	 * PROG_LOAD and PROG_UNLOAD: the name the program's KSYMBOL record
+	 * gave just before (the kernel's full name, from BTF when the
+	 * program has it), NULL when none did.
+	 */
+	const char *ksym_name;
 	union {
 		struct pd_bpf_event bpf;
 		struct pd_ksymbol ksymbol;
@@ -34,6 +43,8 @@ struct timeline {
 	size_t nr;			/* events delivered so far */
 	size_t *nr_samples;		/* PERF_RECORD_SAMPLEs read, per event */
 	struct hashmap comms;		/* tid -> its comm (malloc'ed) */
+	struct hashmap images;		/* tid -> its program images not yet paired */
+	char ksym_name[TL_NAME_LEN];	/* the current event's ksym_name */
 	__u64 *self_addrs;		/* JIT images of the recorder's programs */
 	size_t nr_self_addrs;
 	bool samples;			/* set to have SAMPLEs delivered too */
@@ -59,6 +70,13 @@ const char *timeline_comm(const struct timeline *tl, const struct tl_event *e);
  * an object marked PD_F_SELF, or the KSYMBOL of such a program's image.
  */
 bool timeline_self(const struct timeline *tl, const struct tl_event *e);
+
+/*
+ * Whether KSYMBOL @k is the image of a program ("bpf_prog_<tag>[_<name>]"),
+ * which its PROG_LOAD or PROG_UNLOAD record reports too; if so, and @name
+ * is given, the name it holds ("" for none) goes to @name (TL_NAME_LEN).
+ */
+bool timeline_prog_image(const struct pd_ksymbol *k, __u8 tag[BPF_TAG_SIZE], char *name);
 
 /* "12.345678": perf's sec.usec rendering of a sample time. */
 void timeline_time(__u64 ns, char *buf, size_t len);

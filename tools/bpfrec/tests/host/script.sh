@@ -82,24 +82,94 @@ else
 	"$PERF" record -q -z -e cpu-clock -o "$tmp/z.data" -- \
 		"$STORM" -n $N -p zs -l "$tmp/z.truth" >/dev/null 2>&1
 	check "perf record -z: every program of the storm, loaded once" \
-		sh -c "'$BPFREC' script -i '$tmp/z.data' --json | python3 '$tmp/compare.py' '$tmp/z.truth'"
+		sh -c "'$BPFREC' script -i '$tmp/z.data' --json | python3 '$tmp/compare.py' '$tmp/z.truth' names"
 
 	# pipe mode, as a file and from stdin, compressed or not
 	"$PERF" record -q -e cpu-clock -o - -- \
 		"$STORM" -n $N -p ps -l "$tmp/p.truth" 2>/dev/null >"$tmp/p.data"
 	check "pipe mode, a file: every program of the storm" \
-		sh -c "'$BPFREC' script -i '$tmp/p.data' --json | python3 '$tmp/compare.py' '$tmp/p.truth'"
+		sh -c "'$BPFREC' script -i '$tmp/p.data' --json | python3 '$tmp/compare.py' '$tmp/p.truth' names"
 	check "pipe mode, stdin from perf record -o -: every program of the storm" \
 		sh -c "'$PERF' record -q -e cpu-clock -o - -- '$STORM' -n $N -p qs -l '$tmp/q.truth' 2>/dev/null |
-		       '$BPFREC' script -i - --json | python3 '$tmp/compare.py' '$tmp/q.truth'"
+		       '$BPFREC' script -i - --json | python3 '$tmp/compare.py' '$tmp/q.truth' names"
 	check "pipe mode and -z, stdin: every program of the storm" \
 		sh -c "'$PERF' record -q -z -e cpu-clock -o - -- '$STORM' -n $N -p rs -l '$tmp/r.truth' 2>/dev/null |
-		       '$BPFREC' script -i - --json | python3 '$tmp/compare.py' '$tmp/r.truth'"
+		       '$BPFREC' script -i - --json | python3 '$tmp/compare.py' '$tmp/r.truth' names"
 	check "pipe mode from stdin: the text lines too (script reads its input twice)" \
 		sh -c "cat '$tmp/p.data' | '$BPFREC' script -i - | grep -c ' PROG_LOAD ' | grep -qx '[1-9][0-9]*'"
 	check "report reads a pipe-mode stdin" \
 		sh -c "cat '$tmp/p.data' | '$BPFREC' report -i - | grep -q PROG"
+
+	# what perf could not resolve was 'unresolved' with no name before
+	unnamed=$("$BPFREC" script -i "$tmp/z.data" --kinds prog 2>/dev/null | awk '$5 == "PROG_LOAD" && $7 == "-"' | wc -l)
+	[ "$unnamed" -eq 0 ] && pass "no program of perf's -z file without a name" ||
+		fail "no program of perf's -z file without a name" "$unnamed"
+
+	# into a pipe, the columns fit 160 and details go on (other tools'
+	# programs, with long details, are in the file too); --width cuts
+	long=$("$BPFREC" script -i "$tmp/z.data" --comm storm 2>/dev/null | awk 'length($0) > 160' | wc -l)
+	lines=$("$BPFREC" script -i "$tmp/z.data" --comm storm 2>/dev/null | wc -l)
+	[ "$long" -eq 0 ] && [ "$lines" -gt "$N" ] && pass "script of a storm: no line over 160 columns" ||
+		fail "script of a storm: no line over 160 columns" "$long of $lines longer"
+	long=$("$BPFREC" script -i "$tmp/z.data" --ksymbol --width 100 2>/dev/null | awk 'length($0) > 100' | wc -l)
+	cut=$("$BPFREC" script -i "$tmp/z.data" --ksymbol --width 100 2>/dev/null | grep -c '~$')
+	[ "$long" -eq 0 ] && [ "$cut" -gt 0 ] && pass "script --width 100: no line longer, $cut cut with ~" ||
+		fail "script --width 100: no line longer, some cut with ~" "$long longer, $cut cut"
+	folded=$("$BPFREC" script -i "$tmp/z.data" 2>/dev/null | grep -c ' KSYMBOL .* bpf_prog_')
+	shown=$("$BPFREC" script -i "$tmp/z.data" --ksymbol --width 0 2>/dev/null |
+		grep -c ' KSYMBOL .* bpf_prog_[0-9a-f]*_zs[0-9]* ')
+	[ "$folded" -eq 0 ] && [ "$shown" -ge "$N" ] &&
+		pass "programs' KSYMBOL lines folded, $shown of the storm's with --ksymbol" ||
+		fail "programs' KSYMBOL lines folded, shown with --ksymbol" "$folded folded, $shown shown"
 fi
+
+# A comm with control characters: escaped in the text, never raw.
+cat >"$tmp/evil.py" <<'EOF'
+import ctypes, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+libc.prctl(15, b"ev\x1b[2Jil", 0, 0, 0)		# PR_SET_NAME
+insns = ctypes.create_string_buffer(struct.pack("<BBhiBBhi", 0xb7, 0, 0, 0, 0x95, 0, 0, 0))
+lic = ctypes.create_string_buffer(b"GPL")
+attr = ctypes.create_string_buffer(struct.pack("<IIQQ", 1, 2, ctypes.addressof(insns),
+                                               ctypes.addressof(lic)).ljust(128, b"\0"))
+if libc.syscall(321, 5, attr, 128) < 0:		# bpf(BPF_PROG_LOAD)
+    sys.exit("BPF_PROG_LOAD failed")
+EOF
+esc=$(printf '\033')
+if "$BPFREC" record -o "$tmp/evil.data" -- python3 "$tmp/evil.py" >/dev/null 2>&1; then
+	"$BPFREC" script -i "$tmp/evil.data" --comm "ev${esc}[2Jil" >"$tmp/evil.txt" 2>&1
+	if grep -q ' ev\\x1b\[2Jil  *PROG_LOAD ' "$tmp/evil.txt" && ! grep -q "$esc" "$tmp/evil.txt"; then
+		pass "a comm's escape sequence is shown escaped (--comm finds it)"
+	else
+		fail "a comm's escape sequence is shown escaped" "$(od -c "$tmp/evil.txt" | head -4)"
+	fi
+else
+	fail "recording a comm with an escape sequence" "bpfrec record failed"
+fi
+
+# The size record says is the file's, not its data section's.
+kib=$("$BPFREC" record -o "$tmp/size.data" --duration 1 2>&1 | sed -n 's/.* in .*size\.data (\([0-9]*\) KiB)$/\1/p')
+want=$(($(stat -c %s "$tmp/size.data") / 1024))
+[ "$kib" = "$want" ] && pass "record says the file's size ($kib KiB)" ||
+	fail "record says the file's size" "said '$kib' KiB, the file has $want"
+
+# One way for every command: -h/--help and --usage exit 0; -? and unknown
+# options are one line, "bpfrec CMD: ...", exit 2.
+for cmd in record script report stat; do
+	bad=
+	"$BPFREC" $cmd -h 2>&1 | grep -q "^Usage: bpfrec $cmd " || bad="$bad -h;"
+	"$BPFREC" $cmd --help >/dev/null 2>&1 || bad="$bad --help exit;"
+	"$BPFREC" $cmd --usage 2>&1 | grep -q "^Usage: bpfrec $cmd " || bad="$bad --usage;"
+	for opt in '-?' --bogus; do
+		err=$("$BPFREC" $cmd "$opt" 2>&1 >/dev/null)
+		rc=$?
+		[ $rc -eq 2 ] && [ "$err" = "bpfrec $cmd: bad option '$opt' (see bpfrec $cmd --help)" ] ||
+			bad="$bad $opt: exit $rc, '$err';"
+	done
+	[ -z "$bad" ] && pass "$cmd: -h, --help, --usage, one-line errors" ||
+		fail "$cmd: -h, --help, --usage, one-line errors" "$bad"
+done
 
 # A FIFO given by name is refused at once; read from stdin, it is a pipe.
 mkfifo "$tmp/fifo"
@@ -113,7 +183,7 @@ fi
 if [ -x "$PERF" ]; then
 	cat "$tmp/p.data" >"$tmp/fifo" &
 	check "script -i - < FIFO reads the stream" \
-		sh -c "timeout 20 '$BPFREC' script -i - --json <'$tmp/fifo' | python3 '$tmp/compare.py' '$tmp/p.truth'"
+		sh -c "timeout 20 '$BPFREC' script -i - --json <'$tmp/fifo' | python3 '$tmp/compare.py' '$tmp/p.truth' names"
 	wait
 fi
 

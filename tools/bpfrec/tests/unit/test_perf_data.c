@@ -636,21 +636,22 @@ static void test_script(void)
 	snprintf(missing, sizeof(missing), "%s", path("missing.data"));
 	ret = run_cmd(cmd_script, 3, argv, path("script.txt"));
 	CHECK(ret == 0, "bpfrec script exits 0");
-	CHECK(count_lines(path("script.txt"), NULL, NULL, 0) == 14,
-	      "script: header + 10 BPF + 2 KSYMBOL + 1 LOST (no COMM, MMAP, FINISHED_ROUND)");
+	CHECK(count_lines(path("script.txt"), NULL, NULL, 0) == 12,
+	      "script: header + 10 BPF + 1 LOST (no COMM, MMAP, FINISHED_ROUND; the 2 "
+	      "KSYMBOL of programs' images folded)");
 	count_lines(path("script.txt"), " PROG_LOAD ", line, sizeof(line));
-	CHECK(strstr(line, "0.000000 [000]           0/0 -") &&
-	      strstr(line, "sd_fw_ingress                         cgroup_skb") &&
+	CHECK(strstr(line, "0.000000 [000]       0/0 -") &&
+	      strstr(line, "sd_fw_ingress    cgroup_skb") &&
 	      strstr(line, " synthesised lines=42"),
 	      "script: synthesised program first: %s", line);
 	count_lines(path("script.txt"), "PROG_LOAD         7", line, sizeof(line));
-	CHECK(strstr(line, "0.000003 [001]     4242/4243 execsnoop") &&
-	      strstr(line, "handle_exec                           tracepoint           deadbeef01020304 jited=144 xlated=200 maps=9,10 btf=11 funcs=handle_exec,helper lines=1 uid=1000"),
+	CHECK(strstr(line, "0.000003 [001] 4242/4243 execsnoop") &&
+	      strstr(line, "handle_exec      tracepoint           deadbeef01020304 jited=144 xlated=200 maps=9,10 btf=11 funcs=handle_exec,helper lines=1 uid=1000"),
 	      "script: prog 7 line: %s", line);
 	CHECK(count_lines(path("script.txt"), "unresolved", NULL, 0) == 3,
 	      "script: prog 8 load/unload and btf 12 marked unresolved");
 	count_lines(path("script.txt"), "MAP_CREATE", line, sizeof(line));
-	CHECK(strstr(line, "events                                hash") &&
+	CHECK(strstr(line, "events           hash") &&
 	      strstr(line, "key=4 value=16 max_entries=1024 flags=0x1 btf=11"),
 	      "script: map line: %s", line);
 	count_lines(path("script.txt"), "LINK_ATTACH", line, sizeof(line));
@@ -661,6 +662,12 @@ static void test_script(void)
 	line[0] = 0;
 	CHECK(count_lines(path("script.txt"), " \n", line, sizeof(line)) == 0,
 	      "script: no line ends in a space: %s", line);
+
+	argv[3] = "--ksymbol";
+	CHECK(run_cmd(cmd_script, 4, argv, path("ksym.txt")) == 0 &&
+	      count_lines(path("ksym.txt"), " KSYMBOL ", NULL, 0) == 2 &&
+	      count_lines(path("ksym.txt"), NULL, NULL, 0) == 14,
+	      "script --ksymbol: the 2 KSYMBOL lines too");
 
 	argv[3] = "--json";
 	ret = run_cmd(cmd_script, 4, argv, path("script.json"));
@@ -698,7 +705,7 @@ static void test_default_input(void)
 	      "script without -i nor files exits 1");
 	sh("cp %s/ref.data perf.data", unit_dir());
 	CHECK(run_cmd(cmd_script, 1, script, path("dflt.txt")) == 0 &&
-	      count_lines(path("dflt.txt"), NULL, NULL, 0) == 14,
+	      count_lines(path("dflt.txt"), NULL, NULL, 0) == 12,
 	      "script without -i reads perf.data when there is no bpfrec.data");
 	CHECK(run_cmd(cmd_report, 1, report, path("dflt.txt")) == 0 &&
 	      count_lines(path("dflt.txt"), "# bpfrec report of perf.data", NULL, 0) == 1,
@@ -919,7 +926,7 @@ static bool aligned(const char *file, size_t col)
 static void test_self_and_names(void)
 {
 	char file[256], line[1024];
-	char *argv[] = { "script", "-i", file, NULL, NULL };
+	char *argv[] = { "script", "-i", file, "--ksymbol", "--width=0", NULL };
 	struct pd_reader *r;
 	const struct pd_prog *p;
 	size_t tag_col;
@@ -941,7 +948,8 @@ static void test_self_and_names(void)
 	      "self: map 21, link 22, btf 23 are the recorder's, map 31 is not");
 	pd_reader_close(r);
 
-	CHECK(run_cmd(cmd_script, 3, argv, path("self.txt")) == 0,
+	/* the images shown, the columns as wide as the file needs */
+	CHECK(run_cmd(cmd_script, 5, argv, path("self.txt")) == 0,
 	      "self: script exits 0");
 	CHECK(count_lines(path("self.txt"), "bpfrec (self)    ", NULL, 0) == 5,
 	      "self: the recorder's 4 objects and its program's KSYMBOL shown as bpfrec (self)");

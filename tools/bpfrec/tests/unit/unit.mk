@@ -7,6 +7,8 @@
 #   test_ordered    time-ordered reading, round by round
 #   test_facts      facts looked up by id in files of many objects
 #   test_output     the user's objects' output in script: decoded, or hex
+#   test_script     what script shows: full names, KSYMBOL folded, filters,
+#                   escapes, width; script's and report's help and errors
 #   test_streams    compressed records (perf record -z) and pipe mode, from
 #                   memory and from stdin
 #   test_record     ring reading, capture facts merged with records, task
@@ -18,17 +20,19 @@
 
 PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c util/array.c
 UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-		       builtin-script.c builtin-report.c input_option.c
+		       util/printable.c builtin-script.c builtin-report.c input_option.c cmd_args.c
 UNIT_test_sample := $(PERF_DATA_SRCS)
 UNIT_test_ordered := $(PERF_DATA_SRCS)
 UNIT_test_facts := $(PERF_DATA_SRCS)
 UNIT_test_streams := $(PERF_DATA_SRCS)
+UNIT_test_script := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
+		    util/printable.c builtin-script.c builtin-report.c input_option.c cmd_args.c
 UNIT_test_output := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-		    builtin-script.c input_option.c
+		    util/printable.c builtin-script.c input_option.c cmd_args.c
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
 		    util/recording.c util/capture.c util/linger.c
-UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts test_streams \
+UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts test_streams test_script \
 	     test_record test_output)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
