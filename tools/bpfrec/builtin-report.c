@@ -13,6 +13,7 @@
 #include "builtin.h"
 #include "util/array.h"
 #include "util/perf_data/oversized.h"
+#include "util/printable.h"
 #include "util/timeline.h"
 
 /* At most this many survivors are listed one by one. */
@@ -356,9 +357,10 @@ static int loader_cmp(const void *a, const void *b)
 
 static void loader_line(const char *pid, const char *comm, const size_t *cnt)
 {
+	char text[64];
 	int k;
 
-	printf("  %8s %-16s", pid, comm);
+	printf("  %8s %-16s", pid, printable(comm, text, sizeof(text)));
 	for (k = 0; k < NR_KINDS; k++)
 		printf(" %7zu", cnt[k]);
 	putchar('\n');
@@ -475,6 +477,7 @@ static const char *obj_name(const struct timeline *tl, const struct obj *o)
 static void survivors(const struct timeline *tl, struct obj *objs, size_t n)
 {
 	size_t i, nr = 0, listed = 0, self[NR_KINDS] = { 0 };
+	char name[TL_NAME_LEN], comm[64];
 
 	for (i = 0; i < n; i++) {
 		if (objs[i].self)
@@ -494,8 +497,8 @@ static void survivors(const struct timeline *tl, struct obj *objs, size_t n)
 		if (o->self || !alive(o))
 			continue;
 		printf("  %-5s %8u %-16s %-24s %u %s%s\n", kind_names[o->kind],
-		       o->id, obj_name(tl, o), o->type, o->pid,
-		       o->comm ? o->comm : "-",
+		       o->id, printable(obj_name(tl, o), name, sizeof(name)), o->type, o->pid,
+		       printable(o->comm ? o->comm : "-", comm, sizeof(comm)),
 		       o->synthesised ? " (existed at start)" : "");
 		listed++;
 	}

@@ -144,6 +144,12 @@ if "$BPFREC" record -o "$tmp/evil.data" -- python3 "$tmp/evil.py" >/dev/null 2>&
 	else
 		fail "a comm's escape sequence is shown escaped" "$(od -c "$tmp/evil.txt" | head -4)"
 	fi
+	"$BPFREC" report -i "$tmp/evil.data" >"$tmp/evil.report" 2>&1
+	if grep -q ' ev\\x1b\[2Jil ' "$tmp/evil.report" && ! grep -q "$esc" "$tmp/evil.report"; then
+		pass "report shows the comm escaped too"
+	else
+		fail "report shows the comm escaped too" "$(grep -a ev "$tmp/evil.report" | od -c | head -4)"
+	fi
 else
 	fail "recording a comm with an escape sequence" "bpfrec record failed"
 fi
