@@ -127,7 +127,9 @@ if [ "$rc" -eq 0 ] && [ ! -s "$tmp/json.err" ]; then
 else
 	fail "script --json exits 0 without warnings" "status $rc: $(head -n 2 "$tmp/json.err" | tr '\n' ' ')"
 fi
-"$BPFREC" script -i "$data" >"$tmp/text" 2>"$tmp/text.err"
+# --ksymbol: the text shows every record the JSON has (it folds the
+# KSYMBOL lines of programs' images into their PROG_LOAD/UNLOAD otherwise)
+"$BPFREC" script -i "$data" --ksymbol --width 0 >"$tmp/text" 2>"$tmp/text.err"
 rc=$?
 if [ "$rc" -eq 0 ] && [ ! -s "$tmp/text.err" ]; then
 	pass "script exits 0 without warnings"
