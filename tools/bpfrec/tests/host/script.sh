@@ -186,6 +186,16 @@ if [ $rc -eq 1 ] && [ "$(cat "$tmp/err")" = "bpfrec script: $tmp/fifo: a FIFO: r
 else
 	fail "script -i FIFO refused at once, saying how to read it" "exit $rc: $(head -c 200 "$tmp/err")"
 fi
+# -i - on a terminal: refused at once rather than waiting for a file typed in.
+got=$(BPFREC="$BPFREC" timeout 20 python3 -c '
+import os, pty, subprocess
+m, s = pty.openpty()
+p = subprocess.run([os.environ["BPFREC"], "script", "-i", "-"], stdin=s, capture_output=True, timeout=10)
+print(p.returncode, p.stderr.decode().strip())' 2>&1)
+[ "$got" = "1 bpfrec script: -: stdin is a terminal: pipe a perf.data into it" ] &&
+	pass "script -i - on a terminal refused at once" ||
+	fail "script -i - on a terminal refused at once" "$got"
+
 if [ -x "$PERF" ]; then
 	cat "$tmp/p.data" >"$tmp/fifo" &
 	check "script -i - < FIFO reads the stream" \

@@ -438,6 +438,11 @@ static int open_input(const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "%s", strerror(errno));
 			return -1;
 		}
+		/* what a user would type there is no perf.data: say so, do not wait */
+		if (isatty(STDIN_FILENO)) {
+			snprintf(err, errlen, "stdin is a terminal: pipe a perf.data into it");
+			return -1;
+		}
 		if (!S_ISREG(st.st_mode) && keep_stdin(err, errlen))
 			return -1;
 		fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
