@@ -43,6 +43,7 @@ struct opts {
 	unsigned long duration;
 	unsigned long mmap_pages;
 	unsigned long capture_mb;
+	enum capture_path capture;
 	char **cmd;
 	struct user_objs objs;		/* --object, --set */
 };
@@ -61,6 +62,7 @@ static const char doc[] =
 "    bpfrec record -e bpf-events --duration 10   # for 10 seconds\n"
 "    bpfrec record -e bpf-events -o out.data -- bpftool prog list\n"
 "    bpfrec record -e bpf-events -m 1024 --capture-size 64\n"
+"    bpfrec record --capture=syscall --duration 10\n"
 "    bpfrec record --object execs.bpf.o -- sh -c 'true; true'\n"
 "    bpfrec record --object latency.bpf.o --set min_ns=1000 --duration 5\n"
 "\n"
@@ -68,11 +70,19 @@ static const char doc[] =
 "uprobe, tracepoint, raw_tp, tp_btf, fentry, fexit, lsm, usdt) and records\n"
 "what it sends through a PERF_EVENT_ARRAY map M (event bpf-output:M) or a\n"
 "ring buffer map M (event ringbuf:M); bpfrec script decodes it when the\n"
-"object's BTF has a struct named M.  All is detached and unloaded at exit.\n";
+"object's BTF has a struct named M.  All is detached and unloaded at exit.\n"
+"\n"
+"--capture picks how objects are described as they are created: fentry\n"
+"(BPF trampolines where the kernel assigns the id; free for the rest of the\n"
+"machine), syscall (the bpf() syscall tracepoints, for kernels that refuse\n"
+"trampolines; every syscall then takes the kernel's traced path), auto (fentry\n"
+"where the kernel allows it, the default) or off (by id afterwards, like perf:\n"
+"short-lived objects stay unresolved).\n";
 
 enum {
 	OPT_DURATION = 0x100,
 	OPT_CAPTURE,
+	OPT_CAPTURE_PATH,
 	OPT_OBJECT,
 	OPT_SET,
 };
@@ -85,6 +95,8 @@ static const struct argp_option options[] = {
 	{ "mmap-pages", 'm', "PAGES", 0, "Pages per CPU ring buffer, power of two (default 256)", 0 },
 	{ "capture-size", OPT_CAPTURE, "MB", 0,
 	  "In-kernel capture buffer in MiB, power of two (default 16)", 0 },
+	{ "capture", OPT_CAPTURE_PATH, "PATH", 0,
+	  "In-kernel capture: auto (default), fentry, syscall or off", 0 },
 	{ "object", OPT_OBJECT, "FILE", 0, "Load, attach and record the BPF object FILE (repeatable)", 0 },
 	{ "set", OPT_SET, "NAME=VALUE", 0,
 	  "Set global NAME of the objects (.rodata, .data, .bss) before load (repeatable)", 0 },
@@ -147,6 +159,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_ulong(arg, &o->capture_mb) || !pow2(o->capture_mb) ||
 		    o->capture_mb > 1024)
 			return usage(state, "--capture-size wants a power of two of MiB, not '%s'", arg);
+		break;
+	case OPT_CAPTURE_PATH:
+		for (o->capture = CAPTURE_AUTO; o->capture <= CAPTURE_OFF; o->capture++)
+			if (!strcmp(arg, capture_path_name(o->capture)))
+				break;
+		if (o->capture > CAPTURE_OFF)
+			return usage(state, "--capture wants auto, fentry, syscall or off, not '%s'", arg);
 		break;
 	case OPT_OBJECT:
 		if (user_objs_add(&o->objs, arg))
@@ -331,20 +350,52 @@ static int open_writer(struct recorder *r, int argc, char **argv)
 
 static int start_capture(struct recorder *r)
 {
-	int err = capture_start(&r->cap, r->o.capture_mb << 20, sink_capture, &r->sink);
+	const struct capture_opts o = {
+		.buf_bytes = r->o.capture_mb << 20,
+		.path = r->o.capture,
+		.kinds = CAPTURE_ALL,
+	};
+	char prefix[96];
+	int err;
 
-	if (err == -EPERM || err == -EACCES) {
-		fprintf(stderr, "bpfrec: no permission to load BPF programs: run as root or grant CAP_BPF and CAP_PERFMON\n");
+	if (r->o.capture == CAPTURE_OFF)
+		return 0;
+	err = capture_start(&r->cap, &o, sink_capture, &r->sink);
+	if (err == -EPERM && r->o.capture == CAPTURE_FENTRY) {
+		fprintf(stderr, "bpfrec: --capture=fentry: the kernel refuses BPF trampolines (%s); try --capture=syscall\n",
+			strerror(-err));
 		return err;
 	}
+	/* forced, it is the capture or nothing; auto records on without */
 	if (err) {
-		fprintf(stderr, "bpfrec: in-kernel capture unavailable (%s): resolving by id only, short-lived objects will be unresolved\n",
-			strerror(-err));
-		return 0;
+		if (r->o.capture == CAPTURE_AUTO)
+			snprintf(prefix, sizeof(prefix), "bpfrec: capture off: ");
+		else
+			snprintf(prefix, sizeof(prefix), "bpfrec: --capture=%s: ",
+				 capture_path_name(r->o.capture));
+		capture_say_failed(&r->cap, prefix);
+		return r->o.capture == CAPTURE_AUTO ? 0 : err;
 	}
 	r->have_cap = true;
 	r->sink.cap = &r->cap;
 	return 0;
+}
+
+/* Which objects are described in kernel context, and how. */
+static void say_capture(const struct recorder *r)
+{
+	char how[192];
+
+	if (!r->have_cap) {
+		if (r->o.capture == CAPTURE_OFF)
+			fprintf(stderr, "bpfrec: capture off: objects are resolved by id, short-lived ones stay unresolved\n");
+		return;
+	}
+	if (r->cap.mounted_tracefs)
+		fprintf(stderr, "bpfrec: mounted tracefs on /sys/kernel/tracing for the bpf() tracepoints\n");
+	capture_describe(&r->cap, how, sizeof(how));
+	fprintf(stderr, "bpfrec: capturing %s\n", how);
+	capture_say_missing(&r->cap, CAPTURE_ALL);
 }
 
 static int start(struct recorder *r)
@@ -389,6 +440,8 @@ static void report(struct recorder *r, const struct pd_writer_stats *ws,
 	if (r->sink.lost_records || lost_facts)
 		fprintf(stderr, "bpfrec: LOST %llu records (raise -m), %llu captured facts (raise --capture-size)\n",
 			(unsigned long long)r->sink.lost_records, (unsigned long long)lost_facts);
+	if (r->have_cap)
+		capture_report_missed(&r->cap);
 }
 
 /* Stop, drain what is left, store the facts, finalise the file. */
@@ -505,6 +558,7 @@ static int record(struct recorder *r, int argc, char **argv)
 			r->evlist.nr_cpus, r->evlist.nr_cpus == 1 ? "" : "s");
 	else
 		fprintf(stderr, "bpfrec: kernel lacks bpf_obj_event: recording programs only\n");
+	say_capture(r);
 	err = setup_fds(r, &mask);
 	if (!err && r->o.cmd)
 		err = workload_prepare(&r->wl, r->o.cmd);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Facts about BPF objects captured in kernel context by capture.bpf.c, in
- * the context of the task that creates the object, while it still exists.
- * Shared by the BPF side and user space: fixed-size, no pointers.
+ * Facts about BPF objects captured in kernel context by capture_*.bpf.c,
+ * in the context of the task that creates the object, while it still
+ * exists.  Shared by the BPF side and user space: fixed-size, no pointers.
  */
 #ifndef __BPFREC_CAPTURE_H
 #define __BPFREC_CAPTURE_H
@@ -12,6 +12,8 @@
 #define CAP_MAX_MAP_IDS		64	/* MAX_USED_MAPS */
 #define CAP_MAX_FUNCS		8
 #define CAP_FUNC_NAME_LEN	64
+/* words of a bpf() attr the syscall path checks the new object against */
+#define CAP_ATTR_WORDS		5
 
 enum cap_kind {
 	CAP_PROG_LOAD = 1,
@@ -19,6 +21,25 @@ enum cap_kind {
 	CAP_LINK_ATTACH,
 	CAP_BTF_LOAD,
 };
+
+/* One kind per capture object, so that a kind that fails loses only itself. */
+#define CAP_NR_KINDS		4
+
+/* Shared by the capture objects (one array entry): user space sets, BPF counts. */
+struct cap_state {
+	__u64 wakeup_bytes;	/* wake the reader once this much is pending */
+	__u64 drops;		/* facts the ring buffer had no room for */
+};
+
+/* A bpf() call in progress that creates an object (the syscall path), by tid. */
+struct cap_call {
+	__u64 start;			/* boot time ns at entry */
+	__u32 cmd;
+	__u32 attr[CAP_ATTR_WORDS];	/* the attr's first words, as passed */
+};
+
+/* calls in progress at once, of every thread of the machine */
+#define CAP_MAX_CALLS		8192
 
 /* Who created the object and when (CLOCK_MONOTONIC, like our perf events). */
 struct cap_hdr {

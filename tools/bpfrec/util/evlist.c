@@ -13,11 +13,52 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "util/array.h"
 #include "util/evlist.h"
+#include "util/vmlinux_btf.h"
 
-static void attr_init(struct perf_event_attr *attr, unsigned int wakeup_bytes, bool obj_events)
+/* The attr flags word (disabled, inherit, ...) follows read_format. */
+#define ATTR_FLAGS_BIT0		320
+
+int evlist_obj_event_bit(const struct btf *btf)
+{
+	const struct btf_member *m;
+	const struct btf_type *t;
+	__u32 off;
+	int id, i;
+
+	id = btf__find_by_name_kind(btf, "perf_event_attr", BTF_KIND_STRUCT);
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(btf, id);
+	for (i = 0, m = btf_members(t); i < btf_vlen(t); i++, m++) {
+		if (strcmp(btf__name_by_offset(btf, m->name_off), "bpf_obj_event"))
+			continue;
+		off = btf_member_bit_offset(t, i);
+		if (btf_member_bitfield_size(t, i) != 1 || off < ATTR_FLAGS_BIT0 ||
+		    off >= ATTR_FLAGS_BIT0 + 64)
+			return -1;
+		off -= ATTR_FLAGS_BIT0;
+		/* bit-fields are laid out from the most significant bit there */
+		return __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 63 - off : off;
+	}
+	return -1;
+}
+
+/* evlist_obj_event_bit() of the running kernel. */
+static int kernel_obj_event_bit(void)
+{
+	struct btf *vmlinux = vmlinux_btf_load();
+	int bit = vmlinux ? evlist_obj_event_bit(vmlinux) : -1;
+
+	btf__free(vmlinux);
+	return bit;
+}
+
+/* @obj_event_bit: the flags word's bit of attr.bpf_obj_event, or -1. */
+static void attr_init(struct perf_event_attr *attr, unsigned int wakeup_bytes, int obj_event_bit)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->type = PERF_TYPE_SOFTWARE;
@@ -38,8 +79,9 @@ static void attr_init(struct perf_event_attr *attr, unsigned int wakeup_bytes, b
 	/* wake up per chunk of data, not per record: a storm is thousands of them */
 	attr->watermark = 1;
 	attr->wakeup_watermark = wakeup_bytes;
-	/* the series' map/link/BTF records; a stock kernel says EINVAL */
-	pd_attr_set_bpf_obj_event(attr, obj_events);
+	/* the series' map/link/BTF records */
+	if (obj_event_bit >= 0)
+		*(__u64 *)((char *)attr + ATTR_FLAGS_BIT0 / 8) |= 1ULL << obj_event_bit;
 }
 
 static int perf_open(struct perf_event_attr *attr, int cpu)
@@ -60,27 +102,28 @@ static int open_failed(int cpu)
 }
 
 /*
- * The side-band attr the kernel takes, probed on one CPU, where the error
- * tells what the kernel lacks: with bpf_obj_event, else without.
+ * The side-band attr, tried on one CPU.  Whether the kernel has
+ * bpf_obj_event is read from its BTF, by name: mainline gives the bits
+ * after sigtrap to other features, so a kernel taking the bit says
+ * nothing, and the series may move it.
  */
 static int probe_sideband(struct evlist *el, struct perf_event_attr *attr)
 {
 	unsigned int wakeup = el->ring_bytes / 4;
-	int fd, cpu = el->cpus[0];
+	int fd, cpu = el->cpus[0], bit = kernel_obj_event_bit();
 
-	attr_init(attr, wakeup, true);
+	attr_init(attr, wakeup, bit);
 	fd = perf_open(attr, cpu);
-	if (fd >= 0) {
-		close(fd);
-		el->obj_events = true;
-		return 0;
+	if (fd < 0 && errno == EINVAL && bit >= 0) {
+		fprintf(stderr, "bpfrec: the kernel refused attr.bpf_obj_event (bit %d of its BTF)\n",
+			bit);
+		attr_init(attr, wakeup, -1);
+		fd = perf_open(attr, cpu);
+		bit = -1;
 	}
-	if (errno != EINVAL)
-		return open_failed(cpu);
-	attr_init(attr, wakeup, false);
-	fd = perf_open(attr, cpu);
 	if (fd >= 0) {
 		close(fd);
+		el->obj_events = bit >= 0;
 		return 0;
 	}
 	if (errno == EINVAL) {

@@ -31,13 +31,21 @@ struct evlist {
 	bool obj_events;		/* the side-band event has bpf_obj_event */
 };
 
+struct btf;
+/*
+ * The bit of attr.bpf_obj_event in the attr's flags word (the one of
+ * attr.disabled), by its name in @btf's struct perf_event_attr; -1 when
+ * the kernel of @btf has none.
+ */
+int evlist_obj_event_bit(const struct btf *btf);
+
 /* Each function prints one line on failure and returns a negative errno. */
 
 /* The online CPUs, and rings of @mmap_pages pages: no event yet. */
 int evlist_init(struct evlist *el, unsigned int mmap_pages);
 /*
  * The side-band event "bpf-events": BPF, ksymbol and comm records, with
- * the series' bpf_obj_event when the kernel takes it.
+ * the series' bpf_obj_event when the kernel's BTF has it.
  */
 int evlist_add_sideband(struct evlist *el);
 /* @attr (disabled) opened on every CPU of the list. */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "util/array.h"
 #include "util/bpf_resolve.h"
+#include "util/capture.h"
 #include "util/facts.h"
 #include "util/linger.h"
 #include "util/sink.h"
@@ -339,8 +340,12 @@ static void resolve_older(struct sink *k)
 {
 	size_t i;
 
-	for (i = 0; i < k->nr_older; i++)
+	for (i = 0; i < k->nr_older; i++) {
+		/* the capture's self-check: it should have had them by now */
+		if (resolve_announced(k, &k->pending[i], false))
+			capture_missed(k->cap, &k->pending[i]);
 		resolve_announced(k, &k->pending[i], true);
+	}
 	memmove(k->pending, k->pending + k->nr_older,
 		(k->nr_pending - k->nr_older) * sizeof(*k->pending));
 	k->nr_pending -= k->nr_older;

@@ -220,7 +220,10 @@ static int load_hook(struct stat_progs *s)
 
 int stat_progs_open(struct stat_progs *s)
 {
-	int err;
+	const struct capture_opts cap_opts = {
+		.buf_bytes = 1 << 22, .path = CAPTURE_AUTO, .kinds = CAPTURE_PROGS,
+	};
+	int err, i;
 
 	struct timespec ts;
 
@@ -242,13 +245,13 @@ int stat_progs_open(struct stat_progs *s)
 		return err;
 	}
 	/* without the capture only the loader is unknown: go on */
-	if (!capture_start(&s->cap, 1 << 22, on_capture, s))
+	if (!capture_start(&s->cap, &cap_opts, on_capture, s))
 		s->have_cap = true;
 	err = look(s, true);
 	if (!err) {
 		mark_self(s, s->skel->obj);
-		if (s->have_cap)
-			mark_self(s, capture_object(&s->cap));
+		for (i = 0; s->have_cap && capture_object(&s->cap, i); i++)
+			mark_self(s, capture_object(&s->cap, i));
 	}
 	return err;
 }

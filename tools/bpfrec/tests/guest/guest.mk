@@ -16,14 +16,15 @@ GUEST_OBJECTS := $(GUEST_OUT)/objects/execs.bpf.o $(GUEST_OUT)/objects/latency.b
 		 $(GUEST_OUT)/objects/trampoline.bpf.o
 
 guest-tests: $(GUEST_OUT)/workload $(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/stat-prog \
-	     $(GUEST_OUT)/object.sh $(GUEST_OBJECTS)
+	     $(GUEST_OUT)/object.sh $(GUEST_OUT)/capture.sh $(GUEST_OBJECTS)
 
 $(GUEST_OUT)/workload: tests/guest/workload.c ../../include/uapi/linux/perf_event.h
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(GUEST_CFLAGS) $< -o $@
 
-$(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/object.sh: $(GUEST_OUT)/%: tests/guest/%
+$(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/object.sh $(GUEST_OUT)/capture.sh: \
+		$(GUEST_OUT)/%: tests/guest/%
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,INSTALL,$@)
 	$(Q)install -m 0755 $< $@

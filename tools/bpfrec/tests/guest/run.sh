@@ -508,5 +508,7 @@ fi
 [ -f "$here/stat.sh" ] && . "$here/stat.sh"
 # the --object tests, counted with them too
 [ -f "$here/object.sh" ] && . "$here/object.sh"
+# the capture's paths, each forced
+[ -f "$here/capture.sh" ] && . "$here/capture.sh"
 
 finish

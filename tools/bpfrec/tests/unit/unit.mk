@@ -11,6 +11,7 @@
 #                   escapes, width; script's and report's help and errors
 #   test_streams    compressed records (perf record -z) and pipe mode, from
 #                   memory and from stdin
+#   test_evlist     attr.bpf_obj_event found by name in the kernel's BTF
 #   test_record     ring reading, capture facts merged with records, task
 #                   names, synthesis of existing objects, the start-up
 #                   window and an event list of two events (root for the
@@ -29,11 +30,12 @@ UNIT_test_script := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_de
 		    util/printable.c builtin-script.c builtin-report.c input_option.c cmd_args.c
 UNIT_test_output := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 		    util/printable.c builtin-script.c input_option.c cmd_args.c
+UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf.c
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
-		    util/recording.c util/capture.c util/linger.c
+		    util/recording.c util/capture.c util/linger.c util/vmlinux_btf.c
 UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts test_streams test_script \
-	     test_record test_output)
+	     test_record test_output test_evlist)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
 	       -I$(OUTPUT) -I../../include/uapi -I.
