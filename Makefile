@@ -20,7 +20,8 @@ KFLAGS += --base $(BASE)
 endif
 
 .PHONY: all deps tools kernel vm-test check check-series bisect-check \
-	unit-test fuzz-test host-test run shell bench bench-kernel fresh-check help clean
+	unit-test fuzz-test host-test run shell bench bench-syscall bench-kernel fresh-check help \
+	clean
 
 all: tools
 
@@ -62,6 +63,9 @@ shell: deps tools
 bench: deps
 	@bench/run-storm.sh
 
+bench-syscall: deps
+	@bench/run-syscall-cost.sh
+
 bench-kernel: deps
 	@bench/run-kernel-bench.sh
 
@@ -82,6 +86,7 @@ help:
 	@echo "make bisect-check  build the kernel after every patch of the series"
 	@echo "make unit-test | fuzz-test | host-test   the recorder's suites alone"
 	@echo "make bench         storms of short-lived programs: bpfrec vs perf record"
+	@echo "make bench-syscall what recording costs everybody's syscalls, per capture path, vs perf"
 	@echo "make bench-kernel  map create+free cost of the series in the guest, vs unpatched"
 	@echo "make fresh-check   rehearsal: clone HEAD, empty cache, time 'make run' then 'make check'"
 	@echo "make deps          install missing Debian packages (apt-get)"
