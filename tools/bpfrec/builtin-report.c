@@ -56,20 +56,49 @@ static const char report_doc[] =
 	"and by creating process, lifetimes (min/median/max), objects still\n"
 	"alive at the end of the recording, and lost records.\n"
 	"\n"
+	"A file with samples (record -e cpu-clock, --off-cpu, or perf record)\n"
+	"gets a profile instead: samples by command, file and symbol, named as\n"
+	"they were at the time - BPF programs by their KSYMBOL records (also\n"
+	"those unloaded since), user code by ELF symbols of the mapped files,\n"
+	"the kernel by kallsyms.  --folded, --svg and --json are its other\n"
+	"outputs.\n"
+	"\n"
 	"Reads files written by 'bpfrec record' and by 'perf record': without\n"
 	"-i, bpfrec.data, or perf.data when there is no bpfrec.data.\n"
 	"\n"
 	"Examples:\n"
 	"  bpfrec report\n"
 	"  bpfrec report -i /tmp/bpf.data\n"
+	"  bpfrec report -i perf.data --sort bpf\n"
+	"  bpfrec report --folded > out.folded\n"
+	"  bpfrec report --svg flame.svg\n"
+	"  bpfrec report --off-cpu\n"
 	"\v"
 	"Exit status: 0 ok, 1 unreadable or malformed file, 2 usage error.";
 
 static const struct argp_child report_children[] = {
 	{ &input_argp, 0, NULL, 0 },
+	{ &report_profile_argp, 0, "Profiles, of files with samples:", 0 },
 	{ &cmd_help_argp, 0, NULL, 0 },
 	{ 0 }
 };
+
+struct report_args {
+	const char *input;
+	struct report_profile_args profile;
+};
+
+static error_t report_parse(int key, char *arg, struct argp_state *state)
+{
+	struct report_args *a = state->input;
+
+	(void)arg;
+	if (key != ARGP_KEY_INIT)
+		return ARGP_ERR_UNKNOWN;
+	state->child_inputs[0] = &a->input;
+	state->child_inputs[1] = &a->profile;
+	return 0;
+}
 
 static bool event_kind(__u16 type, enum kind *k, bool *create)
 {
@@ -254,18 +283,6 @@ static void collection_free(struct collection *c)
 	hashmap_free(&c->open);
 }
 
-static void fmt_duration(__u64 ns, char *buf, size_t len)
-{
-	if (ns < 1000)
-		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.1f us", ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.1f ms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3f s", ns / 1e9);
-}
-
 struct type_count {
 	enum kind kind;
 	const char *type;
@@ -441,10 +458,10 @@ static int lifetimes(struct obj *objs, size_t n)
 			continue;
 		}
 		qsort(d, m, sizeof(*d), u64_cmp);
-		fmt_duration(d[0], lo, sizeof(lo));
-		fmt_duration(m % 2 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2,
+		timeline_duration(d[0], lo, sizeof(lo));
+		timeline_duration(m % 2 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2,
 			     med, sizeof(med));
-		fmt_duration(d[m - 1], hi, sizeof(hi));
+		timeline_duration(d[m - 1], hi, sizeof(hi));
 		printf("  %-5s %8zu %12s %12s %12s\n", kind_names[k], m, lo,
 		       med, hi);
 	}
@@ -537,7 +554,7 @@ static void summary(const char *path, const struct timeline *tl, const struct co
 	events_line(tl);
 	timeline_time(c->first, a, sizeof(a));
 	timeline_time(c->last, b, sizeof(b));
-	fmt_duration(c->last - c->first, d, sizeof(d));
+	timeline_duration(c->last - c->first, d, sizeof(d));
 	printf("# records: %zu, from %s to %s (%s)\n", c->nr_records, a, b, d);
 	printf("# lost records: %llu (in %zu LOST records)\n",
 	       (unsigned long long)c->lost, c->nr_lost);
@@ -550,9 +567,10 @@ static void summary(const char *path, const struct timeline *tl, const struct co
 
 int cmd_report(int argc, char **argv)
 {
-	const char *input = NULL;
-	/* without a parser of its own, argp gives &input to the child */
+	struct report_args args = {};
+	const char *input;
 	struct argp argp = {
+		.parser = report_parse,
 		.doc = report_doc,
 		.children = report_children,
 	};
@@ -563,10 +581,15 @@ int cmd_report(int argc, char **argv)
 	size_t i;
 	int ret = BPFREC_EXIT_OK;
 
-	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &input))
+	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &args))
 		return BPFREC_EXIT_USAGE;
 	if (cmd_help_shown())
 		return BPFREC_EXIT_OK;
+	input = args.input;
+	ret = report_profile(input, &args.profile);
+	if (ret != REPORT_NO_PROFILE)
+		return ret;
+	ret = BPFREC_EXIT_OK;
 	if (timeline_open(&tl, input, err, sizeof(err))) {
 		fprintf(stderr, "bpfrec report: %s: %s\n", input, err);
 		return BPFREC_EXIT_ERROR;

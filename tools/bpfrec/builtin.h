@@ -36,6 +36,23 @@ error_t cmd_usage_error(struct argp_state *state, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 error_t cmd_bad_option(struct argp_state *state);
 
+/*
+ * The profile of bpfrec report (report_profile.c): its options, an argp
+ * child whose input is a struct report_profile_args, and the report.
+ */
+struct report_profile_args {
+	const char *sort;		/* --sort KEYS */
+	const char *svg;		/* --svg FILE */
+	bool off_cpu, folded, json;
+};
+
+extern const struct argp report_profile_argp;
+bool report_profile_asked(const struct report_profile_args *a);
+/* What report_profile() returns for a file without samples, nothing asked. */
+#define REPORT_NO_PROFILE	(-1)
+/* An exit code, or REPORT_NO_PROFILE: the lifecycle summary is the report. */
+int report_profile(const char *path, const struct report_profile_args *a);
+
 int cmd_record(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_report(int argc, char **argv);

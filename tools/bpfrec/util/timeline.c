@@ -327,3 +327,15 @@ void timeline_time(__u64 ns, char *buf, size_t len)
 	snprintf(buf, len, "%llu.%06llu", (unsigned long long)(ns / 1000000000),
 		 (unsigned long long)(ns % 1000000000 / 1000));
 }
+
+void timeline_duration(__u64 ns, char *buf, size_t len)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.1f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", ns / 1e9);
+}

@@ -80,5 +80,7 @@ bool timeline_prog_image(const struct pd_ksymbol *k, __u8 tag[BPF_TAG_SIZE], cha
 
 /* "12.345678": perf's sec.usec rendering of a sample time. */
 void timeline_time(__u64 ns, char *buf, size_t len);
+/* "250 ns", "1.5 us", "12.3 ms", "1.002 s": a duration, as report shows it. */
+void timeline_duration(__u64 ns, char *buf, size_t len);
 
 #endif /* BPFREC_TIMELINE_H */

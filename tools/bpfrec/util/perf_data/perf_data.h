@@ -377,6 +377,9 @@ struct pd_record {
 			__u64 len;
 			__u64 pgoff;
 			const char *filename;
+			__u32 prot;		/* MMAP2 only: PROT_*; 0 for MMAP */
+			__u8 build_id_size;	/* MMAP2 with ..._MMAP_BUILD_ID, else 0 */
+			__u8 build_id[20];
 		} mmap;			/* MMAP and MMAP2 */
 		struct {
 			__u64 id;

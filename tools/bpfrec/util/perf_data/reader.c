@@ -615,6 +615,14 @@ static void decode_body(struct pd_record *rec, const __u8 *b, const char *str)
 		memcpy(&rec->mmap.len, b + 16, 8);
 		memcpy(&rec->mmap.pgoff, b + 24, 8);
 		rec->mmap.filename = str;
+		if (rec->type != PERF_RECORD_MMAP2)
+			break;
+		/* after the file's identity: device and inode, or its build-id */
+		memcpy(&rec->mmap.prot, b + 56, 4);
+		if (rec->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			rec->mmap.build_id_size = b[32] < 20 ? b[32] : 20;
+			memcpy(rec->mmap.build_id, b + 36, rec->mmap.build_id_size);
+		}
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:

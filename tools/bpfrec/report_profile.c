@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The profile half of bpfrec report: its options (an argp child of the
+ * command) and the order of the work - read the samples (util/profile.c),
+ * then print the table, the off-CPU stacks, folded stacks, JSON, or draw
+ * the flame graph (util/profile_print.c, util/flamegraph.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "builtin.h"
+#include "util/flamegraph.h"
+#include "util/profile_print.h"
+
+enum {
+	OPT_OFF_CPU = 0x200,
+	OPT_FOLDED,
+	OPT_SVG,
+	OPT_JSON,
+};
+
+static const struct argp_option profile_options[] = {
+	{ "sort", 's', "KEYS", 0,
+	  "profile table by these keys, heaviest first: comm, dso, sym, bpf, comma-separated (default: comm,dso,sym)", 0 },
+	{ "off-cpu", OPT_OFF_CPU, NULL, 0,
+	  "off-CPU time (event " PROFILE_OFFCPU_EVENT ") per stack, with totals, instead of CPU samples", 0 },
+	{ "folded", OPT_FOLDED, NULL, 0,
+	  "folded stacks, one line each: comm;root;...;leaf COUNT (samples, or ns with --off-cpu)", 0 },
+	{ "svg", OPT_SVG, "FILE", 0, "write an interactive flame graph to FILE", 0 },
+	{ "json", OPT_JSON, NULL, 0, "the table rows (or stacks) as JSON lines", 0 },
+	{ 0 }
+};
+
+static error_t profile_parse(int key, char *arg, struct argp_state *state)
+{
+	struct report_profile_args *a = state->input;
+
+	switch (key) {
+	case 's':
+		a->sort = arg;
+		break;
+	case OPT_OFF_CPU:
+		a->off_cpu = true;
+		break;
+	case OPT_FOLDED:
+		a->folded = true;
+		break;
+	case OPT_SVG:
+		a->svg = arg;
+		break;
+	case OPT_JSON:
+		a->json = true;
+		break;
+	case ARGP_KEY_END: {
+		struct profile_view v;
+		char err[128];
+
+		if (a->folded && a->json)
+			return cmd_usage_error(state, "%s", "--folded and --json are two outputs: choose one");
+		if (a->sort && profile_parse_sort(&v, a->sort, err, sizeof(err)))
+			return cmd_usage_error(state, "%s", err);
+		break;
+	}
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp report_profile_argp = {
+	.options = profile_options,
+	.parser = profile_parse,
+};
+
+bool report_profile_asked(const struct report_profile_args *a)
+{
+	return a->sort || a->off_cpu || a->folded || a->svg || a->json;
+}
+
+/* Whether an event of the file takes samples: else it has no profile. */
+static bool samples_possible(const char *path)
+{
+	const struct pd_file_info *in;
+	struct pd_reader *r;
+	char err[300];
+	bool yes = false;
+	size_t i;
+
+	r = pd_reader_open(path, err, sizeof(err));
+	if (!r)
+		return true;	/* the profile reading says why */
+	in = pd_reader_info(r);
+	for (i = 0; i < in->nr_events; i++) {
+		const struct perf_event_attr *at = &in->events[i].attr;
+
+		if (at->type == PERF_TYPE_SOFTWARE && at->config == PERF_COUNT_SW_DUMMY)
+			continue;
+		if (at->sample_period || (in->events[i].name &&
+		    !strcmp(in->events[i].name, PROFILE_OFFCPU_EVENT)))
+			yes = true;
+	}
+	pd_reader_close(r);
+	return yes;
+}
+
+/* Who else sampled, and where the names come from: the header lines. */
+static void header(const char *path, const struct profile *p, const struct profile_view *v)
+{
+	size_t i;
+	bool others = false;
+
+	printf("# bpfrec report of %s\n", path);
+	printf("# event: %s, %llu samples", profile_event_name(p, v->event),
+	       (unsigned long long)p->event_samples[v->event]);
+	for (i = 0; i < p->info->nr_events; i++) {
+		if ((int)i == v->event || !p->event_samples[i])
+			continue;
+		printf("%s %s (%llu samples)", others ? "," : "; not shown:",
+		       profile_event_name(p, i), (unsigned long long)p->event_samples[i]);
+		others = true;
+	}
+	printf("\n# %s\n", p->ksyms_note);
+	if (p->lost_samples)
+		printf("# lost: %llu records\n", (unsigned long long)p->lost_samples);
+}
+
+/* What the reading could not do, on stderr when stdout is machine-read. */
+static void notes(const char *path, const struct profile *p, bool to_stderr)
+{
+	if (to_stderr && !p->have_ksyms)
+		fprintf(stderr, "bpfrec report: %s: %s\n", path, p->ksyms_note);
+	if (p->dsos.nr_changed)
+		fprintf(stderr, "bpfrec report: %s: %zu files changed since the recording (other build-id): their addresses are not named\n",
+			path, p->dsos.nr_changed);
+	if (pd_reader_warning(p->reader))
+		fprintf(stderr, "bpfrec report: warning: %s: %s\n", path,
+			pd_reader_warning(p->reader));
+}
+
+static int flamegraph(const char *path, const struct profile *p, const struct profile_view *v,
+		      FILE *svg, const char *svg_path)
+{
+	struct folded *lines;
+	char title[512];
+	size_t nr;
+	int err;
+
+	if (profile_folded(p, v, &lines, &nr))
+		return -ENOMEM;
+	snprintf(title, sizeof(title), "%s of %s (%llu samples)",
+		 v->off_cpu ? "Off-CPU time" : profile_event_name(p, v->event), path,
+		 (unsigned long long)p->event_samples[v->event]);
+	err = flamegraph_write(svg, lines, nr, title, v->off_cpu ? "ns" : "samples");
+	profile_folded_free(lines, nr);
+	if (fclose(svg) && !err)
+		err = -EIO;
+	if (err == -EIO)
+		fprintf(stderr, "bpfrec report: %s: write error\n", svg_path);
+	return err;
+}
+
+/*
+ * The event shown: off-CPU time, or the first other one with samples.
+ * -1 with a message when there is none.
+ */
+static int pick_event(const char *path, const struct profile *p, bool off_cpu)
+{
+	int ev = off_cpu ? profile_event(p, PROFILE_OFFCPU_EVENT) : profile_cpu_event(p);
+
+	if (off_cpu && ev < 0)
+		fprintf(stderr, "bpfrec report: %s: no " PROFILE_OFFCPU_EVENT " event (record with --off-cpu)\n",
+			path);
+	else if (ev < 0 || !p->event_samples[ev])
+		fprintf(stderr, "bpfrec report: %s: no %s samples\n", path,
+			off_cpu ? PROFILE_OFFCPU_EVENT : "CPU");
+	else
+		return ev;
+	return -1;
+}
+
+int report_profile(const char *path, const struct report_profile_args *a)
+{
+	struct profile_view v = { .off_cpu = a->off_cpu, .json = a->json };
+	struct profile p;
+	FILE *svg = NULL;
+	char err[300];
+	int ret = BPFREC_EXIT_ERROR;
+
+	if (!report_profile_asked(a) && !samples_possible(path))
+		return REPORT_NO_PROFILE;
+	if (profile_parse_sort(&v, a->sort ? a->sort : "comm,dso,sym", err, sizeof(err))) {
+		fprintf(stderr, "bpfrec report: %s\n", err);
+		return BPFREC_EXIT_USAGE;
+	}
+	/* an unwritable path is said before the file is read */
+	if (a->svg && !(svg = fopen(a->svg, "w"))) {
+		fprintf(stderr, "bpfrec report: cannot write %s: %s\n", a->svg, strerror(errno));
+		return BPFREC_EXIT_ERROR;
+	}
+	if (profile_read(&p, path, err, sizeof(err))) {
+		fprintf(stderr, "bpfrec report: %s: %s\n", path, err);
+		goto out;
+	}
+	if (!report_profile_asked(a) && profile_cpu_event(&p) < 0) {
+		ret = REPORT_NO_PROFILE;
+		goto out;
+	}
+	v.event = pick_event(path, &p, a->off_cpu);
+	if (v.event < 0)
+		goto out;
+	notes(path, &p, a->folded || a->json || a->svg);
+	if (svg) {
+		int e = flamegraph(path, &p, &v, svg, a->svg);
+
+		svg = NULL;
+		if (e) {
+			if (e == -ENOMEM)
+				fprintf(stderr, "bpfrec report: out of memory\n");
+			goto out;
+		}
+	}
+	if (a->folded) {
+		if (profile_print_folded(&p, &v, stdout))
+			goto nomem;
+	} else if (a->svg && !a->json && !a->sort) {
+		printf("bpfrec report: flame graph of %llu %s samples written to %s\n",
+		       (unsigned long long)p.event_samples[v.event],
+		       profile_event_name(&p, v.event), a->svg);
+	} else {
+		if (!a->json)
+			header(path, &p, &v);
+		if ((a->off_cpu && !a->sort ? profile_print_stacks(&p, &v, stdout) :
+		     profile_print_table(&p, &v, stdout)))
+			goto nomem;
+	}
+	if (fflush(stdout)) {
+		perror("bpfrec report: stdout");
+		goto out;
+	}
+	ret = BPFREC_EXIT_OK;
+	goto out;
+nomem:
+	fprintf(stderr, "bpfrec report: out of memory\n");
+out:
+	if (svg)
+		fclose(svg);
+	if (ret != BPFREC_EXIT_OK && a->svg)
+		unlink(a->svg);
+	profile_free(&p);
+	return ret;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A profile: the samples of a perf.data, symbolised and summed per
+ * stack.  Every record is replayed in time order, so each address is
+ * named as it was when the sample was taken: user addresses through the
+ * process's mappings and the files' ELF symbols, BPF code through the
+ * JIT images of the KSYMBOL records (also programs unloaded since), the
+ * rest of the kernel through kallsyms.
+ */
+#ifndef BPFREC_PROFILE_H
+#define BPFREC_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "util/bpf_images.h"
+#include "util/dso_syms.h"
+#include "util/hashmap.h"
+#include "util/intern.h"
+#include "util/ksyms.h"
+#include "util/proc_maps.h"
+#include "util/perf_data/perf_data.h"
+
+/* The event of `bpfrec record --off-cpu`: PERIOD is the time off CPU, in ns. */
+#define PROFILE_OFFCPU_EVENT	"offcpu-time"
+
+enum frame_kind { FRAME_USER, FRAME_KERNEL, FRAME_BPF };
+
+/* One symbolised address; the strings are ids in profile.strs. */
+struct frame {
+	__u32 sym;			/* function, or "[dso]" / "[unknown]" */
+	__u32 dso;			/* file, "[kernel.kallsyms]", "[bpf]" */
+	__u32 bpf;			/* "PROG (id N)" of BPF code, "-" elsewhere */
+	__u32 kind;			/* enum frame_kind */
+};
+
+/*
+ * A stack, as interned in profile.stacks: STACK_EVENT and STACK_COMM
+ * words, then frame ids from the root to the leaf.
+ */
+#define STACK_EVENT	0
+#define STACK_COMM	1
+#define STACK_FRAMES	2
+
+struct profile {
+	struct pd_reader *reader;
+	const struct pd_file_info *info;
+	struct intern strs, frames, stacks;
+	__u64 *period, *samples;	/* by stack id */
+	size_t cap;
+	__u64 *event_samples;		/* by event: samples read */
+	__u64 lost_samples;		/* LOST records' count */
+	/* where the names come from */
+	struct ksyms ksyms;
+	bool have_ksyms;
+	char ksyms_note[256];		/* how kernel addresses were named */
+	struct bpf_images images;
+	struct proc_maps maps;
+	struct dso_syms dsos;
+	struct hashmap comms;		/* tid -> comm string id */
+	struct hashmap kcache;		/* kernel address -> frame id */
+	struct hashmap ucache;		/* path id << 40 | file offset -> frame id */
+	struct hashmap btfs;		/* BTF id -> struct btf * (of perf's files) */
+	__u32 unknown, none;		/* "[unknown]" and "-" */
+	/* one sample's frames, leaf first */
+	__u32 *scratch;
+	size_t scratch_cap;
+};
+
+/* Read every sample of @path: 0, or -1 with one line in @err. */
+int profile_read(struct profile *p, const char *path, char *err, size_t errlen);
+/* The event named @name, or -1. */
+int profile_event(const struct profile *p, const char *name);
+/* The first event other than off-CPU time with samples, or -1. */
+int profile_cpu_event(const struct profile *p);
+const char *profile_event_name(const struct profile *p, int event);
+/* Stack @id's words (see STACK_*), and how many. */
+const __u32 *profile_stack(const struct profile *p, __u32 id, size_t *nr);
+const struct frame *profile_frame(const struct profile *p, __u32 id);
+static inline const char *profile_str(const struct profile *p, __u32 id)
+{
+	return intern_str_get(&p->strs, id);
+}
+void profile_free(struct profile *p);
+
+#endif /* BPFREC_PROFILE_H */

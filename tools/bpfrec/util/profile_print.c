@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every output walks the interned stacks of one event; none holds more
+ * than one entry per distinct stack, whatever the number of samples.
+ */
+#define _GNU_SOURCE	/* qsort_r */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/array.h"
+#include "util/json.h"
+#include "util/profile_print.h"
+#include "util/timeline.h"
+
+/* Stacks listed one by one before the rest is summed. */
+#define MAX_STACKS_LISTED	20
+/* Table columns are cut to this width, so that a row fits a terminal. */
+#define MAX_COLUMN		40
+
+static const char *const key_names[NR_SORT_KEYS] = { "comm", "dso", "sym", "bpf" };
+static const char *const key_titles[NR_SORT_KEYS] = {
+	"Command", "Shared Object", "Symbol", "BPF program"
+};
+
+int profile_parse_sort(struct profile_view *v, const char *spec, char *err, size_t errlen)
+{
+	const char *s = spec;
+	size_t len, k;
+
+	v->nr_keys = 0;
+	while (*s) {
+		len = strcspn(s, ",");
+		for (k = 0; k < NR_SORT_KEYS; k++)
+			if (strlen(key_names[k]) == len && !strncmp(s, key_names[k], len))
+				break;
+		if (k == NR_SORT_KEYS || v->nr_keys == NR_SORT_KEYS) {
+			snprintf(err, errlen, "bad --sort '%s': keys are comm, dso, sym, bpf",
+				 spec);
+			return -EINVAL;
+		}
+		v->keys[v->nr_keys++] = k;
+		s += len;
+		if (*s == ',' && *++s == '\0')
+			break;
+	}
+	if (!v->nr_keys || s[-1] == ',') {
+		snprintf(err, errlen, "bad --sort '%s': keys are comm, dso, sym, bpf", spec);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static __u64 weight(const struct profile *p, const struct profile_view *v, __u32 id)
+{
+	return v->off_cpu ? p->period[id] : p->samples[id];
+}
+
+/* The stacks of the view's event. */
+static bool of_view(const struct profile *p, const struct profile_view *v, __u32 id)
+{
+	size_t nr;
+
+	return profile_stack(p, id, &nr)[STACK_EVENT] == (__u32)v->event;
+}
+
+/* A frame's name as folded text keeps it: no ';' or line break inside. */
+static void put_frame(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == ';' || *s == '\n' ? '_' : *s, f);
+}
+
+static char *folded_text(const struct profile *p, __u32 id)
+{
+	size_t nr, i, len;
+	const __u32 *w = profile_stack(p, id, &nr);
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	put_frame(f, profile_str(p, w[STACK_COMM]));
+	for (i = STACK_FRAMES; i < nr; i++) {
+		fputc(';', f);
+		put_frame(f, profile_str(p, profile_frame(p, w[i])->sym));
+	}
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int folded_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct folded *)a)->text, ((const struct folded *)b)->text);
+}
+
+void profile_folded_free(struct folded *f, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(f[i].text);
+	free(f);
+}
+
+int profile_folded(const struct profile *p, const struct profile_view *v, struct folded **out,
+		   size_t *nr)
+{
+	struct folded *f = NULL;
+	size_t n = 0, cap = 0, i, j;
+	__u32 id;
+
+	for (id = 0; id < p->stacks.nr; id++) {
+		if (!of_view(p, v, id) || !weight(p, v, id))
+			continue;
+		if (array_room(&f, &cap, n, sizeof(*f)))
+			goto nomem;
+		f[n].weight = weight(p, v, id);
+		f[n].text = folded_text(p, id);
+		if (!f[n++].text)
+			goto nomem;
+	}
+	if (n)
+		qsort(f, n, sizeof(*f), folded_cmp);
+	/* frames of other files or programs may read the same */
+	for (i = j = 0; i < n; i++) {
+		if (j && !strcmp(f[j - 1].text, f[i].text)) {
+			f[j - 1].weight += f[i].weight;
+			free(f[i].text);
+			continue;
+		}
+		f[j++] = f[i];
+	}
+	*out = f;
+	*nr = j;
+	return 0;
+nomem:
+	profile_folded_free(f, n);
+	return -ENOMEM;
+}
+
+int profile_print_folded(const struct profile *p, const struct profile_view *v, FILE *f)
+{
+	struct folded *lines;
+	size_t nr, i;
+
+	if (profile_folded(p, v, &lines, &nr))
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		fprintf(f, "%s %llu\n", lines[i].text, (unsigned long long)lines[i].weight);
+	profile_folded_free(lines, nr);
+	return 0;
+}
+
+/* The last path component of a file, which the table shows. */
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b && b[1] ? b + 1 : path;
+}
+
+/* Key @k of stack @id: a string id. */
+static __u32 key_of(const struct profile *p, __u32 id, enum sort_key k)
+{
+	size_t nr;
+	const __u32 *w = profile_stack(p, id, &nr);
+	const struct frame *leaf;
+
+	if (k == SORT_COMM)
+		return w[STACK_COMM];
+	if (nr == STACK_FRAMES)
+		return p->unknown;
+	leaf = profile_frame(p, w[nr - 1]);
+	return k == SORT_DSO ? leaf->dso : k == SORT_SYM ? leaf->sym : leaf->bpf;
+}
+
+struct row {
+	__u32 keys[NR_SORT_KEYS];
+	__u64 period, samples;
+};
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	size_t k;
+
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	for (k = 0; k < NR_SORT_KEYS; k++)
+		if (x->keys[k] != y->keys[k])
+			return x->keys[k] < y->keys[k] ? -1 : 1;
+	return 0;
+}
+
+/* Rows of equal keys summed; *total is the period of them all. */
+static int rows(const struct profile *p, const struct profile_view *v, struct row **out,
+		size_t *nr, __u64 *total, __u64 *samples)
+{
+	struct intern tuples = {};
+	struct row *r = NULL;
+	size_t cap = 0, n = 0, k;
+	__u32 id, t, key[NR_SORT_KEYS];
+
+	*total = *samples = 0;
+	for (id = 0; id < p->stacks.nr; id++) {
+		if (!of_view(p, v, id))
+			continue;
+		for (k = 0; k < v->nr_keys; k++)
+			key[k] = key_of(p, id, v->keys[k]);
+		if (intern_blob(&tuples, key, v->nr_keys * sizeof(*key), &t))
+			goto nomem;
+		if (t == n) {
+			if (array_room(&r, &cap, n, sizeof(*r)))
+				goto nomem;
+			memset(&r[n], 0, sizeof(*r));
+			memcpy(r[n++].keys, key, sizeof(key));
+		}
+		r[t].period += p->period[id];
+		r[t].samples += p->samples[id];
+		*total += p->period[id];
+		*samples += p->samples[id];
+	}
+	intern_free(&tuples);
+	if (n)
+		qsort(r, n, sizeof(*r), row_cmp);
+	*out = r;
+	*nr = n;
+	return 0;
+nomem:
+	intern_free(&tuples);
+	free(r);
+	return -ENOMEM;
+}
+
+static const char *key_text(const struct profile *p, enum sort_key k, __u32 s)
+{
+	return k == SORT_DSO ? base_name(profile_str(p, s)) : profile_str(p, s);
+}
+
+static void table_json(const struct profile *p, const struct profile_view *v,
+		       const struct row *r, __u64 total, FILE *f)
+{
+	struct json j;
+	char pct[32];
+	size_t k;
+
+	json_begin(&j, f);
+	snprintf(pct, sizeof(pct), "%.2f", total ? 100.0 * r->period / total : 0.0);
+	json_raw(&j, "overhead", pct);
+	json_u64(&j, "samples", r->samples);
+	json_u64(&j, v->off_cpu ? "offcpu_ns" : "period", r->period);
+	for (k = 0; k < v->nr_keys; k++)
+		json_str(&j, key_names[v->keys[k]], profile_str(p, r->keys[k]));
+	json_end(&j);
+}
+
+int profile_print_table(const struct profile *p, const struct profile_view *v, FILE *f)
+{
+	int width[NR_SORT_KEYS];
+	__u64 total, samples;
+	struct row *r;
+	size_t nr, i, k;
+	char t[32];
+
+	if (rows(p, v, &r, &nr, &total, &samples))
+		return -ENOMEM;
+	for (i = 0; v->json && i < nr; i++)
+		table_json(p, v, &r[i], total, f);
+	if (v->json)
+		goto out;
+	for (k = 0; k < v->nr_keys; k++) {
+		width[k] = strlen(key_titles[v->keys[k]]);
+		for (i = 0; i < nr; i++) {
+			int w = strlen(key_text(p, v->keys[k], r[i].keys[k]));
+
+			width[k] = w > width[k] ? (w < MAX_COLUMN ? w : MAX_COLUMN) : width[k];
+		}
+	}
+	fprintf(f, "#\n# %8s %9s%s", "Overhead", "Samples", v->off_cpu ? "   Off-CPU time" : "");
+	for (k = 0; k < v->nr_keys; k++)
+		fprintf(f, "  %-*s", k + 1 < v->nr_keys ? width[k] : 0, key_titles[v->keys[k]]);
+	fprintf(f, "\n#\n");
+	for (i = 0; i < nr; i++) {
+		fprintf(f, "  %8.2f%% %9llu", total ? 100.0 * r[i].period / total : 0.0,
+			(unsigned long long)r[i].samples);
+		if (v->off_cpu) {
+			timeline_duration(r[i].period, t, sizeof(t));
+			fprintf(f, " %14s", t);
+		}
+		for (k = 0; k < v->nr_keys; k++)
+			fprintf(f, "  %-*.*s", k + 1 < v->nr_keys ? width[k] : 0, MAX_COLUMN,
+				key_text(p, v->keys[k], r[i].keys[k]));
+		fputc('\n', f);
+	}
+	if (v->off_cpu) {
+		timeline_duration(total, t, sizeof(t));
+		fprintf(f, "#\n# total: %s off CPU in %llu intervals\n", t,
+			(unsigned long long)samples);
+	}
+out:
+	free(r);
+	return 0;
+}
+
+static int by_period(const void *a, const void *b, void *arg)
+{
+	const struct profile *p = arg;
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	if (p->period[x] != p->period[y])
+		return p->period[x] > p->period[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static void stack_text(const struct profile *p, const struct profile_view *v, __u32 id,
+		       __u64 total, FILE *f)
+{
+	size_t nr, i;
+	const __u32 *w = profile_stack(p, id, &nr);
+	char t[32];
+
+	timeline_duration(p->period[id], t, sizeof(t));
+	fprintf(f, "\n  %s, %.2f%%, %llu %s: %s\n", t, total ? 100.0 * p->period[id] / total : 0,
+		(unsigned long long)p->samples[id], v->off_cpu ? "intervals" : "samples",
+		profile_str(p, w[STACK_COMM]));
+	for (i = nr; i-- > STACK_FRAMES;) {
+		const struct frame *fr = profile_frame(p, w[i]);
+
+		fprintf(f, "      %-40s %s\n", profile_str(p, fr->sym),
+			base_name(profile_str(p, fr->dso)));
+	}
+}
+
+static int stack_json(const struct profile *p, const struct profile_view *v, __u32 id, FILE *f)
+{
+	size_t nr;
+	const __u32 *w = profile_stack(p, id, &nr);
+	char *text = folded_text(p, id);
+	struct json j;
+
+	if (!text)
+		return -ENOMEM;
+	json_begin(&j, f);
+	json_str(&j, "comm", profile_str(p, w[STACK_COMM]));
+	json_u64(&j, v->off_cpu ? "offcpu_ns" : "period", p->period[id]);
+	json_u64(&j, v->off_cpu ? "intervals" : "samples", p->samples[id]);
+	json_str(&j, "stack", strchr(text, ';') ? strchr(text, ';') + 1 : "");
+	json_end(&j);
+	free(text);
+	return 0;
+}
+
+int profile_print_stacks(const struct profile *p, const struct profile_view *v, FILE *f)
+{
+	__u64 total = 0, rest = 0, samples = 0;
+	__u32 *ids = calloc(p->stacks.nr ? p->stacks.nr : 1, sizeof(*ids)), id;
+	size_t n = 0, i;
+	char t[32];
+	int err = 0;
+
+	if (!ids)
+		return -ENOMEM;
+	for (id = 0; id < p->stacks.nr; id++) {
+		if (!of_view(p, v, id))
+			continue;
+		ids[n++] = id;
+		total += p->period[id];
+		samples += p->samples[id];
+	}
+	qsort_r(ids, n, sizeof(*ids), by_period, (void *)p);
+	for (i = 0; i < n && !err; i++) {
+		if (v->json)
+			err = stack_json(p, v, ids[i], f);
+		else if (i < MAX_STACKS_LISTED)
+			stack_text(p, v, ids[i], total, f);
+		else
+			rest += p->period[ids[i]];
+	}
+	if (!v->json && n > MAX_STACKS_LISTED) {
+		timeline_duration(rest, t, sizeof(t));
+		fprintf(f, "\n  %s in the %zu other stacks\n", t, n - MAX_STACKS_LISTED);
+	}
+	if (!v->json) {
+		timeline_duration(total, t, sizeof(t));
+		fprintf(f, "\n# total: %s %s in %llu %s, %zu stacks\n", t,
+			v->off_cpu ? "off CPU" : "on CPU", (unsigned long long)samples,
+			v->off_cpu ? "intervals" : "samples", n);
+	}
+	free(ids);
+	return err;
+}
