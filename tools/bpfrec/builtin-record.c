@@ -552,6 +552,7 @@ static int record(struct recorder *r, int argc, char **argv)
 	if (err)
 		return err;
 	r->sink.w = r->w;
+	facts_set_writer(r->sink.facts, r->w);
 	/* said once everything else worked: an error is then the only line */
 	if (r->evlist.obj_events)
 		fprintf(stderr, "bpfrec: recording programs, maps, links and BTF on %d CPU%s\n",

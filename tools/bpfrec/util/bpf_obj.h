@@ -135,37 +135,11 @@ struct pd_capture {
 	__u64 lost_facts;		/* facts lost by the in-kernel capture */
 };
 
-/*
- * All facts of a recording, as the writer collects them: in arrival
- * order, then sorted by id when they are stored.  (A reader looks facts
- * up one at a time instead: pd_reader_prog() and the like.)
- */
-struct pd_facts {
-	struct pd_prog *progs;
-	size_t nr_progs;
-	struct pd_map *maps;
-	size_t nr_maps;
-	struct pd_link *links;
-	size_t nr_links;
-	struct pd_btf *btfs;
-	size_t nr_btfs;
-	struct pd_capture capture;
-	bool has_capture;		/* capture facts were set */
-};
-
 /* Free a program's arrays and zero their counts; the scalars stay. */
 void pd_prog_free_arrays(struct pd_prog *p);
 
-const struct pd_btf *pd_facts_btf(const struct pd_facts *f, __u32 id);
-
 /* Deep copies and release of facts. */
-int pd_prog_copy(struct pd_prog *dst, const struct pd_prog *src);
 int pd_btf_copy(struct pd_btf *dst, const struct pd_btf *src);
 void pd_btf_release(struct pd_btf *b);
-void pd_facts_release(struct pd_facts *f);
-/* Sort every array by id; of equal ids the last one added is kept. */
-void pd_facts_sort_dedup(struct pd_facts *f);
-/* Binary search of @nr elements of @size, sorted by their leading id. */
-void *pd_find_id(const void *base, size_t nr, size_t size, __u32 id);
 
 #endif /* BPFREC_BPF_OBJ_H */

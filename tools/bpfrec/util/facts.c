@@ -1,94 +1,138 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The facts `bpfrec record` gathers, one entry per kind and id, merged
- * from the sources as they come and handed to the writer at the end.
- * A storm is tens of thousands of ids: the hash map finds them.
+ * from the sources as they come.  An entry lives only until its facts
+ * are written into the file (facts_write_now(), facts_flush()): a storm
+ * is hundreds of thousands of objects, which the recorder must not hold.
+ * An object asked for again after that (a late record, the marks of the
+ * end) is read back from the file, updated, and written again; readers
+ * take the last facts written of an id.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "util/array.h"
 #include "util/bpf_resolve.h"
 #include "util/facts.h"
 #include "util/hashmap.h"
 #include "util/perf_data/perf_data.h"
 
+/* An object not written yet, or read back to be updated. */
+struct live {
+	bool revived;		/* written before */
+	union {
+		struct pd_prog prog;
+		struct pd_map map;
+		struct pd_link link;
+		struct pd_btf btf;
+	} u;			/* every pd_* starts with id, flags */
+};
+
 struct kind {
-	void *items;		/* pd_prog[], pd_map[], ...: all start with id, flags */
-	size_t size;		/* of one item */
-	size_t nr, cap;
-	struct hashmap index;	/* id -> position in items */
+	struct hashmap live;	/* id -> struct live *, 0 once written */
+	size_t nr_live;
+	size_t ids;		/* every id seen */
+	size_t unresolved;	/* written unresolved, the first time */
 };
 
 struct facts {
-	struct kind progs, maps, links, btfs;
+	struct kind k[PD_NR_KINDS];
+	struct pd_writer *w;	/* where they are written; NULL until set */
 };
 
-/* The pointer is valid until the next lookup of the same kind. */
-static void *lookup(struct kind *k, __u32 id, bool *created)
+static const enum pd_kind pd_kinds[] = {
+	[FACT_PROG] = PD_PROG, [FACT_MAP] = PD_MAP, [FACT_LINK] = PD_LINK, [FACT_BTF] = PD_BTF,
+};
+
+#define KNOWN	(PD_F_CAPTURED | PD_F_SYSCALL)
+
+static __u32 *flags_of(struct live *o)
 {
-	bool added;
-	__u64 *pos;
-	void *item;
+	return &o->u.prog.flags;
+}
+
+static void live_free(enum pd_kind kind, struct live *o)
+{
+	if (kind == PD_PROG)
+		pd_prog_free_arrays(&o->u.prog);
+	if (kind == PD_BTF)
+		pd_btf_release(&o->u.btf);
+	free(o);
+}
+
+/* The live entry of @id: read back when written before, else new if @create. */
+static struct live *get(struct facts *f, enum pd_kind kind, __u32 id, bool create,
+			bool *created)
+{
+	struct kind *k = &f->k[kind];
+	__u64 *pos = hashmap_find(&k->live, id);
+	struct live *o;
 
 	if (created)
 		*created = false;
-	/* room for one more first: an index entry never points past the items */
-	if (array_room(&k->items, &k->cap, k->nr, k->size))
+	if (pos && *pos)
+		return (struct live *)(uintptr_t)*pos;
+	o = calloc(1, sizeof(*o));
+	if (!o)
 		return NULL;
-	pos = hashmap_add(&k->index, id, &added);
-	if (!pos)
+	if (f->w && !pd_writer_fact(f->w, kind, id, &o->u)) {
+		o->revived = true;
+	} else if (create) {
+		memset(&o->u, 0, sizeof(o->u));
+		o->u.prog.id = id;
+		k->ids++;
+		if (created)
+			*created = true;
+	} else {
+		free(o);
 		return NULL;
-	if (!added)
-		return (char *)k->items + *pos * k->size;
-	item = (char *)k->items + k->nr * k->size;
-	memset(item, 0, k->size);
-	*(__u32 *)item = id;
-	*pos = k->nr++;
-	if (created)
-		*created = true;
-	return item;
-}
-
-/* The entry for @id if there is one: unlike lookup(), never creates it. */
-static void *find(struct kind *k, __u32 id)
-{
-	__u64 *pos = hashmap_find(&k->index, id);
-
-	return pos ? (char *)k->items + *pos * k->size : NULL;
+	}
+	pos = hashmap_add(&k->live, id, NULL);
+	if (!pos) {
+		live_free(kind, o);
+		return NULL;
+	}
+	*pos = (uintptr_t)o;
+	k->nr_live++;
+	return o;
 }
 
 struct facts *facts_new(void)
 {
-	struct facts *f = calloc(1, sizeof(*f));
+	return calloc(1, sizeof(struct facts));
+}
 
-	if (!f)
-		return NULL;
-	f->progs.size = sizeof(struct pd_prog);
-	f->maps.size = sizeof(struct pd_map);
-	f->links.size = sizeof(struct pd_link);
-	f->btfs.size = sizeof(struct pd_btf);
-	return f;
+void facts_set_writer(struct facts *f, struct pd_writer *w)
+{
+	f->w = w;
 }
 
 struct pd_prog *facts_prog(struct facts *f, __u32 id, bool *created)
 {
-	return lookup(&f->progs, id, created);
+	struct live *o = get(f, PD_PROG, id, true, created);
+
+	return o ? &o->u.prog : NULL;
 }
 
 struct pd_map *facts_map(struct facts *f, __u32 id, bool *created)
 {
-	return lookup(&f->maps, id, created);
+	struct live *o = get(f, PD_MAP, id, true, created);
+
+	return o ? &o->u.map : NULL;
 }
 
 struct pd_link *facts_link(struct facts *f, __u32 id, bool *created)
 {
-	return lookup(&f->links, id, created);
+	struct live *o = get(f, PD_LINK, id, true, created);
+
+	return o ? &o->u.link : NULL;
 }
 
 struct pd_btf *facts_btf(struct facts *f, __u32 id, bool *created)
 {
-	return lookup(&f->btfs, id, created);
+	struct live *o = get(f, PD_BTF, id, true, created);
+
+	return o ? &o->u.btf : NULL;
 }
 
 void facts_want_btf(struct facts *f, __u32 id)
@@ -104,113 +148,174 @@ void facts_want_btf(struct facts *f, __u32 id)
 void facts_mark_self(struct facts *f, enum fact_kind kind, __u32 id,
 		     const struct pd_origin *origin)
 {
-	struct pd_prog *p;
-	struct pd_map *m;
-	struct pd_link *l;
-	struct pd_btf *b;
+	struct live *o = get(f, pd_kinds[kind], id, false, NULL);
 
+	if (!o)
+		return;
+	*flags_of(o) |= PD_F_SELF;
 	switch (kind) {
 	case FACT_PROG:
-		if ((p = find(&f->progs, id))) {
-			p->flags |= PD_F_SELF;
-			p->origin = *origin;
-		}
+		o->u.prog.origin = *origin;
 		break;
 	case FACT_MAP:
-		if ((m = find(&f->maps, id))) {
-			m->flags |= PD_F_SELF;
-			m->origin = *origin;
-		}
+		o->u.map.origin = *origin;
 		break;
 	case FACT_LINK:
-		if ((l = find(&f->links, id))) {
-			l->flags |= PD_F_SELF;
-			l->origin = *origin;
-		}
+		o->u.link.origin = *origin;
 		break;
 	case FACT_BTF:
-		if ((b = find(&f->btfs, id))) {
-			b->flags |= PD_F_SELF;
-			b->origin = *origin;
-		}
+		o->u.btf.origin = *origin;
 		break;
 	}
 }
 
-static void mark_unresolved(struct kind *k, struct facts_stats *st)
+/* Write @o (at @pos of its kind's table) and release it. */
+static int write_one(struct facts *f, enum pd_kind kind, __u64 *pos)
 {
-	size_t i;
+	struct live *o = (struct live *)(uintptr_t)*pos;
+	__u32 *flags = flags_of(o);
+	int err = 0;
 
-	for (i = 0; i < k->nr; i++) {
-		/* every pd_* starts with id, flags */
-		__u32 *flags = (__u32 *)((char *)k->items + i * k->size) + 1;
-
-		if (!(*flags & (PD_F_CAPTURED | PD_F_SYSCALL)))
-			*flags |= PD_F_UNRESOLVED;
-		if (*flags & PD_F_UNRESOLVED)
-			st->unresolved++;
-		st->objects++;
+	/* a fact that came late resolves what was written unresolved */
+	if (*flags & KNOWN)
+		*flags &= ~PD_F_UNRESOLVED;
+	if (!o->revived && (*flags & PD_F_UNRESOLVED))
+		f->k[kind].unresolved++;
+	switch (kind) {
+	case PD_PROG:
+		err = pd_writer_add_prog(f->w, &o->u.prog);
+		break;
+	case PD_MAP:
+		err = pd_writer_add_map(f->w, &o->u.map);
+		break;
+	case PD_LINK:
+		err = pd_writer_add_link(f->w, &o->u.link);
+		break;
+	default:
+		err = pd_writer_add_btf(f->w, &o->u.btf);
+		break;
 	}
+	live_free(kind, o);
+	*pos = 0;
+	f->k[kind].nr_live--;
+	/* one fact no record can hold is lost alone; the file is still good */
+	return err == -E2BIG ? 0 : err;
+}
+
+int facts_write_now(struct facts *f, enum fact_kind kind, __u32 id)
+{
+	__u64 *pos = hashmap_find(&f->k[pd_kinds[kind]].live, id);
+	struct live *o = pos && *pos ? (struct live *)(uintptr_t)*pos : NULL;
+
+	if (!f->w || !o || !(*flags_of(o) & (KNOWN | PD_F_UNRESOLVED)))
+		return 0;
+	return write_one(f, pd_kinds[kind], pos);
+}
+
+void facts_give_up(struct facts *f, enum fact_kind kind, __u32 id)
+{
+	__u64 *pos = hashmap_find(&f->k[pd_kinds[kind]].live, id);
+	struct live *o = pos && *pos ? (struct live *)(uintptr_t)*pos : NULL;
+
+	if (o && !(*flags_of(o) & KNOWN))
+		*flags_of(o) |= PD_F_UNRESOLVED;
+}
+
+bool facts_written(const struct facts *f, enum fact_kind kind, __u32 id)
+{
+	const __u64 *pos = hashmap_find(&f->k[pd_kinds[kind]].live, id);
+
+	return !(pos && *pos) && f->w && pd_writer_has_fact(f->w, pd_kinds[kind], id);
+}
+
+/* Every live entry with facts to give, or every one when @all. */
+static int write_live(struct facts *f, bool all)
+{
+	struct kind *k;
+	size_t i;
+	int kind, err = 0;
+
+	for (kind = 0; kind < PD_NR_KINDS && !err; kind++) {
+		k = &f->k[kind];
+		for (i = 0; i < k->live.cap && !err; i++) {
+			struct live *o = (struct live *)(uintptr_t)k->live.e[i].val;
+
+			if (!k->live.e[i].used || !o)
+				continue;
+			if (all || (*flags_of(o) & (KNOWN | PD_F_UNRESOLVED)))
+				err = write_one(f, kind, &k->live.e[i].val);
+		}
+		/* an entry per id ever asked for, 0 once written: keep the live ones */
+		if (!err)
+			err = hashmap_prune(&k->live, k->nr_live);
+	}
+	return err;
+}
+
+int facts_flush(struct facts *f)
+{
+	return f->w ? write_live(f, false) : 0;
+}
+
+size_t facts_live(const struct facts *f)
+{
+	size_t kind, n = 0;
+
+	for (kind = 0; kind < PD_NR_KINDS; kind++)
+		n += f->k[kind].nr_live;
+	return n;
 }
 
 void facts_finish(struct facts *f, struct facts_stats *st)
 {
+	struct kind *k;
+	size_t i, unresolved;
+	int kind;
+
 	memset(st, 0, sizeof(*st));
-	mark_unresolved(&f->progs, st);
-	st->progs = st->objects;
-	st->progs_unresolved = st->unresolved;
-	mark_unresolved(&f->maps, st);
-	mark_unresolved(&f->links, st);
-	mark_unresolved(&f->btfs, st);
+	for (kind = 0; kind < PD_NR_KINDS; kind++) {
+		k = &f->k[kind];
+		unresolved = k->unresolved;
+		for (i = 0; i < k->live.cap; i++) {
+			struct live *o = (struct live *)(uintptr_t)k->live.e[i].val;
+			__u32 *flags;
+
+			if (!k->live.e[i].used || !o)
+				continue;
+			flags = flags_of(o);
+			if (!(*flags & KNOWN))
+				*flags |= PD_F_UNRESOLVED;
+			unresolved += !o->revived && (*flags & PD_F_UNRESOLVED);
+		}
+		st->objects += k->ids;
+		st->unresolved += unresolved;
+		if (kind == PD_PROG) {
+			st->progs = k->ids;
+			st->progs_unresolved = unresolved;
+		}
+	}
 }
 
 int facts_store(struct facts *f, struct pd_writer *w)
 {
-	struct pd_prog *progs = f->progs.items;
-	struct pd_map *maps = f->maps.items;
-	struct pd_link *links = f->links.items;
-	struct pd_btf *btfs = f->btfs.items;
-	size_t i;
-	int err;
-
-	for (i = 0; i < f->progs.nr; i++)
-		if ((err = pd_writer_add_prog(w, &progs[i])))
-			return err;
-	for (i = 0; i < f->maps.nr; i++)
-		if ((err = pd_writer_add_map(w, &maps[i])))
-			return err;
-	for (i = 0; i < f->links.nr; i++)
-		if ((err = pd_writer_add_link(w, &links[i])))
-			return err;
-	for (i = 0; i < f->btfs.nr; i++)
-		if ((err = pd_writer_add_btf(w, &btfs[i])))
-			return err;
-	return 0;
-}
-
-static void kind_free(struct kind *k)
-{
-	free(k->items);
-	hashmap_free(&k->index);
+	f->w = w;
+	return write_live(f, true);
 }
 
 void facts_free(struct facts *f)
 {
-	struct pd_prog *progs;
-	struct pd_btf *btfs;
+	struct kind *k;
 	size_t i;
+	int kind;
 
 	if (!f)
 		return;
-	progs = f->progs.items;
-	btfs = f->btfs.items;
-	for (i = 0; i < f->progs.nr; i++)
-		pd_prog_free_arrays(&progs[i]);
-	for (i = 0; i < f->btfs.nr; i++)
-		free(btfs[i].data);
-	kind_free(&f->progs);
-	kind_free(&f->maps);
-	kind_free(&f->links);
-	kind_free(&f->btfs);
+	for (kind = 0; kind < PD_NR_KINDS; kind++) {
+		k = &f->k[kind];
+		for (i = 0; i < k->live.cap; i++)
+			if (k->live.e[i].used && k->live.e[i].val)
+				live_free(kind, (struct live *)(uintptr_t)k->live.e[i].val);
+		hashmap_free(&k->live);
+	}
 	free(f);
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Open addressing with linear probing; the table doubles at half full, so
- * a probe ends after a couple of slots.  Nothing is ever removed: the
- * tool's maps live as long as one recording or one file.
+ * a probe ends after a couple of slots.  Nothing is removed one by one:
+ * a user that lets keys go zeroes their values and prunes the table.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -62,6 +62,29 @@ __u64 *hashmap_find(const struct hashmap *h, __u64 key)
 		return NULL;
 	e = &h->e[slot_of(h, key)];
 	return e->used ? &e->val : NULL;
+}
+
+int hashmap_prune(struct hashmap *h, size_t nr_nonzero)
+{
+	struct hashmap n = { 0 };
+	__u64 *val;
+	size_t i;
+
+	if (h->nr < 64 || h->nr < 4 * nr_nonzero)
+		return 0;
+	for (i = 0; i < h->cap; i++) {
+		if (!h->e[i].used || !h->e[i].val)
+			continue;
+		val = hashmap_add(&n, h->e[i].key, NULL);
+		if (!val) {
+			hashmap_free(&n);
+			return -ENOMEM;
+		}
+		*val = h->e[i].val;
+	}
+	hashmap_free(h);
+	*h = n;
+	return 0;
 }
 
 void hashmap_free(struct hashmap *h)

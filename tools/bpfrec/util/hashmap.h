@@ -30,6 +30,12 @@ struct hashmap {
 __u64 *hashmap_add(struct hashmap *h, __u64 key, bool *created);
 /* The value of @key, or NULL when it was never added. */
 __u64 *hashmap_find(const struct hashmap *h, __u64 key);
+/*
+ * Rebuild the table without the keys whose value is 0 (those a user
+ * counts as gone), once they are most of it: nothing is removed
+ * otherwise.  -ENOMEM leaves it as it was.
+ */
+int hashmap_prune(struct hashmap *h, size_t nr_nonzero);
 void hashmap_free(struct hashmap *h);
 
 #endif /* BPFREC_HASHMAP_H */

@@ -34,6 +34,8 @@ int linger_record(struct linger *l, __u16 type, __u32 id, __u32 pid)
 	if (alive && *alive) {
 		*alive = 0;
 		l->nr_alive--;
+		/* a storm's objects must not stay in memory once released */
+		return hashmap_prune(&l->objs, l->nr_alive);
 	}
 	return 0;
 }

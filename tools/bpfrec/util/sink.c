@@ -5,6 +5,11 @@
  * object: the in-kernel capture (always complete for name, type, tag),
  * then the syscalls for what only they report, if the object still
  * exists; nothing at all leaves it unresolved.
+ *
+ * An object's facts reach the file before the record that announces it:
+ * a record whose facts have not come yet is held until the next drain
+ * (one round late: perf and our reader order records across two rounds),
+ * so a recorder killed at any point leaves no record without its facts.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +19,7 @@
 #include "util/bpf_resolve.h"
 #include "util/capture.h"
 #include "util/facts.h"
+#include "util/hashmap.h"
 #include "util/linger.h"
 #include "util/sink.h"
 #include "util/perf_data/oversized.h"
@@ -105,16 +111,31 @@ static void prog_add_syscall(struct pd_prog *p)
 	*p = s;
 }
 
+/* A name that fills the capture's room may have been cut: the syscall has it whole. */
+static bool names_whole(const struct pd_prog *p)
+{
+	__u32 i;
+
+	for (i = 0; i < p->nr_func_names; i++)
+		if (!p->func_names[i] || strlen(p->func_names[i]) >= CAP_FUNC_NAME_LEN - 1)
+			return false;
+	return true;
+}
+
 /*
- * What the capture does not carry: line info records, and arrays longer
- * than its fixed ones.  Only then is the syscall worth its cost: while
- * the recorder holds the program's fd, the loader's close is not the last
- * one, and the unload would happen (and be recorded) in the recorder.
+ * What the capture does not carry: arrays longer than its fixed ones,
+ * names longer than its own.  Only then is the syscall worth its cost
+ * (and its race: the program may be gone, and while the recorder holds
+ * its fd, the loader's close is not the last one, and the unload would
+ * happen, and be recorded, in the recorder).  Line info records are not
+ * a reason: the capture keeps their count, and perf uses the records only
+ * with the instructions, which no one stores; asking for them sent every
+ * program built with debug info (clang -g, the usual) to the syscall.
  */
 static bool capture_has_all(const struct pd_prog *p, const struct cap_prog *c)
 {
-	return !c->nr_line_info && p->nr_map_ids == c->nr_map_ids &&
-	       p->nr_ksyms == c->nr_jited_ksyms && p->nr_func_info == c->nr_func_info;
+	return p->nr_map_ids == c->nr_map_ids && p->nr_ksyms == c->nr_jited_ksyms &&
+	       p->nr_func_info == c->nr_func_info && names_whole(p);
 }
 
 static int on_prog(struct sink *k, const struct cap_prog *c)
@@ -133,16 +154,38 @@ static int on_prog(struct sink *k, const struct cap_prog *c)
 	return 0;
 }
 
+/* The tid of a map's MAP_CREATE record when its creator is still to be found. */
+static __u64 *creator_wanted(struct sink *k, __u32 id)
+{
+	__u64 *want = hashmap_find(&k->creators, id);
+
+	return want && *want ? want : NULL;
+}
+
+/*
+ * bpf_map_new_fd() runs for every fd of a map: the creator's, and those
+ * of any task that opens it by id, possibly before the creator's own fd
+ * exists.  On a stock kernel the first one is taken for the creator.  On
+ * a kernel with the series, the MAP_CREATE record is written in the
+ * creating task (map_recorded()): only the capture of that task is.
+ */
 static int on_map(struct sink *k, const struct cap_map *c)
 {
-	struct pd_map *m = facts_map(k->facts, c->hdr.id, NULL);
+	__u64 *want = creator_wanted(k, c->hdr.id);
+	struct pd_map *m;
 
+	/* a later fd of a map whose facts are written: nothing new */
+	if (!want && facts_written(k->facts, FACT_MAP, c->hdr.id))
+		return 0;
+	m = facts_map(k->facts, c->hdr.id, NULL);
 	if (!m)
 		return -ENOMEM;
-	/*
-	 * bpf_map_new_fd() also runs for every later fd of the map: the first
-	 * call made it, unless it existed at start (synthesised by syscall).
-	 */
+	want = creator_wanted(k, c->hdr.id);
+	if (want && c->hdr.tid == (__u32)*want) {
+		origin_from(&m->origin, &c->hdr);
+		*want = 0;
+	}
+	/* existed at start: synthesised by syscall */
 	if (m->flags & (PD_F_CAPTURED | PD_F_SYSCALL))
 		return 0;
 	m->flags |= PD_F_CAPTURED;
@@ -156,7 +199,30 @@ static int on_map(struct sink *k, const struct cap_map *c)
 	m->btf_value_type_id = c->btf_value_type_id;
 	memcpy(m->name, c->name, sizeof(m->name));
 	m->name[sizeof(m->name) - 1] = 0;
-	origin_from(&m->origin, &c->hdr);
+	if (!want)
+		origin_from(&m->origin, &c->hdr);
+	return 0;
+}
+
+/*
+ * The MAP_CREATE record of @m, from its creating task: a capture of
+ * another task (that opened it by id first) does not name the creator.
+ * Until the creator's own capture comes, the record says who it is.
+ */
+static int map_recorded(struct sink *k, struct pd_map *m, const struct pd_sample *s)
+{
+	__u64 *want;
+
+	if (m->origin.tid == s->tid || (m->flags & PD_F_SYNTHESISED))
+		return 0;
+	memset(&m->origin, 0, sizeof(m->origin));
+	m->origin.pid = s->pid;
+	m->origin.tid = s->tid;
+	m->origin.time = s->time;
+	want = hashmap_add(&k->creators, m->id, NULL);
+	if (!want)
+		return -ENOMEM;
+	*want = 1ULL << 32 | s->tid;
 	return 0;
 }
 
@@ -238,12 +304,22 @@ struct lost_body {
 
 #define KNOWN (PD_F_CAPTURED | PD_F_SYSCALL)
 
+/* The kind of object a BPF_EVENT type is about: PROG_LOAD and PROG_UNLOAD, ... */
+static bool kind_of(__u16 type, enum fact_kind *kind)
+{
+	if (type == PERF_BPF_EVENT_UNKNOWN || type > PERF_BPF_EVENT_BTF_UNLOAD)
+		return false;
+	*kind = (type + 1) / 2 - 1;
+	return true;
+}
+
 /*
  * Facts for an object a record announces, unless the capture had them.
  * Returns true when still unknown: with the capture running that is the
  * normal case, its fact may come after the record (bpf() exit hook).
  */
-static bool resolve_announced(struct sink *k, const struct pd_bpf_event *e, bool now)
+static bool resolve_announced(struct sink *k, const struct pd_bpf_event *e,
+			      const struct pd_sample *s, bool now)
 {
 	struct pd_prog *p;
 	struct pd_map *m;
@@ -271,6 +347,8 @@ static bool resolve_announced(struct sink *k, const struct pd_bpf_event *e, bool
 		if (!m)
 			return false;
 		m->flags |= PD_F_RECORDED;
+		if (s)
+			map_recorded(k, m, s);
 		if (m->flags & KNOWN)
 			return false;
 		m->type = e->flags;
@@ -315,12 +393,35 @@ static int note_gone(struct sink *k, __u32 id)
 	return 0;
 }
 
-static int defer(struct sink *k, const struct pd_bpf_event *e)
+/* The record of an object whose facts are still to come, held until they are. */
+static int hold(struct sink *k, const struct pd_bpf_event *e, const struct perf_event_header *hdr)
 {
+	struct sink_held *h;
+
 	if (array_room(&k->pending, &k->cap_pending, k->nr_pending, sizeof(*k->pending)))
 		return -ENOMEM;
-	k->pending[k->nr_pending++] = *e;
+	h = &k->pending[k->nr_pending++];
+	h->e = *e;
+	memcpy(h->raw, hdr, hdr->size);
 	return 0;
+}
+
+/*
+ * A held record, once its object is resolved by id if it still needs
+ * to be (or marked unresolved): its facts, then itself.
+ */
+static int release_held(struct sink *k, const struct sink_held *h)
+{
+	const struct perf_event_header *hdr = (const void *)h->raw;
+	enum fact_kind kind;
+	int err = 0;
+
+	resolve_announced(k, &h->e, NULL, true);
+	if (kind_of(h->e.type, &kind)) {
+		facts_give_up(k->facts, kind, h->e.id);
+		err = facts_write_now(k->facts, kind, h->e.id);
+	}
+	return err ? err : pd_write_raw(k->w, hdr);
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -331,25 +432,28 @@ static int cmp_id(const void *a, const void *b)
 }
 
 /*
- * Announced before the previous drain and still without facts: the
- * capture missed them (its buffer was full, a hook is missing).  Asked by
- * id now, while a short-lived object may still exist, not at the end of
- * the recording; the list then never holds more than two drains' records.
+ * Held since the previous drain: their facts came with this drain's
+ * capture, or the capture missed them (its buffer was full, a hook is
+ * missing) and they are asked by id now, while a short-lived object may
+ * still exist, not at the end of the recording; the list never holds
+ * more than two drains' records.
  */
-static void resolve_older(struct sink *k)
+static int resolve_older(struct sink *k)
 {
 	size_t i;
+	int err = 0;
 
-	for (i = 0; i < k->nr_older; i++) {
+	for (i = 0; i < k->nr_older && !err; i++) {
 		/* the capture's self-check: it should have had them by now */
-		if (resolve_announced(k, &k->pending[i], false))
-			capture_missed(k->cap, &k->pending[i]);
-		resolve_announced(k, &k->pending[i], true);
+		if (resolve_announced(k, &k->pending[i].e, NULL, false))
+			capture_missed(k->cap, &k->pending[i].e);
+		err = release_held(k, &k->pending[i]);
 	}
 	memmove(k->pending, k->pending + k->nr_older,
 		(k->nr_pending - k->nr_older) * sizeof(*k->pending));
 	k->nr_pending -= k->nr_older;
 	k->nr_older = k->nr_pending;
+	return err;
 }
 
 int sink_ask(struct sink *k)
@@ -359,7 +463,7 @@ int sink_ask(struct sink *k)
 	int err = 0;
 
 	if (k->nr_pending)
-		resolve_older(k);
+		err = resolve_older(k);
 
 	/* both arrays are NULL until first used, and libc wants none */
 	if (k->nr_gone)
@@ -378,16 +482,18 @@ int sink_ask(struct sink *k)
 			facts_want_btf(k->facts, p->btf_id);
 	}
 	k->nr_ask = k->nr_gone = 0;
-	return err;
+	/* what is known now goes to the file, and out of memory */
+	return err ? err : facts_flush(k->facts);
 }
 
-/* After the last drain: what the capture did not report, ask by id. */
-void sink_finish(struct sink *k)
+/* After the last drain: the held records, what the capture did not report asked by id. */
+int sink_finish(struct sink *k)
 {
 	size_t i;
+	int err = 0;
 
-	for (i = 0; i < k->nr_pending; i++)
-		resolve_announced(k, &k->pending[i], true);
+	for (i = 0; i < k->nr_pending && !err; i++)
+		err = release_held(k, &k->pending[i]);
 	free(k->pending);
 	k->pending = NULL;
 	k->nr_pending = k->cap_pending = k->nr_older = 0;
@@ -395,11 +501,33 @@ void sink_finish(struct sink *k)
 	free(k->gone);
 	k->ask = k->gone = NULL;
 	k->nr_ask = k->cap_ask = k->nr_gone = k->cap_gone = 0;
+	hashmap_free(&k->creators);
+	return err;
+}
+
+static int on_bpf_event(struct sink *k, const struct perf_event_header *hdr,
+			const struct pd_sample *s)
+{
+	const struct pd_bpf_event *bpf = (const void *)(hdr + 1);
+	enum fact_kind kind;
+	int err;
+
+	err = names_seen(&k->names, s);
+	if (!err && k->linger)
+		err = linger_record(k->linger, bpf->type, bpf->id, s->pid);
+	if (!err && bpf->type == PERF_BPF_EVENT_PROG_UNLOAD && k->nr_ask)
+		err = note_gone(k, bpf->id);
+	if (err)
+		return err;
+	/* without capture, resolve now like perf: the object may live on */
+	if (resolve_announced(k, bpf, s, !k->cap) && hdr->size <= sizeof(k->pending->raw))
+		return hold(k, bpf, hdr);
+	err = kind_of(bpf->type, &kind) ? facts_write_now(k->facts, kind, bpf->id) : 0;
+	return err ? err : pd_write_raw(k->w, hdr);
 }
 
 int sink_record(void *ctx, const struct ring *ring, const struct perf_event_header *hdr)
 {
-	const struct pd_bpf_event *bpf = (const void *)(hdr + 1);
 	const __u32 *pid_tid = (const void *)(hdr + 1);
 	struct sink *k = ctx;
 	__u64 fixed[PD_REPAIR_MAX / 8];
@@ -412,11 +540,14 @@ int sink_record(void *ctx, const struct ring *ring, const struct perf_event_head
 		hdr = (const void *)fixed;
 		k->repaired++;
 	}
+	k->records++;
+	has_s = !pd_sample_id_decode(ring->attr, hdr, &s);
+	if (hdr->type == PERF_RECORD_BPF_EVENT && has_s &&
+	    hdr->size >= sizeof(*hdr) + sizeof(struct pd_bpf_event) + pd_sample_id_size(ring->attr))
+		return on_bpf_event(k, hdr, &s);
 	err = pd_write_raw(k->w, hdr);
 	if (err)
 		return err;
-	k->records++;
-	has_s = !pd_sample_id_decode(ring->attr, hdr, &s);
 	switch (hdr->type) {
 	case PERF_RECORD_LOST:
 		if (hdr->size >= sizeof(struct lost_body))
@@ -429,20 +560,6 @@ int sink_record(void *ctx, const struct ring *ring, const struct perf_event_head
 	case PERF_RECORD_KSYMBOL:
 		if (has_s)
 			return names_seen(&k->names, &s);
-		break;
-	case PERF_RECORD_BPF_EVENT:
-		if (hdr->size < sizeof(*hdr) + sizeof(*bpf) + pd_sample_id_size(ring->attr))
-			break;
-		err = names_seen(&k->names, &s);
-		if (!err && k->linger)
-			err = linger_record(k->linger, bpf->type, bpf->id, s.pid);
-		if (err)
-			return err;
-		if (bpf->type == PERF_BPF_EVENT_PROG_UNLOAD && k->nr_ask)
-			return note_gone(k, bpf->id);
-		/* without capture, resolve now like perf: the object may live on */
-		if (resolve_announced(k, bpf, !k->cap))
-			return defer(k, bpf);
 		break;
 	}
 	return 0;

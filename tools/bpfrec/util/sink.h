@@ -9,12 +9,19 @@
 #include <stddef.h>
 #include <linux/perf_event.h>
 #include "util/perf_data/perf_data.h"
+#include "util/hashmap.h"
 #include "util/ring.h"
 #include "util/thread_names.h"
 
 struct facts;
 struct capture;
 struct linger;
+
+/* A BPF_EVENT record as it came (with its sample_id), and its body. */
+struct sink_held {
+	struct pd_bpf_event e;
+	__u64 raw[16];
+};
 
 struct sink {
 	struct pd_writer *w;
@@ -25,11 +32,13 @@ struct sink {
 	__u64 lost_records;	/* sum of PERF_RECORD_LOST */
 	__u64 repaired;		/* oversized records written at their true size */
 	/*
-	 * Announced objects whose facts had not come yet: the first
-	 * nr_older since an earlier drain, then this drain's.
+	 * Records of objects whose facts had not come yet, held until they
+	 * come: the first nr_older since an earlier drain, then this drain's.
 	 */
-	struct pd_bpf_event *pending;
+	struct sink_held *pending;
 	size_t nr_pending, cap_pending, nr_older;
+	/* maps whose MAP_CREATE named a creator no capture matched yet: id -> tid */
+	struct hashmap creators;
 	/*
 	 * Captured programs to complete by syscall after this drain's
 	 * records, and the programs those records unloaded.
@@ -44,6 +53,7 @@ int sink_record(void *ctx, const struct ring *ring, const struct perf_event_head
 int sink_capture(void *ctx, void *data, size_t size);
 /* Once a drain's records are in: the syscalls for what the capture lacked. */
 int sink_ask(struct sink *k);
-void sink_finish(struct sink *k);
+/* After the last drain: the held records, resolved by id if need be. */
+int sink_finish(struct sink *k);
 
 #endif /* BPFREC_SINK_H */

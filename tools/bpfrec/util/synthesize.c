@@ -47,6 +47,7 @@ static bool unrecorded(const struct synth_ctx *s, __u32 flags)
 
 static int synth_prog(struct synth_ctx *s, __u32 id)
 {
+	__u8 tag[BPF_TAG_SIZE];
 	char name[256];
 	struct pd_prog *p;
 	bool created;
@@ -71,13 +72,20 @@ static int synth_prog(struct synth_ctx *s, __u32 id)
 	}
 	if (p->btf_id)
 		facts_want_btf(s->facts, p->btf_id);
-	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_PROG_LOAD, 0, id, p->tag, &s->sample);
+	memcpy(tag, p->tag, sizeof(tag));
+	/* the facts first, so that no record is in the file without them */
+	err = facts_write_now(s->facts, FACT_PROG, id);
+	if (err)
+		return err;
+	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_PROG_LOAD, 0, id, tag, &s->sample);
 }
 
 static int synth_map(struct synth_ctx *s, __u32 id)
 {
 	struct pd_map *m;
 	bool created;
+	__u32 type;
+	int err;
 
 	m = facts_map(s->facts, id, &created);
 	if (!m)
@@ -89,13 +97,19 @@ static int synth_map(struct synth_ctx *s, __u32 id)
 	m->flags |= PD_F_SYNTHESISED;
 	if (!s->obj_events)
 		return 0;
-	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_MAP_CREATE, m->type, id, no_tag, &s->sample);
+	type = m->type;
+	err = facts_write_now(s->facts, FACT_MAP, id);
+	if (err)
+		return err;
+	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_MAP_CREATE, type, id, no_tag, &s->sample);
 }
 
 static int synth_link(struct synth_ctx *s, __u32 id)
 {
 	struct pd_link *l;
 	bool created;
+	__u32 type;
+	int err;
 
 	l = facts_link(s->facts, id, &created);
 	if (!l)
@@ -107,13 +121,19 @@ static int synth_link(struct synth_ctx *s, __u32 id)
 	l->flags |= PD_F_SYNTHESISED;
 	if (!s->obj_events)
 		return 0;
-	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_LINK_ATTACH, l->type, id, no_tag, &s->sample);
+	type = l->type;
+	err = facts_write_now(s->facts, FACT_LINK, id);
+	if (err)
+		return err;
+	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_LINK_ATTACH, type, id, no_tag, &s->sample);
 }
 
 static int synth_btf(struct synth_ctx *s, __u32 id)
 {
 	struct pd_btf *b;
 	bool created;
+	__u16 flags;
+	int err;
 
 	b = facts_btf(s->facts, id, &created);
 	if (!b)
@@ -128,9 +148,11 @@ static int synth_btf(struct synth_ctx *s, __u32 id)
 	b->flags |= PD_F_SYNTHESISED;
 	if (!s->obj_events)
 		return 0;
-	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_BTF_LOAD,
-				  b->kernel ? PERF_BPF_EVENT_FLAG_BTF_KERNEL : 0, id, no_tag,
-				  &s->sample);
+	flags = b->kernel ? PERF_BPF_EVENT_FLAG_BTF_KERNEL : 0;
+	err = facts_write_now(s->facts, FACT_BTF, id);
+	if (err)
+		return err;
+	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_BTF_LOAD, flags, id, no_tag, &s->sample);
 }
 
 static int for_each_id(int (*next)(__u32, __u32 *), int (*fn)(struct synth_ctx *, __u32),

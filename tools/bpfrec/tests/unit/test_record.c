@@ -153,6 +153,7 @@ static void test_ring(void)
 #define MAP_ID		4000000002U
 #define LATE_ID		4000000003U
 #define GONE_ID		4000000004U
+#define LINES_ID	4000000005U
 #define TID		4000000
 #define ID		777
 
@@ -167,8 +168,9 @@ static struct pd_writer *open_writer(const char *file)
 	return one_event_writer(file, &ring_attr, ids, 1);
 }
 
-/* A BPF_EVENT record as a ring holds it: header, body, sample_id trailer. */
-static int ring_bpf_event(struct sink *k, __u16 type, __u16 flags, __u32 id, __u64 time)
+/* A BPF_EVENT record of task @tid as a ring holds it: header, body, sample_id trailer. */
+static int ring_bpf_event_of(struct sink *k, __u16 type, __u16 flags, __u32 id, __u64 time,
+			     __u32 tid)
 {
 	struct {
 		struct perf_event_header h;
@@ -178,10 +180,15 @@ static int ring_bpf_event(struct sink *k, __u16 type, __u16 flags, __u32 id, __u
 	} rec = {
 		.h = { .type = PERF_RECORD_BPF_EVENT, .size = sizeof(rec) },
 		.body = { .type = type, .flags = flags, .id = id },
-		.pid = TID, .tid = TID, .time = time, .identifier = ID,
+		.pid = TID, .tid = tid, .time = time, .identifier = ID,
 	};
 
 	return sink_record(k, &sink_ring, &rec.h);
+}
+
+static int ring_bpf_event(struct sink *k, __u16 type, __u16 flags, __u32 id, __u64 time)
+{
+	return ring_bpf_event_of(k, type, flags, id, time, TID);
 }
 
 static struct cap_prog captured_prog(__u32 id, const char *name, __u32 nr_lines)
@@ -205,7 +212,8 @@ static void test_merge(void)
 	struct capture running = {};
 	struct cap_prog cp = captured_prog(PROG_ID, "xdp_first", 0);
 	struct cap_prog late = captured_prog(LATE_ID, "xdp_late", 0);
-	struct cap_prog gone = captured_prog(GONE_ID, "with_lines", 3);
+	struct cap_prog gone = captured_prog(GONE_ID, "many_subprogs", 0);
+	struct cap_prog lines = captured_prog(LINES_ID, "with_lines", 3);
 	struct cap_map cm = {
 		.hdr = { .kind = CAP_MAP_CREATE, .id = MAP_ID, .pid = TID, .tid = TID,
 			 .comm = "loader" },
@@ -237,9 +245,14 @@ static void test_merge(void)
 	      k.nr_pending == 1, "merge: a PROG_LOAD before its fact waits (%zu)",
 	      k.nr_pending);
 	CHECK(sink_capture(&k, &late, sizeof(late)) == 0, "merge: the late fact comes");
-	/* a program with line info is to be completed by syscall, unless unloaded */
+	/* line info (any program built with -g) needs no syscall: its count is captured */
+	CHECK(sink_capture(&k, &lines, sizeof(lines)) == 0 && k.nr_ask == 0,
+	      "merge: a program with line info is not asked for by id (%zu)", k.nr_ask);
+	/* more sub-programs than the capture holds: completed by syscall, unless unloaded */
+	gone.nr_jited_ksyms = CAP_MAX_FUNCS + 1;
 	CHECK(sink_capture(&k, &gone, sizeof(gone)) == 0 && k.nr_ask == 1,
-	      "merge: a program with line info is asked for by id (%zu)", k.nr_ask);
+	      "merge: a program with more sub-programs than captured is asked for (%zu)",
+	      k.nr_ask);
 	CHECK(ring_bpf_event(&k, PERF_BPF_EVENT_PROG_UNLOAD, 0, GONE_ID, 230) == 0 &&
 	      k.nr_gone == 1, "merge: its PROG_UNLOAD in the same drain is noted");
 	CHECK(sink_ask(&k) == 0 && !k.nr_ask && !k.nr_gone, "merge: the drain's asks done");
@@ -249,8 +262,8 @@ static void test_merge(void)
 	CHECK(k.records == 4, "merge: 4 records written (%llu)", (unsigned long long)k.records);
 	sink_finish(&k);
 	facts_finish(k.facts, &st);
-	CHECK(st.objects == 4 && st.progs == 3 && st.unresolved == 0,
-	      "merge: 4 objects, 3 programs, none unresolved (%zu, %zu, %zu)",
+	CHECK(st.objects == 5 && st.progs == 4 && st.unresolved == 0,
+	      "merge: 5 objects, 4 programs, none unresolved (%zu, %zu, %zu)",
 	      st.objects, st.progs, st.unresolved);
 	CHECK(facts_store(k.facts, k.w) == 0 && pd_writer_close(k.w) == 0, "merge: stored");
 	names_free(&k.names);
@@ -272,12 +285,179 @@ static void test_merge(void)
 	CHECK(p && p->flags == (PD_F_CAPTURED | PD_F_RECORDED) && !strcmp(p->name, "xdp_late"),
 	      "merge: the fact after its record completes it");
 	p = pd_reader_prog(r, GONE_ID);
+	CHECK(p && p->flags == PD_F_CAPTURED && !strcmp(p->name, "many_subprogs"),
+	      "merge: the unloaded program keeps the capture's facts");
+	p = pd_reader_prog(r, LINES_ID);
 	CHECK(p && p->flags == PD_F_CAPTURED && p->nr_lines == 3 && !p->line_info,
-	      "merge: the unloaded program keeps the capture's facts, 3 lines counted");
+	      "merge: the program with line info has the capture's facts, 3 lines counted");
 	m = pd_reader_map(r, MAP_ID);
 	CHECK(m && m->flags == (PD_F_CAPTURED | PD_F_RECORDED) && !strcmp(m->name, "counts") &&
 	      m->key_size == 4 && m->max_entries == 16 && !strcmp(m->origin.comm, "loader"),
 	      "merge: map facts from the capture");
+	pd_reader_close(r);
+}
+
+#define DURABLE_ID	4000001000U
+#define NR_DURABLE	300
+
+/* PROG_LOAD records of the loader in @file, and how many have their captured facts. */
+static void count_named(const char *file, int *loads, int *named, bool *finalised)
+{
+	const struct pd_prog *p;
+	struct pd_reader *r;
+	struct pd_record rec;
+	char err[256], name[16];
+
+	*loads = *named = 0;
+	r = pd_reader_open(file, err, sizeof(err));
+	if (!CHECK(r, "durable: %s opens %s", file, r ? "" : err))
+		return;
+	*finalised = pd_reader_info(r)->finalised;
+	while (pd_reader_next(r, &rec) > 0) {
+		if (rec.type != PERF_RECORD_BPF_EVENT || rec.bpf.type != PERF_BPF_EVENT_PROG_LOAD ||
+		    rec.sample.tid != TID)
+			continue;
+		(*loads)++;
+		p = pd_reader_prog(r, rec.bpf.id);
+		snprintf(name, sizeof(name), "storm_%u", rec.bpf.id - DURABLE_ID);
+		*named += p && !strcmp(p->name, name) && p->type == BPF_PROG_TYPE_XDP &&
+			  p->tag[0] == 0xab && (p->flags & PD_F_CAPTURED);
+	}
+	pd_reader_close(r);
+}
+
+/*
+ * The facts go into the data as they are learnt, and out of memory: a
+ * recorder killed before it finalises the file (kill -9, a full disk)
+ * leaves every PROG_LOAD of the file with its facts; a record whose
+ * facts have not come yet is held back until they do.
+ */
+static void test_durable(void)
+{
+	struct capture running = {};
+	struct sink k = { .cap = &running };
+	struct facts_stats st;
+	struct cap_prog c;
+	int loads, named;
+	bool finalised = true;
+	__u16 i;
+
+	k.w = open_writer(path("durable.data"));
+	k.facts = facts_new();
+	if (!CHECK(k.w && k.facts, "durable: writer and facts"))
+		return;
+	facts_set_writer(k.facts, k.w);
+	for (i = 0; i < NR_DURABLE; i++) {
+		c = captured_prog(DURABLE_ID + i, "", 0);
+		snprintf(c.name, sizeof(c.name), "storm_%u", i);
+		sink_capture(&k, &c, sizeof(c));
+		ring_bpf_event(&k, PERF_BPF_EVENT_PROG_LOAD, 0, DURABLE_ID + i, 1000 + i);
+	}
+	/* its fact comes with the next drain */
+	ring_bpf_event(&k, PERF_BPF_EVENT_PROG_LOAD, 0, DURABLE_ID + NR_DURABLE, 2000);
+	CHECK(!sink_ask(&k) && !pd_write_finished_round(k.w), "durable: a drain");
+	CHECK(facts_live(k.facts) == 1,
+	      "durable: the facts written are released, the held record's object waits (%zu)",
+	      facts_live(k.facts));
+	/* the file as a recorder killed now leaves it */
+	count_named(path("durable.data"), &loads, &named, &finalised);
+	CHECK(!finalised && loads == NR_DURABLE && named == NR_DURABLE,
+	      "durable: not finalised, every PROG_LOAD in it has its facts (%d of %d)", named,
+	      loads);
+
+	c = captured_prog(DURABLE_ID + NR_DURABLE, "", 0);
+	snprintf(c.name, sizeof(c.name), "storm_%d", NR_DURABLE);
+	sink_capture(&k, &c, sizeof(c));
+	CHECK(!sink_ask(&k) && !pd_write_finished_round(k.w) && facts_live(k.facts) == 0,
+	      "durable: the next drain writes the held record after its facts (%zu held)",
+	      facts_live(k.facts));
+	count_named(path("durable.data"), &loads, &named, &finalised);
+	CHECK(loads == NR_DURABLE + 1 && named == loads,
+	      "durable: the held PROG_LOAD is in the file with its facts (%d of %d)", named, loads);
+
+	CHECK(!sink_finish(&k), "durable: finished");
+	facts_finish(k.facts, &st);
+	CHECK(st.progs == NR_DURABLE + 1 && !st.unresolved,
+	      "durable: %d programs counted, none unresolved (%zu, %zu)", NR_DURABLE + 1, st.progs,
+	      st.unresolved);
+	CHECK(!facts_store(k.facts, k.w) && !pd_writer_close(k.w), "durable: finalised");
+	facts_free(k.facts);
+	names_free(&k.names);
+	/* the features, rebuilt from the facts written into the data */
+	count_named(path("durable.data"), &loads, &named, &finalised);
+	CHECK(finalised && loads == NR_DURABLE + 1 && named == loads,
+	      "durable: the finalised file has every program's facts (%d of %d)", named, loads);
+}
+
+#define CREATOR_ID	4000002000U
+#define OPENER		(TID + 1)
+
+static struct cap_map captured_map(__u32 id, __u32 tid, const char *comm)
+{
+	struct cap_map c = {
+		.hdr = { .kind = CAP_MAP_CREATE, .id = id, .pid = tid, .tid = tid },
+		.type = BPF_MAP_TYPE_ARRAY, .key_size = 4, .value_size = 8, .max_entries = 1,
+		.name = "shared",
+	};
+
+	snprintf(c.hdr.comm, sizeof(c.hdr.comm), "%s", comm);
+	return c;
+}
+
+/*
+ * bpf_map_new_fd() runs for every fd of a map: a task that opens a new
+ * map by id before its creator has its fd is captured first.  On a kernel
+ * with the series, the MAP_CREATE record comes from the creator: only the
+ * capture of that task names it, in whatever order they come.
+ */
+static void test_creator(void)
+{
+	struct capture running = {};
+	struct sink k = { .cap = &running };
+	struct cap_map opener, creator;
+	const struct pd_map *m;
+	struct pd_reader *r;
+	char err[256];
+	__u32 i;
+
+	k.w = open_writer(path("creator.data"));
+	k.facts = facts_new();
+	if (!CHECK(k.w && k.facts, "creator: writer and facts"))
+		return;
+	facts_set_writer(k.facts, k.w);
+	/* 0: the opener's capture, the record, the creator's capture */
+	opener = captured_map(CREATOR_ID, OPENER, "opener");
+	creator = captured_map(CREATOR_ID, TID, "creator");
+	sink_capture(&k, &opener, sizeof(opener));
+	ring_bpf_event(&k, PERF_BPF_EVENT_MAP_CREATE, BPF_MAP_TYPE_ARRAY, CREATOR_ID, 100);
+	sink_capture(&k, &creator, sizeof(creator));
+	/* 1: the creator's capture, the opener's, the record */
+	opener.hdr.id = creator.hdr.id = CREATOR_ID + 1;
+	sink_capture(&k, &creator, sizeof(creator));
+	sink_capture(&k, &opener, sizeof(opener));
+	ring_bpf_event(&k, PERF_BPF_EVENT_MAP_CREATE, BPF_MAP_TYPE_ARRAY, CREATOR_ID + 1, 110);
+	/* 2: the opener's capture and the record, then a drain writes it: fixed later */
+	opener.hdr.id = creator.hdr.id = CREATOR_ID + 2;
+	sink_capture(&k, &opener, sizeof(opener));
+	ring_bpf_event(&k, PERF_BPF_EVENT_MAP_CREATE, BPF_MAP_TYPE_ARRAY, CREATOR_ID + 2, 120);
+	CHECK(!sink_ask(&k) && facts_live(k.facts) == 0, "creator: the maps are written (%zu)",
+	      facts_live(k.facts));
+	sink_capture(&k, &creator, sizeof(creator));
+	CHECK(!sink_ask(&k) && !sink_finish(&k) && !facts_store(k.facts, k.w) &&
+	      !pd_writer_close(k.w), "creator: written");
+	facts_free(k.facts);
+	names_free(&k.names);
+
+	r = pd_reader_open(path("creator.data"), err, sizeof(err));
+	if (!CHECK(r, "creator: creator.data opens %s", r ? "" : err))
+		return;
+	for (i = 0; i < 3; i++) {
+		m = pd_reader_map(r, CREATOR_ID + i);
+		CHECK(m && m->origin.tid == TID && !strcmp(m->origin.comm, "creator") &&
+		      !strcmp(m->name, "shared") && m->max_entries == 1,
+		      "creator: map %u was created by 'creator' (tid %u '%s')", i,
+		      m ? m->origin.tid : 0, m ? m->origin.comm : "");
+	}
 	pd_reader_close(r);
 }
 
@@ -836,6 +1016,8 @@ int main(void)
 	ring_attr = sideband_attr();
 	test_ring();
 	test_merge();
+	test_durable();
+	test_creator();
 	test_unresolved();
 	test_oversized();
 	test_linger();

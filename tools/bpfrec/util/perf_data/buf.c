@@ -203,3 +203,50 @@ char *pd_cur_string(struct pd_cursor *c)
 		return NULL;
 	return strndup((const char *)p, len);
 }
+
+/* Streamed output writes in pieces of about this size. */
+#define PD_OUT_BATCH	(256 << 10)
+
+int pd_out_flush(struct pd_out *o)
+{
+	const char *p = o->buf.p;
+	size_t len = o->buf.len;
+	ssize_t n;
+
+	if (!o->err && o->buf.err)
+		o->err = o->buf.err;
+	while (!o->err && len) {
+		n = pwrite(o->fd, p, len, o->pos);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			o->err = n < 0 ? -errno : -EIO;
+			break;
+		}
+		p += n;
+		len -= n;
+		o->pos += n;
+	}
+	o->buf.len = 0;
+	return o->err;
+}
+
+void pd_out_put(struct pd_out *o, const void *data, size_t len)
+{
+	pd_buf_put(&o->buf, data, len);
+	if (o->buf.len >= PD_OUT_BATCH)
+		pd_out_flush(o);
+}
+
+__u64 pd_out_tell(const struct pd_out *o)
+{
+	return o->pos + o->buf.len;
+}
+
+void pd_out_align8(struct pd_out *o)
+{
+	static const __u8 zeros[8];
+	__u64 at = pd_out_tell(o);
+
+	pd_out_put(o, zeros, PD_ALIGN8(at) - at);
+}

@@ -607,6 +607,110 @@ static size_t entry_info(int src, enum pd_kind perf_kind, const __u8 *p, size_t 
 	return len <= avail ? len : 0;
 }
 
+size_t pd_fact_entry_len(int feat, const __u8 *p, size_t avail)
+{
+	__u32 id;
+	enum pd_kind kind;
+
+	switch (feat) {
+	case PD_HEADER_BPF_PROG_INFO:
+		return entry_info(PERF, PD_PROG, p, avail, &id, &kind);
+	case PD_HEADER_BPF_BTF:
+		return entry_info(PERF, PD_BTF, p, avail, &id, &kind);
+	case PD_FEAT_BPFREC:
+		return entry_info(OURS, PD_NR_KINDS, p, avail, &id, &kind);
+	}
+	return 0;
+}
+
+/*
+ * One entry of a PD_RECORD_FACTS record, checked as the features' are
+ * at open; a bad one is skipped: the records before it stay readable.
+ */
+static void scan_entry(struct pd_fact_index *x, int feat, const __u8 *p, size_t avail,
+		       __u64 file_off)
+{
+	struct pd_cursor c = { .p = p, .len = avail };
+	struct pd_ext_item item;
+	struct pd_cursor var;
+	union ext_fixed d;
+	struct pd_prog prog;
+	struct pd_btf btf;
+	enum pd_kind kind;
+	size_t len;
+	__u32 id;
+
+	len = pd_fact_entry_len(feat, p, avail);
+	if (!len)
+		return;
+	c.len = len;
+	switch (feat) {
+	case PD_HEADER_BPF_PROG_INFO:
+		if (decode_prog_info(&c, &prog))
+			return;
+		pd_prog_free_arrays(&prog);
+		add_place(x, PD_PROG, PERF, prog.id, file_off, file_off + len);
+		return;
+	case PD_HEADER_BPF_BTF:
+		if (!decode_btf_data(&c, &btf, false))
+			add_place(x, PD_BTF, PERF, btf.id, file_off, file_off + len);
+		return;
+	}
+	if (ext_item(&c, &item, &d, &var))
+		return;
+	entry_info(OURS, PD_NR_KINDS, p, len, &id, &kind);
+	if (item.kind == PD_EXT_CAPTURE) {
+		/* the last one written is the latest */
+		x->capture = d.capture;
+		x->has_capture = true;
+	} else if (item.kind == PD_EXT_PROG) {
+		memset(&prog, 0, sizeof(prog));
+		if (!ext_prog(&prog, &d.prog, &var))
+			add_place(x, PD_PROG, OURS, id, file_off, file_off + len);
+		pd_prog_free_arrays(&prog);
+	} else if (kind < PD_NR_KINDS) {
+		add_place(x, kind, OURS, id, file_off, file_off + len);
+	}
+}
+
+bool pd_fact_record(const __u8 *p, size_t size)
+{
+	struct pd_fact_header h;
+
+	if (size < sizeof(h))
+		return false;
+	memcpy(&h, p, sizeof(h));
+	return h.header.type == PD_RECORD_FACTS && h.magic == PD_EXT_MAGIC;
+}
+
+void pd_fact_index_scan(struct pd_fact_index *x, const __u8 *buf, __u64 from, __u64 to)
+{
+	const size_t hdr = sizeof(struct pd_fact_header);
+	struct pd_fact_header h;
+	size_t page = sysconf(_SC_PAGESIZE);
+	__u64 pos;
+	int i, src;
+
+	/* the records of an object are apart: every entry is a group of its own */
+	for (i = 0; i < PD_NR_KINDS; i++)
+		for (src = 0; src < NR_SOURCES; src++)
+			x->kinds[i][src].one_by_one = true;
+	x->given = from / page * page;
+	for (pos = from; to - pos >= sizeof(h.header); pos += h.header.size) {
+		memcpy(&h.header, buf + pos, sizeof(h.header));
+		/* perf's own records need not be 8-byte multiples */
+		if (h.header.size < sizeof(h.header) || h.header.size > to - pos ||
+		    (h.header.size % 8 && h.header.type < PD_RECORD_USER_TYPE_START))
+			break;
+		if (!pd_fact_record(buf + pos, h.header.size))
+			continue;
+		memcpy(&h, buf + pos, hdr);
+		scan_entry(x, h.feat, buf + pos + hdr, h.header.size - hdr, pos + hdr);
+		give_back(x, pos);
+	}
+	pd_fact_index_finish(x);
+}
+
 /* The bytes of group @i of @k, read once for the lookups that follow. */
 static int read_group(const struct pd_fact_index *x, struct places *k, size_t i)
 {
@@ -677,21 +781,21 @@ static const __u8 *find_entry(struct pd_fact_index *x, enum pd_kind kind, int sr
 	return found;
 }
 
-/* Decode the facts of an object into @c from its entries, perf's and ours. */
-static int decode_object(enum pd_kind kind, const __u8 *perf, size_t perf_len,
-			 const __u8 *ours, size_t ours_len, struct cached *c)
+int pd_fact_decode(enum pd_kind kind, const __u8 *perf, size_t perf_len, const __u8 *ours,
+		   size_t ours_len, void *fact)
 {
+	struct pd_prog *p = fact;
+	struct pd_map *m = fact;
+	struct pd_link *l = fact;
+	struct pd_btf *b = fact;
 	struct pd_cursor cur, var;
 	struct pd_ext_item item;
 	union ext_fixed d;
 	int err = 0;
 
-	memset(c, 0, sizeof(*c));
-	c->kind = kind;
 	if (perf) {
 		cur = (struct pd_cursor){ .p = perf, .len = perf_len };
-		err = kind == PD_PROG ? decode_prog_info(&cur, &c->prog) :
-		      decode_btf_data(&cur, &c->btf, true);
+		err = kind == PD_PROG ? decode_prog_info(&cur, p) : decode_btf_data(&cur, b, true);
 	}
 	if (!err && ours) {
 		cur = (struct pd_cursor){ .p = ours, .len = ours_len };
@@ -700,28 +804,42 @@ static int decode_object(enum pd_kind kind, const __u8 *perf, size_t perf_len,
 	if (!err && ours) {
 		switch (kind) {
 		case PD_PROG:
-			err = ext_prog(&c->prog, &d.prog, &var);
+			err = ext_prog(p, &d.prog, &var);
 			break;
 		case PD_MAP:
-			c->map = d.map;
-			TERMINATE(c->map.name);
-			TERMINATE(c->map.origin.comm);
+			*m = d.map;
+			TERMINATE(m->name);
+			TERMINATE(m->origin.comm);
 			break;
 		case PD_LINK:
-			c->link = d.link;
-			TERMINATE(c->link.target);
-			TERMINATE(c->link.origin.comm);
+			*l = d.link;
+			TERMINATE(l->target);
+			TERMINATE(l->origin.comm);
 			break;
 		case PD_BTF:
-			ext_btf(&c->btf, &d.btf);
+			ext_btf(b, &d.btf);
 			break;
 		default:
 			break;
 		}
 	}
-	c->used = true;
-	if (err)
-		release(c);
+	if (err && kind == PD_PROG)
+		pd_prog_free_arrays(p);
+	if (err && kind == PD_BTF)
+		pd_btf_release(b);
+	return err;
+}
+
+/* Decode the facts of an object into @c from its entries, perf's and ours. */
+static int decode_object(enum pd_kind kind, const __u8 *perf, size_t perf_len,
+			 const __u8 *ours, size_t ours_len, struct cached *c)
+{
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+	err = pd_fact_decode(kind, perf, perf_len, ours, ours_len, &c->prog);
+	c->used = !err;
 	return err;
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Encoding of the perf.data header features bpfrec writes: the host
- * description perf shows with --header-only, perf's BPF_PROG_INFO and
- * BPF_BTF, and our BPFREC feature.
+ * description perf shows with --header-only, and the entries of perf's
+ * BPF_PROG_INFO and BPF_BTF and of our BPFREC feature (facts_write.c
+ * writes those entries into the data, then the features from them).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -95,30 +96,43 @@ static int encode_clock_data(const struct pd_clock *c, struct pd_buf *b)
 	return 1;
 }
 
-/*
- * perf names each sub-program from the BTF func_info when the program's
- * BTF is in the file, and dereferences the BTF type it finds without a
- * check.  Tell whether that lookup is safe for @p.
- */
-static bool btf_naming_safe(const struct pd_prog *p,
-			    const struct pd_facts *facts)
+void pd_prog_info_check_btf(__u8 *entry, size_t len, const void *btf_data, __u32 btf_len)
 {
-	const struct pd_btf *node = pd_facts_btf(facts, p->btf_id);
+	const size_t at = 16;	/* info_len, data_len, arrays */
+	struct bpf_prog_info info;
+	struct bpf_func_info fi;
+	const __u8 *data;
 	struct btf *btf;
-	bool ok = true;
-	__u32 i;
+	__u32 info_len, i;
+	bool ok;
 
-	if (!node || !node->data_len)
-		return true;	/* perf will not find it: falls back to name */
-	if (p->nr_func_info < p->nr_ksyms)
-		return false;
-	btf = btf__new(node->data, node->data_len);
-	if (!btf)
-		return false;
-	for (i = 0; i < p->nr_ksyms && ok; i++)
-		ok = btf__type_by_id(btf, p->func_info[i].type_id) != NULL;
+	if (len < at || !btf_data)
+		return;
+	memcpy(&info_len, entry, sizeof(info_len));
+	if (info_len > sizeof(info) || len < at + info_len)
+		return;
+	memset(&info, 0, sizeof(info));
+	memcpy(&info, entry + at, info_len);
+	if (!info.btf_id)
+		return;
+	data = entry + at + info_len;
+	ok = info.nr_func_info >= info.nr_jited_ksyms &&
+	     (!info.nr_jited_ksyms || info.func_info_rec_size >= sizeof(fi));
+	btf = ok ? btf__new(btf_data, btf_len) : NULL;
+	for (i = 0; btf && ok && i < info.nr_jited_ksyms; i++) {
+		__u64 off = info.func_info + (__u64)i * info.func_info_rec_size;
+
+		ok = off + sizeof(fi) <= len - at - info_len;
+		if (ok) {
+			memcpy(&fi, data + off, sizeof(fi));
+			ok = btf__type_by_id(btf, fi.type_id) != NULL;
+		}
+	}
+	if (!btf || !ok) {
+		info.btf_id = 0;
+		memcpy(entry + at, &info, info_len);
+	}
 	btf__free(btf);
-	return ok;
 }
 
 /* Append @n elements of @size to the arrays, returning their offset. */
@@ -134,8 +148,7 @@ static __u64 put_array(struct pd_buf *data, const void *src, size_t n,
 }
 
 /* One perf_bpil record, as perf 6.1 reads it in process_bpf_prog_info. */
-static void encode_prog_info(const struct pd_prog *p,
-			     const struct pd_facts *facts, struct pd_buf *b)
+void pd_encode_prog_info(const struct pd_prog *p, bool line_info, struct pd_buf *b)
 {
 	struct bpf_prog_info info;
 	struct pd_buf data = { 0 };
@@ -152,8 +165,7 @@ static void encode_prog_info(const struct pd_prog *p,
 	 * jited/xlated lengths stay 0: perf would take a non-zero length as
 	 * a promise of instructions, which we do not store.
 	 */
-	if (btf_naming_safe(p, facts))
-		info.btf_id = p->btf_id;
+	info.btf_id = p->btf_id;
 
 	if (p->nr_map_ids) {
 		info.nr_map_ids = p->nr_map_ids;
@@ -183,7 +195,7 @@ static void encode_prog_info(const struct pd_prog *p,
 					   sizeof(struct bpf_func_info));
 		arrays |= 1ULL << PD_BPIL_FUNC_INFO;
 	}
-	if (p->nr_line_info) {
+	if (p->nr_line_info && line_info) {
 		info.line_info_rec_size = sizeof(struct bpf_line_info);
 		info.nr_line_info = p->nr_line_info;
 		info.line_info = put_array(&data, p->line_info,
@@ -203,47 +215,15 @@ static void encode_prog_info(const struct pd_prog *p,
 	pd_buf_free(&data);
 }
 
-static int encode_bpf_prog_info(const struct pd_facts *f, struct pd_buf *b)
+void pd_encode_btf_data(const struct pd_btf *bt, struct pd_buf *b)
 {
-	__u32 count = 0;
-	size_t i;
-
-	for (i = 0; i < f->nr_progs; i++)
-		count += !(f->progs[i].flags & PD_F_UNRESOLVED);
-	if (!count)
-		return 0;
-	pd_buf_u32(b, count);
-	for (i = 0; i < f->nr_progs; i++) {
-		if (!(f->progs[i].flags & PD_F_UNRESOLVED))
-			encode_prog_info(&f->progs[i], f, b);
-	}
-	return 1;
+	pd_buf_u32(b, bt->id);
+	pd_buf_u32(b, bt->data_len);
+	pd_buf_put(b, bt->data, bt->data_len);
 }
 
-static int encode_bpf_btf(const struct pd_facts *f, struct pd_buf *b)
-{
-	__u32 count = 0;
-	size_t i;
-
-	for (i = 0; i < f->nr_btfs; i++)
-		count += f->btfs[i].data_len != 0;
-	if (!count)
-		return 0;
-	pd_buf_u32(b, count);
-	for (i = 0; i < f->nr_btfs; i++) {
-		const struct pd_btf *bt = &f->btfs[i];
-
-		if (!bt->data_len)
-			continue;
-		pd_buf_u32(b, bt->id);
-		pd_buf_u32(b, bt->data_len);
-		pd_buf_put(b, bt->data, bt->data_len);
-	}
-	return 1;
-}
-
-static void ext_item(struct pd_buf *b, __u16 kind, const void *fixed,
-		     __u16 fixed_len, const struct pd_buf *var)
+void pd_encode_ext_item(struct pd_buf *b, __u16 kind, const void *fixed, __u16 fixed_len,
+			const struct pd_buf *var)
 {
 	struct pd_ext_item item = {
 		.kind = kind,
@@ -261,7 +241,7 @@ static void ext_item(struct pd_buf *b, __u16 kind, const void *fixed,
 	pd_buf_align8(b);
 }
 
-static void ext_prog(struct pd_buf *b, const struct pd_prog *p)
+void pd_encode_ext_prog(const struct pd_prog *p, struct pd_buf *b)
 {
 	struct pd_disk_prog d;
 	struct pd_buf names = { 0 };
@@ -281,16 +261,17 @@ static void ext_prog(struct pd_buf *b, const struct pd_prog *p)
 	d.nr_func_names = p->nr_func_names;
 	d.nr_lines = p->nr_lines;
 	for (i = 0; i < p->nr_func_names; i++) {
-		size_t len = strnlen(p->func_names[i], 0xffff);
+		const char *name = p->func_names[i] ? p->func_names[i] : "";
+		size_t len = strnlen(name, 0xffff);
 
 		pd_buf_put(&names, &(__u16){ len }, sizeof(__u16));
-		pd_buf_put(&names, p->func_names[i], len);
+		pd_buf_put(&names, name, len);
 	}
-	ext_item(b, PD_EXT_PROG, &d, sizeof(d), &names);
+	pd_encode_ext_item(b, PD_EXT_PROG, &d, sizeof(d), &names);
 	pd_buf_free(&names);
 }
 
-static void ext_btf(struct pd_buf *b, const struct pd_btf *bt)
+void pd_encode_ext_btf(const struct pd_btf *bt, struct pd_buf *b)
 {
 	struct pd_disk_btf d;
 
@@ -302,31 +283,7 @@ static void ext_btf(struct pd_buf *b, const struct pd_btf *bt)
 	memcpy(d.name, bt->name, sizeof(d.name));
 	d.name[sizeof(d.name) - 1] = '\0';
 	d.origin = bt->origin;
-	ext_item(b, PD_EXT_BTF, &d, sizeof(d), NULL);
-}
-
-static int encode_bpfrec(const struct pd_facts *f, struct pd_buf *b)
-{
-	struct pd_ext_header h = {
-		.magic = PD_EXT_MAGIC,
-		.version = PD_EXT_VERSION,
-	};
-	size_t i;
-
-	pd_buf_put(b, &h, sizeof(h));
-	if (f->has_capture)
-		ext_item(b, PD_EXT_CAPTURE, &f->capture, sizeof(f->capture),
-			 NULL);
-	for (i = 0; i < f->nr_progs; i++)
-		ext_prog(b, &f->progs[i]);
-	for (i = 0; i < f->nr_maps; i++)
-		ext_item(b, PD_EXT_MAP, &f->maps[i], sizeof(f->maps[i]), NULL);
-	for (i = 0; i < f->nr_links; i++)
-		ext_item(b, PD_EXT_LINK, &f->links[i], sizeof(f->links[i]),
-			 NULL);
-	for (i = 0; i < f->nr_btfs; i++)
-		ext_btf(b, &f->btfs[i]);
-	return 1;
+	pd_encode_ext_item(b, PD_EXT_BTF, &d, sizeof(d), NULL);
 }
 
 int pd_feat_encode(int feat, const struct pd_feat_input *in, struct pd_buf *b)
@@ -376,12 +333,6 @@ int pd_feat_encode(int feat, const struct pd_feat_input *in, struct pd_buf *b)
 		return in->cfg.stat;
 	case PD_HEADER_CLOCK_DATA:
 		return encode_clock_data(&in->clock, b);
-	case PD_HEADER_BPF_PROG_INFO:
-		return encode_bpf_prog_info(in->facts, b);
-	case PD_HEADER_BPF_BTF:
-		return encode_bpf_btf(in->facts, b);
-	case PD_FEAT_BPFREC:
-		return encode_bpfrec(in->facts, b);
 	}
 	return 0;
 }

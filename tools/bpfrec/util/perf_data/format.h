@@ -55,6 +55,32 @@ enum {
 /* Pipe mode's file header: magic and this size, no sections. */
 #define PD_PIPE_HEADER_SIZE		16
 
+/*
+ * The facts of an object, written into the data as they are learnt, so
+ * that a recording cut short by kill -9 or a full disk keeps them: one
+ * feature entry per record, exactly as it is in BPF_PROG_INFO, BPF_BTF or
+ * BPFREC.  The type is perf's deprecated HEADER_EVENT_TYPE, which every
+ * perf tool skips (perf 6.1 fails on a type it does not know, and perf
+ * report on a HEADER_FEATURE record of a feature above its own).  The
+ * features are rebuilt from these records at close, for perf.
+ */
+#define PD_RECORD_FACTS		65
+
+struct pd_fact_header {
+	struct perf_event_header header;	/* type PD_RECORD_FACTS */
+	__u32 magic;			/* PD_EXT_MAGIC: tells ours from perf's */
+	__u32 feat;			/* the feature the entry is of */
+};
+
+/* Whether the record at @p of @size bytes is one of ours. */
+bool pd_fact_record(const __u8 *p, size_t size);
+
+/*
+ * The bytes an entry of @feat at @p takes in its feature (BPFREC items:
+ * padded), 0 when it is not whole in @avail.
+ */
+size_t pd_fact_entry_len(int feat, const __u8 *p, size_t avail);
+
 struct pd_file_section {
 	__u64 offset;
 	__u64 size;
@@ -233,12 +259,71 @@ struct pd_feat_input {
 	struct pd_clock clock;
 	__u64 first_time;
 	__u64 last_time;
-	struct pd_facts *facts;		/* sorted by id, one fact per id */
 };
 
-/* Encode feature @feat into @b; 0 if it has nothing to say (skipped). */
+/*
+ * Encode feature @feat into @b; 0 if it has nothing to say (skipped).
+ * The facts features are rebuilt from the data by facts_write.c.
+ */
 int pd_feat_encode(int feat, const struct pd_feat_input *in,
 		   struct pd_buf *b);
+
+/*
+ * One entry of each facts feature.  A program's entry of BPF_PROG_INFO
+ * keeps its btf_id: whether perf may use it is decided when the feature
+ * is written (pd_prog_info_check_btf), once the BTF is known.
+ */
+void pd_encode_prog_info(const struct pd_prog *p, bool line_info, struct pd_buf *b);
+void pd_encode_btf_data(const struct pd_btf *bt, struct pd_buf *b);
+void pd_encode_ext_prog(const struct pd_prog *p, struct pd_buf *b);
+void pd_encode_ext_btf(const struct pd_btf *bt, struct pd_buf *b);
+void pd_encode_ext_item(struct pd_buf *b, __u16 kind, const void *fixed, __u16 fixed_len,
+			const struct pd_buf *var);
+/*
+ * perf names each sub-program from the BTF func_info, and dereferences
+ * the BTF type it finds without a check: in the BPF_PROG_INFO entry
+ * @entry (@len bytes), clear btf_id unless that lookup is safe in
+ * @btf_data (NULL: perf will not find the BTF, so it is safe).
+ */
+void pd_prog_info_check_btf(__u8 *entry, size_t len, const void *btf_data, __u32 btf_len);
+
+/* Output streamed to a file at increasing offsets, through a buffer. */
+struct pd_out {
+	int fd;
+	__u64 pos;			/* file offset of buf's first byte */
+	struct pd_buf buf;
+	int err;
+};
+
+void pd_out_put(struct pd_out *o, const void *data, size_t len);
+void pd_out_align8(struct pd_out *o);
+__u64 pd_out_tell(const struct pd_out *o);
+int pd_out_flush(struct pd_out *o);
+
+/*
+ * The writer's record of the facts written (facts_write.c): where the
+ * latest records of each object are, to read them back.
+ */
+struct pd_fact_log;
+
+struct pd_fact_log *pd_fact_log_new(void);
+void pd_fact_log_free(struct pd_fact_log *l);
+int pd_fact_log_prog(struct pd_writer *w, struct pd_fact_log *l, const struct pd_prog *p);
+int pd_fact_log_map(struct pd_writer *w, struct pd_fact_log *l, const struct pd_map *m);
+int pd_fact_log_link(struct pd_writer *w, struct pd_fact_log *l, const struct pd_link *k);
+int pd_fact_log_btf(struct pd_writer *w, struct pd_fact_log *l, const struct pd_btf *b);
+int pd_fact_log_capture(struct pd_writer *w, struct pd_fact_log *l, const struct pd_capture *c);
+/* The facts of @id as written last (deep: the caller frees), -ENOENT without. */
+int pd_fact_log_read(struct pd_writer *w, struct pd_fact_log *l, enum pd_kind kind, __u32 id,
+		     void *fact);
+bool pd_fact_log_has(const struct pd_fact_log *l, enum pd_kind kind, __u32 id);
+/* Stream feature @feat (BPF_PROG_INFO, BPF_BTF, BPFREC) to @o: 0 when it is empty. */
+int pd_fact_log_feature(struct pd_writer *w, struct pd_fact_log *l, int feat, struct pd_out *o);
+
+/* For facts_write.c: append one PD_RECORD_FACTS record; read data back. */
+int pd_writer_append_fact(struct pd_writer *w, __u32 feat, const struct pd_buf *entry,
+			  __u64 *off);
+int pd_writer_read(struct pd_writer *w, __u64 off, void *dst, size_t len);
 
 /* A bounds-checked view of bytes being parsed. */
 struct pd_cursor {
@@ -277,6 +362,17 @@ void pd_fact_index_finish(struct pd_fact_index *x);
  */
 void pd_give_back(const void *map, __u64 *given, __u64 upto);
 const void *pd_fact_index_find(struct pd_fact_index *x, enum pd_kind kind, __u32 id);
+/*
+ * Index the PD_RECORD_FACTS records of the data from @from to @to of
+ * @buf: a recording that was not finalised has its facts only there.
+ */
+void pd_fact_index_scan(struct pd_fact_index *x, const __u8 *buf, __u64 from, __u64 to);
+/*
+ * Decode an object from its entries, perf's (BPF_PROG_INFO or BPF_BTF,
+ * BTF data copied) and ours (a BPFREC item), either may be NULL.
+ */
+int pd_fact_decode(enum pd_kind kind, const __u8 *perf, size_t perf_len, const __u8 *ours,
+		   size_t ours_len, void *fact);
 bool pd_fact_index_next(struct pd_fact_index *x, enum pd_kind kind, struct pd_fact_iter *it,
 			__u32 *id);
 const struct pd_capture *pd_fact_index_capture(const struct pd_fact_index *x);

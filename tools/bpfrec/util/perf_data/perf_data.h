@@ -17,10 +17,12 @@
  *
  * Crash safety: the data size in the file header is rewritten after
  * every flush, so a recorder killed at any point leaves a file that perf
- * and pd_reader read up to the last flush.  Features are written by
- * pd_writer_close() only; a file that never got them is "not finalised"
- * and pd_reader then reads the data on to the end of the file, up to the
- * last complete record, with a warning.
+ * and pd_reader read up to the last flush.  The facts are in the data
+ * too (PD_RECORD_FACTS records, which perf skips).  Features are written
+ * by pd_writer_close() only, the facts ones rebuilt from those records;
+ * a file that never got them is "not finalised": pd_reader then takes
+ * the facts from the records, and reads the data on to the end of the
+ * file, up to the last complete record, with a warning.
  */
 #ifndef BPFREC_PERF_DATA_H
 #define BPFREC_PERF_DATA_H
@@ -273,14 +275,27 @@ int pd_write_stat_round(struct pd_writer *w, enum pd_stat_round type, __u64 time
 int pd_writer_flush(struct pd_writer *w);
 
 /*
- * Add facts (deep-copied; the caller keeps its memory).  A later fact
- * with the same kind and id replaces the earlier one.
+ * Add facts: written into the data at once (the caller keeps its
+ * memory), so that they survive a recorder killed or a full disk.  A
+ * later fact with the same kind and id replaces the earlier one.  An
+ * error of the file stays (the writer fails from then on); -E2BIG (a
+ * fact no record can hold) does not.
  */
 int pd_writer_add_prog(struct pd_writer *w, const struct pd_prog *p);
 int pd_writer_add_map(struct pd_writer *w, const struct pd_map *m);
 int pd_writer_add_link(struct pd_writer *w, const struct pd_link *l);
 int pd_writer_add_btf(struct pd_writer *w, const struct pd_btf *b);
-void pd_writer_set_capture(struct pd_writer *w, const struct pd_capture *c);
+int pd_writer_set_capture(struct pd_writer *w, const struct pd_capture *c);
+
+enum pd_kind { PD_PROG, PD_MAP, PD_LINK, PD_BTF, PD_NR_KINDS };
+
+/*
+ * The facts of @kind and @id as added last, read back from the file into
+ * @fact (a pd_prog, pd_map, ... zeroed by the caller, its arrays then the
+ * caller's), or -ENOENT when none were added.
+ */
+int pd_writer_fact(struct pd_writer *w, enum pd_kind kind, __u32 id, void *fact);
+bool pd_writer_has_fact(const struct pd_writer *w, enum pd_kind kind, __u32 id);
 
 struct pd_writer_stats {
 	__u64 records;
@@ -414,8 +429,6 @@ const struct pd_file_info *pd_reader_info(const struct pd_reader *r);
  * next PD_FACTS_CACHE - 1 lookups.
  */
 #define PD_FACTS_CACHE		16
-
-enum pd_kind { PD_PROG, PD_MAP, PD_LINK, PD_BTF, PD_NR_KINDS };
 
 const struct pd_prog *pd_reader_prog(struct pd_reader *r, __u32 id);
 const struct pd_map *pd_reader_map(struct pd_reader *r, __u32 id);

@@ -345,6 +345,9 @@ static int parse(struct pd_reader *r)
 
 	if (read_attrs(r, &h) || data_bounds(r, &h) || read_features(r, &h))
 		return -EINVAL;
+	/* a recording that did not finish has its facts in the data only */
+	if (!r->info.finalised)
+		pd_fact_index_scan(r->facts, r->buf, r->info.data_offset, r->end);
 	return 0;
 }
 
@@ -841,6 +844,9 @@ int pd_reader_next(struct pd_reader *r, struct pd_record *rec)
 		ret = next_in_file(r, &h);
 		if (ret <= 0)
 			break;
+		/* the objects' facts: the fact index reads them (facts_read.c) */
+		if (pd_fact_record((const __u8 *)h, h->size))
+			continue;
 		if (h->type != PD_RECORD_COMPRESSED)
 			return deliver(r, h, offset, rec);
 		ret = unzip(r, h, offset);

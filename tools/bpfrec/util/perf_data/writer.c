@@ -4,7 +4,8 @@
  * written at open with an empty data section; records are buffered and,
  * at each flush, written and then committed by rewriting data.size, so a
  * crash never leaves data.size covering bytes that were not written.
- * Features follow the data and are written once, at close.
+ * The objects' facts go into the data as they come (facts_write.c);
+ * the features follow the data and are written once, at close.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,9 +37,15 @@ struct pd_writer {
 	__u64 first_time;
 	__u64 last_time;
 
-	struct pd_facts facts;		/* in arrival order until close */
-	size_t cap_progs, cap_maps, cap_links, cap_btfs;
+	struct pd_fact_log *facts;	/* where the facts were written */
+	/* a window of the data, read back for the facts */
+	__u8 *win;
+	__u64 win_off;
+	size_t win_len;
 };
+
+/* Facts are read back through a window of this size. */
+#define PD_READ_WINDOW		(256 * 1024)
 
 static int set_err(struct pd_writer *w, int err)
 {
@@ -199,7 +206,8 @@ static void writer_free(struct pd_writer *w)
 	free(w->events);
 	pd_evindex_free(&w->index);
 	pd_buf_free(&w->out);
-	pd_facts_release(&w->facts);
+	pd_fact_log_free(w->facts);
+	free(w->win);
 	free(w);
 }
 
@@ -220,10 +228,11 @@ int pd_writer_open(struct pd_writer **wp, const char *path,
 	if (!w)
 		return -ENOMEM;
 	w->fd = -1;
-	err = copy_config(w, cfg);
+	w->facts = pd_fact_log_new();
+	err = w->facts ? copy_config(w, cfg) : -ENOMEM;
 	if (err)
 		goto fail;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	w->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (w->fd < 0) {
 		err = -errno;
 		goto fail;
@@ -455,77 +464,95 @@ int pd_write_finished_round(struct pd_writer *w)
 	return err ? err : pd_writer_flush(w);
 }
 
-/* Grow a fact array by one slot; returns the slot or NULL. */
-static void *grow(void *arrp, size_t *nr, size_t *cap, size_t size)
+int pd_writer_append_fact(struct pd_writer *w, __u32 feat, const struct pd_buf *entry,
+			  __u64 *off)
 {
-	void **arr = arrp;
-	void *p;
+	struct pd_fact_header h = {
+		.header = { .type = PD_RECORD_FACTS },
+		.magic = PD_EXT_MAGIC,
+		.feat = feat,
+	};
+	size_t size = PD_ALIGN8(sizeof(h) + entry->len);
 
-	if (array_room(arrp, cap, *nr, size))
-		return NULL;
-	p = (char *)*arr + (*nr)++ * size;
-	memset(p, 0, size);
-	return p;
+	if (w->err)
+		return w->err;
+	if (size > 0xffff)
+		return -E2BIG;
+	h.header.size = size;
+	/* not a record of the recording: the stats do not count it */
+	*off = w->data_size + w->out.len;
+	pd_buf_put(&w->out, &h, sizeof(h));
+	pd_buf_put(&w->out, entry->p, entry->len);
+	pd_buf_zero(&w->out, size - sizeof(h) - entry->len);
+	if (w->out.len >= PD_WRITE_BATCH)
+		return pd_writer_flush(w);
+	return w->out.err ? set_err(w, w->out.err) : 0;
+}
+
+int pd_writer_read(struct pd_writer *w, __u64 off, void *dst, size_t len)
+{
+	ssize_t n;
+	int err;
+
+	if (off + len > w->data_size && (err = pd_writer_flush(w)))
+		return err;
+	if (off + len > w->data_size)
+		return -EIO;
+	if (off < w->win_off || off + len > w->win_off + w->win_len) {
+		if (len > PD_READ_WINDOW)
+			return pread(w->fd, dst, len, w->data_offset + off) == (ssize_t)len ? 0 : -EIO;
+		if (!w->win && !(w->win = malloc(PD_READ_WINDOW)))
+			return -ENOMEM;
+		w->win_len = 0;
+		w->win_off = off;
+		n = pread(w->fd, w->win, PD_READ_WINDOW, w->data_offset + off);
+		if (n < (ssize_t)len)
+			return -EIO;
+		w->win_len = n;
+	}
+	memcpy(dst, w->win + (off - w->win_off), len);
+	return 0;
+}
+
+/* An error of the disk stays: the recording ends; a fact too large does not. */
+static int fact_err(struct pd_writer *w, int err)
+{
+	return err && err != -E2BIG ? set_err(w, err) : err;
 }
 
 int pd_writer_add_prog(struct pd_writer *w, const struct pd_prog *p)
 {
-	struct pd_facts *f = &w->facts;
-	struct pd_prog *slot;
-
-	slot = grow(&f->progs, &f->nr_progs, &w->cap_progs, sizeof(*slot));
-	if (!slot)
-		return set_err(w, -ENOMEM);
-	if (pd_prog_copy(slot, p)) {
-		f->nr_progs--;
-		return set_err(w, -ENOMEM);
-	}
-	return 0;
+	return fact_err(w, pd_fact_log_prog(w, w->facts, p));
 }
 
 int pd_writer_add_map(struct pd_writer *w, const struct pd_map *m)
 {
-	struct pd_facts *f = &w->facts;
-	struct pd_map *slot;
-
-	slot = grow(&f->maps, &f->nr_maps, &w->cap_maps, sizeof(*slot));
-	if (!slot)
-		return set_err(w, -ENOMEM);
-	*slot = *m;
-	return 0;
+	return fact_err(w, pd_fact_log_map(w, w->facts, m));
 }
 
 int pd_writer_add_link(struct pd_writer *w, const struct pd_link *l)
 {
-	struct pd_facts *f = &w->facts;
-	struct pd_link *slot;
-
-	slot = grow(&f->links, &f->nr_links, &w->cap_links, sizeof(*slot));
-	if (!slot)
-		return set_err(w, -ENOMEM);
-	*slot = *l;
-	return 0;
+	return fact_err(w, pd_fact_log_link(w, w->facts, l));
 }
 
 int pd_writer_add_btf(struct pd_writer *w, const struct pd_btf *b)
 {
-	struct pd_facts *f = &w->facts;
-	struct pd_btf *slot;
-
-	slot = grow(&f->btfs, &f->nr_btfs, &w->cap_btfs, sizeof(*slot));
-	if (!slot)
-		return set_err(w, -ENOMEM);
-	if (pd_btf_copy(slot, b)) {
-		f->nr_btfs--;
-		return set_err(w, -ENOMEM);
-	}
-	return 0;
+	return fact_err(w, pd_fact_log_btf(w, w->facts, b));
 }
 
-void pd_writer_set_capture(struct pd_writer *w, const struct pd_capture *c)
+int pd_writer_set_capture(struct pd_writer *w, const struct pd_capture *c)
 {
-	w->facts.capture = *c;
-	w->facts.has_capture = true;
+	return fact_err(w, pd_fact_log_capture(w, w->facts, c));
+}
+
+int pd_writer_fact(struct pd_writer *w, enum pd_kind kind, __u32 id, void *fact)
+{
+	return pd_fact_log_read(w, w->facts, kind, id, fact);
+}
+
+bool pd_writer_has_fact(const struct pd_writer *w, enum pd_kind kind, __u32 id)
+{
+	return pd_fact_log_has(w->facts, kind, id);
 }
 
 void pd_writer_stats(const struct pd_writer *w, struct pd_writer_stats *st)
@@ -544,6 +571,17 @@ static const int features[] = {
 
 #define NR_FEATURES	(sizeof(features) / sizeof(features[0]))
 
+static bool streamed(int feat)
+{
+	return feat == PD_HEADER_BPF_PROG_INFO || feat == PD_HEADER_BPF_BTF ||
+	       feat == PD_FEAT_BPFREC;
+}
+
+/*
+ * The table of the features present, then their sections.  The facts
+ * features are streamed from the data, never whole in memory: room is
+ * left for a table of every feature, the sections follow it.
+ */
 static int write_features(struct pd_writer *w, struct pd_file_header *h)
 {
 	struct pd_feat_input in = {
@@ -557,46 +595,42 @@ static int write_features(struct pd_writer *w, struct pd_file_header *h)
 		.clock = w->clock,
 		.first_time = w->first_time,
 		.last_time = w->last_time,
-		.facts = &w->facts,
 	};
 	struct pd_file_section table[NR_FEATURES];
-	struct pd_buf content = { 0 };
 	__u64 feat_offset = w->data_offset + w->data_size;
+	struct pd_out o = { .fd = w->fd, .pos = feat_offset + sizeof(table) };
+	struct pd_buf b = { 0 };
 	size_t i, n = 0;
-	int err = 0;
+	__u64 start;
+	int ret = 0;
 
-	pd_facts_sort_dedup(&w->facts);
-	for (i = 0; i < NR_FEATURES; i++) {
-		size_t start;
-		int ret;
-
+	for (i = 0; i < NR_FEATURES && ret >= 0; i++) {
 		/* Sections start 8-byte aligned: BPFREC pads relative to it. */
-		pd_buf_align8(&content);
-		start = content.len;
-		ret = pd_feat_encode(features[i], &in, &content);
-
-		if (ret < 0) {
-			err = ret;
-			break;
+		pd_out_align8(&o);
+		start = pd_out_tell(&o);
+		if (streamed(features[i])) {
+			ret = pd_fact_log_feature(w, w->facts, features[i], &o);
+		} else {
+			b.len = 0;
+			ret = pd_feat_encode(features[i], &in, &b);
+			ret = b.err ? b.err : ret;
+			if (ret > 0)
+				pd_out_put(&o, b.p, b.len);
 		}
-		if (!ret)
+		if (ret <= 0)
 			continue;
-		table[n].size = content.len - start;
 		table[n].offset = start;
+		table[n].size = pd_out_tell(&o) - start;
 		h->features[features[i] / 64] |= 1ULL << (features[i] % 64);
 		n++;
 	}
-	if (!err)
-		err = content.err;
-	for (i = 0; !err && i < n; i++)
-		table[i].offset += feat_offset + n * sizeof(table[0]);
-	if (!err)
-		err = write_all(w->fd, table, n * sizeof(table[0]), feat_offset);
-	if (!err)
-		err = write_all(w->fd, content.p, content.len,
-				feat_offset + n * sizeof(table[0]));
-	pd_buf_free(&content);
-	return err;
+	pd_buf_free(&b);
+	if (pd_out_flush(&o) && ret >= 0)
+		ret = o.err;
+	pd_buf_free(&o.buf);
+	if (ret < 0)
+		return ret;
+	return write_all(w->fd, table, n * sizeof(table[0]), feat_offset);
 }
 
 int pd_writer_close(struct pd_writer *w)
