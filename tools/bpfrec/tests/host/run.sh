@@ -525,6 +525,8 @@ else
 	fail "lost records reported and kept" "exit $rc: $(tail -2 "$tmp/err")"
 fi
 
+. "$here/durable.sh"
+
 if [ $skipped -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Recordings cut short, sourced by run.sh: a recorder killed with SIGKILL
+# during a storm, and one whose disk fills up (a small tmpfs).  The facts
+# are in the data as they are learnt: every PROG_LOAD that reached the
+# file has its name, type and tag (or, when the capture lost it and the
+# program was gone before a syscall could ask, is marked unresolved: a
+# loss said, not hidden), bpfrec says the recording did not finish, and
+# Linux perf still reads the file.
+
+# storm_named FILE LIST: "loads named unresolved" of the storm's PROG_LOADs in FILE
+storm_named() {
+	"$BPFREC" script -i "$1" --json 2>"$tmp/cut.err" |
+		python3 -c '
+import json, sys
+truth = {}
+for l in open(sys.argv[1]):
+    f = l.split()
+    if len(f) == 4:	# the last line of a storm killed may be cut
+        truth[int(f[0])] = (f[1], f[3])
+loads = named = unresolved = 0
+for l in sys.stdin:
+    e = json.loads(l)
+    if e["event"] != "PROG_LOAD" or e["id"] not in truth:
+        continue
+    loads += 1
+    name, tag = truth[e["id"]]
+    named += e.get("name") == name and e.get("tag") == tag and bool(e.get("type"))
+    unresolved += e.get("details", {}).get("unresolved", False) is True
+print(loads, named, unresolved)' "$2"
+}
+
+# perf_loads FILE: PROG_LOAD records Linux perf reads in FILE, or "failed"
+perf_loads() {
+	"$PERF" script --show-bpf-events -i "$1" >"$tmp/perf.out" 2>"$tmp/perf.err" &&
+		grep -c 'PERF_RECORD_BPF_EVENT type 1,' "$tmp/perf.out" || echo failed
+}
+
+# SIGKILL during a storm of 20000 programs, once a part is in the file.
+"$BPFREC" record -o "$tmp/killed.data" -- "$STORM" -n 20000 -p killed -l "$tmp/killed.list" \
+	>/dev/null 2>"$tmp/killed.err" &
+pid=$!
+i=0
+while [ "$(stat -c %s "$tmp/killed.data" 2>/dev/null || echo 0)" -lt 1000000 ] && [ $i -lt 300 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+storm=$(pgrep -P $pid)
+kill -KILL $pid
+wait $pid 2>/dev/null
+[ -n "$storm" ] && kill -TERM $storm 2>/dev/null
+read -r loads named unresolved < <(storm_named "$tmp/killed.data" "$tmp/killed.list")
+perf=$(perf_loads "$tmp/killed.data")
+if [ "${loads:-0}" -gt 0 ] && [ $((named + unresolved)) -eq "$loads" ] &&
+   grep -q 'recording not finished' "$tmp/cut.err" && [ "$perf" != failed ]; then
+	pass "SIGKILL in a storm: $named of $loads PROG_LOADs in the file named, $unresolved said unresolved, not finished said, perf reads it"
+else
+	fail "SIGKILL in a storm" "$named of ${loads:-0} named, $unresolved unresolved, perf: $perf, script: $(head -c 200 "$tmp/cut.err")"
+fi
+
+# A disk that fills up: a 1 MiB tmpfs.
+mkdir -p "$tmp/small"
+if mount -t tmpfs -o size=1m tmpfs "$tmp/small" 2>/dev/null; then
+	"$BPFREC" record -o "$tmp/small/full.data" -- "$STORM" -n 20000 -p full -l "$tmp/full.list" \
+		>/dev/null 2>"$tmp/full.err"
+	rc=$?
+	read -r loads named unresolved < <(storm_named "$tmp/small/full.data" "$tmp/full.list")
+	perf=$(perf_loads "$tmp/small/full.data")
+	if [ $rc -eq 1 ] && grep -q 'No space left on device' "$tmp/full.err" &&
+	   [ "${loads:-0}" -gt 0 ] && [ $((named + unresolved)) -eq "$loads" ] &&
+	   grep -q 'recording not finished' "$tmp/cut.err" && [ "$perf" != failed ]; then
+		pass "full disk: exit 1 said, $named of $loads PROG_LOADs in the file named, $unresolved said unresolved, perf reads it"
+	else
+		fail "full disk" "exit $rc, $named of ${loads:-0} named, $unresolved unresolved, perf: $perf: $(tr '\n' ' ' <"$tmp/full.err")"
+	fi
+	umount "$tmp/small"
+else
+	skip "full disk" "cannot mount a tmpfs"
+fi
