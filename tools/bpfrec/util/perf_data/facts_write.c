@@ -196,28 +196,28 @@ int pd_fact_log_prog(struct pd_writer *w, struct pd_fact_log *l, const struct pd
 	return remember(l, PD_PROG, p->id, perf ? first : off, perf);
 }
 
-int pd_fact_log_map(struct pd_writer *w, struct pd_fact_log *l, const struct pd_map *m)
+/* A map or a link: one BPFREC item, the struct as it is (@size bytes, id first). */
+static int log_item(struct pd_writer *w, struct pd_fact_log *l, enum pd_kind kind, __u16 item,
+		    const void *fact, __u16 size)
 {
 	struct pd_buf e = { 0 };
 	__u64 off;
 	int err;
 
-	pd_encode_ext_item(&e, PD_EXT_MAP, m, sizeof(*m), NULL);
+	pd_encode_ext_item(&e, item, fact, size, NULL);
 	err = append(w, PD_FEAT_BPFREC, &e, &off);
 	pd_buf_free(&e);
-	return err ? err : remember(l, PD_MAP, m->id, off, false);
+	return err ? err : remember(l, kind, *(const __u32 *)fact, off, false);
+}
+
+int pd_fact_log_map(struct pd_writer *w, struct pd_fact_log *l, const struct pd_map *m)
+{
+	return log_item(w, l, PD_MAP, PD_EXT_MAP, m, sizeof(*m));
 }
 
 int pd_fact_log_link(struct pd_writer *w, struct pd_fact_log *l, const struct pd_link *k)
 {
-	struct pd_buf e = { 0 };
-	__u64 off;
-	int err;
-
-	pd_encode_ext_item(&e, PD_EXT_LINK, k, sizeof(*k), NULL);
-	err = append(w, PD_FEAT_BPFREC, &e, &off);
-	pd_buf_free(&e);
-	return err ? err : remember(l, PD_LINK, k->id, off, false);
+	return log_item(w, l, PD_LINK, PD_EXT_LINK, k, sizeof(*k));
 }
 
 static struct pd_btf *big_btf(struct pd_fact_log *l, __u32 id)
