@@ -16,7 +16,8 @@ GUEST_OBJECTS := $(GUEST_OUT)/objects/execs.bpf.o $(GUEST_OUT)/objects/latency.b
 		 $(GUEST_OUT)/objects/trampoline.bpf.o
 
 guest-tests: $(GUEST_OUT)/workload $(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/stat-prog \
-	     $(GUEST_OUT)/object.sh $(GUEST_OUT)/capture.sh $(GUEST_OBJECTS)
+	     $(GUEST_OUT)/perf-count $(GUEST_OUT)/spinner $(GUEST_OUT)/object.sh $(GUEST_OUT)/capture.sh \
+	     $(GUEST_OBJECTS)
 
 $(GUEST_OUT)/workload: tests/guest/workload.c ../../include/uapi/linux/perf_event.h
 	$(Q)mkdir -p $(dir $@)
@@ -29,8 +30,8 @@ $(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/object.sh $(GUEST_OUT)/cap
 	$(call msg,INSTALL,$@)
 	$(Q)install -m 0755 $< $@
 
-# the stat tests' target program (tests/stat/stat.mk); libbpf goes along
-$(GUEST_OUT)/stat-prog: $(STAT_PROG)
+# the stat tests' programs (tests/stat/stat.mk); libbpf goes along
+$(GUEST_OUT)/stat-prog $(GUEST_OUT)/perf-count $(GUEST_OUT)/spinner: $(GUEST_OUT)/%: $(OUTPUT)/%
 	$(Q)mkdir -p $(dir $@)
 	$(Q)install -m 0755 $< $@
 

@@ -8,6 +8,8 @@
 # exact number of times with BPF_PROG_TEST_RUN.
 
 STAT_PROG=${STAT_PROG:-$here/stat-prog}
+PERF_COUNT=${PERF_COUNT:-$here/perf-count}
+SPINNER=${SPINNER:-$here/spinner}
 st=$tmp/stat
 mkdir -p "$st"
 
@@ -99,6 +101,32 @@ result "stat -b: an id that is no program: one line, exit 1" \
 	"$([ "$rc" -eq 1 ] && [ "$(cat "$st/noid.err")" = "bpfrec stat: -b: no BPF program with id 4000000000" ] ||
 	   echo "exit $rc: $(cat "$st/noid.err")")"
 
+# a tracing program (-b's own fentry) cannot be a target
+load_target "$st/t3.out" -s 20
+"$BPFREC" stat -b "$tid" 8 >/dev/null 2>&1 &
+b3=$!
+sleep 2
+"$BPFREC" stat --all-progs --idle --json 2 >"$st/tr.json" 2>&1
+trid=$(grep '"name":"on_entry"' "$st/tr.json" | sed -n 's/.*"id":\([0-9]*\),.*"type":"tracing".*/\1/p' | head -n 1)
+"$BPFREC" stat -b "${trid:-0}" 1 >/dev/null 2>"$st/tr.err"
+rc=$?
+result "stat -b: a tracing program as target: one line, exit 1" \
+	"$([ "$rc" -eq 1 ] && [ "$(cat "$st/tr.err")" = "bpfrec stat: -b: program $trid (on_entry) is a tracing program: fentry/fexit cannot attach to another one" ] ||
+	   echo "exit $rc, id '$trid': $(cat "$st/tr.err")")"
+kill "$b3" 2>/dev/null
+wait "$b3" 2>/dev/null
+
+# -o: the counts in a perf.data file that bpfrec report reads
+"$BPFREC" stat -b "$tid" -I 200 -o "$st/b.data" -- "$STAT_PROG" -i "$tid" -r 400 -k 100 \
+	>/dev/null 2>"$st/bo.err"
+rc=$?
+"$BPFREC" report -i "$st/b.data" >"$st/bo.report" 2>&1
+rc2=$?
+result "stat -b -o: the file is written and bpfrec report reads it" \
+	"$([ "$rc" -eq 0 ] && [ -s "$st/b.data" ] && [ "$rc2" -eq 0 ] || echo "exit $rc and $rc2: $(head -c 200 "$st/bo.err") $(head -c 200 "$st/bo.report")")"
+kill "$tpid" 2>/dev/null
+wait "$tpid" 2>/dev/null
+
 # --- --all-progs here too ------------------------------------------------------
 "$BPFREC" stat --all-progs --json -- "$STAT_PROG" -r 777 >"$st/ap.json" 2>"$st/ap.err"
 rc=$?
@@ -121,6 +149,16 @@ near() {
 		d = v - w; if (d < 0) d = -d
 		if (v == "" || d > w * p / 100) print v " is not within " p "% of " w }'
 }
+
+# no bpffs: the default registry's filesystem is mounted, and said so
+umount /sys/fs/bpf 2>/dev/null
+"$BPFREC" stat --bpf-counters --json 1 >"$st/nofs.json" 2>"$st/nofs.err"
+rc=$?
+result "--bpf-counters without a bpffs: mounts one on /sys/fs/bpf, says so, counts" \
+	"$([ "$rc" -eq 0 ] && [ "$(cat "$st/nofs.err")" = "bpfrec stat: mounted a BPF filesystem on /sys/fs/bpf" ] &&
+	   grep -q ' /sys/fs/bpf bpf ' /proc/mounts && [ -e /sys/fs/bpf/bpfrec_stat/registry ] ||
+	   echo "exit $rc: $(cat "$st/nofs.err")")$(near "$(field metric "$st/nofs.json")" "$ncpu" 1)"
+rm -rf /sys/fs/bpf/bpfrec_stat
 
 reg=/sys/fs/bpf/bpfrec_stat_test
 rm -rf "$reg"
@@ -165,25 +203,121 @@ result "--bpf-counters: killing the first session does not break the second" \
 	"$([ $rc -eq 0 ] && [ "$f2" -eq "$ncpu" ] || echo "exit $rc, it holds $f2 perf events: $(head -c 200 "$st/c3.err")")$(near "$last" "$ncpu" 5)"
 
 # every session gone: the registry's entry is stale; the next one repairs it
+stale=$([ -e "$reg/registry" ] && echo yes)
 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -C 0 --json 2 \
 	>"$st/c4.json" 2>"$st/c4.err"
 rc=$?
 result "--bpf-counters: a stale registry entry is repaired; -C 0 counts one CPU" \
-	"$([ $rc -eq 0 ] || echo "exit $rc: $(head -c 200 "$st/c4.err")")$(near "$(field metric "$st/c4.json")" 1 1)"
+	"$([ "$stale" = yes ] && [ $rc -eq 0 ] || echo "registry left: '$stale', exit $rc: $(head -c 200 "$st/c4.err")")$(near "$(field metric "$st/c4.json")" 1 1)"
 
-# busy and idle processes under -p, -t and -G
+# wait_for FILE PATTERN: until a line of FILE matches (10 s at most)
+wait_for() {
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 \
+		 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.25
+	done
+	return 1
+}
+
+# all_perf_fds: perf event fds held by every process of the guest
+all_perf_fds() {
+	ls -l /proc/[0-9]*/fd 2>/dev/null | grep -c 'perf_event'
+}
+
+# The spinner's busy thread runs on CPU 1 alone, the sessions on CPU 0: the
+# thread then gets a whole CPU whatever the sessions do.
+taskset 2 "$SPINNER" >"$st/sp.out" &
+sp=$!
+wait_for "$st/sp.out" '^pid '
+spid=$(awk '{ print $2 }' "$st/sp.out")
+stid=$(awk '{ print $4 }' "$st/sp.out")
+
+# Two sessions and a plain perf event count the same thread, stopped while
+# the sessions start and end: the same window for all three.
+kill -STOP "$sp"
+taskset 1 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -t "$stid" -I 100 --json \
+	>"$st/s1.json" 2>"$st/s1.err" &
+s1=$!
+taskset 1 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -p "$spid" -I 100 --json \
+	>"$st/s2.json" 2>"$st/s2.err" &
+s2=$!
+taskset 1 "$PERF_COUNT" -e cpu-clock -p "$stid" >"$st/pc.out" &
+pc=$!
+wait_for "$st/s1.json" counter && wait_for "$st/s2.json" counter && wait_for "$st/pc.out" '^ready'
+f1=$(perf_fds $s1) f2=$(perf_fds $s2) fall=$(all_perf_fds)
+kill -CONT "$sp"
+sleep 2
+kill -STOP "$sp"
+sleep 0.5
+kill -INT $s1 $s2 $pc
+wait $s1
+rc1=$?
+wait $s2
+rc2=$?
+wait $pc
+n1=$(sum counter "$st/s1.json")
+n2=$(sum counter "$st/s2.json")
+np=$(awk '$1 == "count" { print $2 }' "$st/pc.out")
+result "--bpf-counters: two sessions (-t, -p) exit 0 at Ctrl-C" \
+	"$([ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || echo "exit $rc1, $rc2: $(head -c 200 "$st/s1.err") $(head -c 200 "$st/s2.err")")"
+result "--bpf-counters: while both count, one perf event per CPU for them ($ncpu), plus the plain one" \
+	"$([ $((f1 + f2)) -eq "$ncpu" ] && [ "$fall" -eq $((ncpu + 1)) ] || echo "sessions hold $f1 and $f2, the guest $fall")"
+result "--bpf-counters: the thread ran (the plain perf event counts more than 1 s of 2)" \
+	"$([ "${np:-0}" -gt 1000000000 ] || echo "plain count '$np'")"
+result "--bpf-counters -t: the thread's cpu-clock within 1 % of a plain perf event's" "$(near "$n1" "$np" 1)"
+result "--bpf-counters -p: the process's cpu-clock within 1 % of a plain perf event's" "$(near "$n2" "$np" 1)"
+result "--bpf-counters: the two sessions agree within 1 %" "$(near "$n2" "$n1" 1)"
+kill -CONT "$sp"
+
+# A busy thread and an idle one, a busy process and an idle one, under the
+# thread (-t) and process (-p) filters, four sessions at once for 2 s.
+sleep 30 &
+idle=$!
+sessions=
+for f in "p $spid pbusy" "t $stid tbusy" "t $spid tidle" "p $idle pidle"; do
+	set -- $f
+	taskset 1 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -$1 $2 --json 2 \
+		>"$st/$3.json" 2>"$st/$3.err" &
+	sessions="$sessions $!"
+done
+wait $sessions
+for f in "pbusy -p:_the_process_with_a_busy_thread busy" "tbusy -t:_the_busy_thread busy" \
+	 "tidle -t:_the_idle_main_thread idle" "pidle -p:_an_idle_process idle"; do
+	set -- $f
+	v=$(field metric "$st/$1.json")
+	result "--bpf-counters $(echo "$2" | tr _ ' ') counts $([ $3 = busy ] && echo "about one CPU" || echo "almost nothing")" \
+		"$(awk -v v="$v" -v k="$3" -v e="$(head -c 200 "$st/$1.err")" 'BEGIN {
+			if (v == "" || (k == "busy" && !(v > 0.9 && v < 1.05)) || (k == "idle" && v > 0.02))
+				print "CPUs utilized " v " " e }')"
+done
+kill -9 "$sp" 2>/dev/null
+wait "$sp" 2>/dev/null
+
+# A busy CPU and an idle one under the CPU filter (-C): page faults, since
+# a CPU's cpu-clock runs whether it is busy or idle.  CPU 1 forks and
+# execs without a pause, CPU 0 (the sessions, this script) does little.
+taskset 2 sh -c 'while :; do /bin/true; done' &
+forker=$!
+taskset 1 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e page-faults -C 1 --json 2 \
+	>"$st/cbusy.json" 2>"$st/cbusy.err" &
+cb=$!
+taskset 1 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e page-faults -C 0 --json 2 \
+	>"$st/cidle.json" 2>"$st/cidle.err"
+wait $cb
+kill $forker
+wait $forker 2>/dev/null
+vb=$(field counter "$st/cbusy.json")
+vi=$(field counter "$st/cidle.json")
+result "--bpf-counters -C: the busy CPU's page faults at least 10 times the idle CPU's" \
+	"$(awk -v b="$vb" -v i="$vi" -v e="$(head -c 200 "$st/cbusy.err") $(head -c 200 "$st/cidle.err")" \
+		'BEGIN { if (b == "" || i == "" || b < 1000 || b < 10 * i) print "busy CPU " b ", idle CPU " i ": " e }')"
+
+# busy and idle processes in cgroups (-G)
 sh -c 'while :; do :; done' &
 busy=$!
 sleep 30 &
 idle=$!
-"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -p $busy --json 2 >"$st/p1.json" 2>&1 &
-s1=$!
-"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -t $idle --json 2 >"$st/p2.json" 2>&1
-wait $s1
-result "--bpf-counters -p: a busy process counts about one CPU" \
-	"$(awk -v v="$(field metric "$st/p1.json")" 'BEGIN { if (!(v > 0.8 && v < 1.05)) print "CPUs utilized " v }')"
-result "--bpf-counters -t: an idle thread counts almost nothing" \
-	"$(awk -v v="$(field metric "$st/p2.json")" 'BEGIN { if (v == "" || v > 0.02) print "CPUs utilized " v }')"
 if [ -d /sys/fs/cgroup ] && mkdir -p /sys/fs/cgroup/bpfrec-busy /sys/fs/cgroup/bpfrec-idle 2>/dev/null; then
 	echo $busy >/sys/fs/cgroup/bpfrec-busy/cgroup.procs
 	echo $idle >/sys/fs/cgroup/bpfrec-idle/cgroup.procs

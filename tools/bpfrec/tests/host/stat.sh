@@ -75,7 +75,16 @@ usage "-e with --all-progs exits 2" 2 \
 usage "-b: an id that is no program exits 1" 1 "bpfrec stat: -b: no BPF program with id 4000000000" \
 	-b 4000000000 1
 usage "-C 0-x exits 2" 2 "bpfrec stat: -C wants CPUs like 0,2-3, not '0-x' $see" --bpf-counters -C 0-x
-usage "-p 0 exits 2" 2 "bpfrec stat: -p wants ids like 1234,1240, not '0' $see" --bpf-counters -p 0
+for ids in 0 abc 1,,2 1, -1; do
+	for opt in p t; do
+		usage "-$opt '$ids' exits 2" 2 "bpfrec stat: -$opt wants ids like 1234,1240, not '$ids' $see" \
+			--bpf-counters -$opt "$ids"
+	done
+done
+for cpus in abc 1,,2 1, 2-1 0-; do
+	usage "-C '$cpus' exits 2" 2 "bpfrec stat: -C wants CPUs like 0,2-3, not '$cpus' $see" \
+		--bpf-counters -C "$cpus"
+done
 usage "-C and -p exit 2" 2 "bpfrec stat: -C and -p: give one of them $see" --bpf-counters -C 1 -p 3
 usage "-C without --bpf-counters exits 2" 2 "bpfrec stat: -C filters --bpf-counters only $see" -b 3 -C 1
 usage "-p and a command exit 2" 2 \
@@ -98,6 +107,7 @@ fi
 rmdir /sys/fs/bpf/bpfrec-ro
 "$BPFREC" stat --bpf-counters --bpf-registry /sys/fs/bpf/bpfrec-host-test 1 >"$tmp/out" 2>"$tmp/err"
 rc=$?
+trampolines=$([ $rc -eq 0 ] && echo allowed || echo refused)
 if [ $rc -eq 0 ]; then
 	skip "--bpf-counters: trampolines refused" "this kernel allows them (tested in the guest)"
 else
@@ -106,6 +116,27 @@ else
 		   echo "exit $rc: $(cat "$tmp/err")")"
 fi
 rm -rf /sys/fs/bpf/bpfrec-host-test
+[ $trampolines = refused ] &&
+	skip "stat -b and --bpf-counters: runs, sharing, filters, -o" \
+		"this kernel refuses BPF trampolines: tests/guest/stat.sh runs them in the guest"
+# No bpffs on /sys/fs/bpf: mounted, and said so.  In a mount namespace of
+# its own, so that the machine's bpffs and the other tests' pins stay.
+if command -v unshare >/dev/null; then
+	unshare -m sh -c 'umount /sys/fs/bpf 2>/dev/null; "$0" stat --bpf-counters 1 >/dev/null 2>"$1"
+		echo "exit $? $(grep -c " /sys/fs/bpf bpf " /proc/mounts)" >>"$1"' "$BPFREC" "$tmp/nofs.err"
+	if [ $trampolines = allowed ]; then
+		want="bpfrec stat: mounted a BPF filesystem on /sys/fs/bpf
+exit 0 1"
+	else
+		want="bpfrec stat: mounted a BPF filesystem on /sys/fs/bpf
+bpfrec stat: --bpf-counters: this kernel refuses BPF trampolines (fentry/fexit: Operation not permitted), which the followers need
+exit 1 1"
+	fi
+	result "--bpf-counters without a bpffs: mounts one on /sys/fs/bpf and says so" \
+		"$([ "$(cat "$tmp/nofs.err")" = "$want" ] || echo "$(cat "$tmp/nofs.err")")"
+else
+	skip "--bpf-counters without a bpffs" "unshare missing"
+fi
 usage "unknown option exits 2" 2 "bpfrec stat: bad option '--nope' $see" --all-progs --nope
 "$BPFREC" stat --help >"$tmp/out" 2>&1 && grep -q EXAMPLES "$tmp/out" &&
 	pass "stat --help" || fail "stat --help"
@@ -117,6 +148,10 @@ else
 	usage "-e cycles without a PMU: one line, exit 1" 1 \
 		"bpfrec stat: this machine cannot count cycles (No such file or directory: no such counter, no hardware PMU?)" \
 		-b 1 -e cycles 1
+	usage "--bpf-counters -e cycles without a PMU: one line, exit 1" 1 \
+		"bpfrec stat: this machine cannot count cycles (No such file or directory: no such counter, no hardware PMU?)" \
+		--bpf-counters --bpf-registry /sys/fs/bpf/bpfrec-host-test -e cycles 1
+	rm -rf /sys/fs/bpf/bpfrec-host-test
 fi
 
 # -b needs trampolines: on a kernel that refuses them, one line that says so.
@@ -157,10 +192,21 @@ EOF
 
 stats_before=$(cat /proc/sys/kernel/bpf_stats_enabled)
 
+# ready FILE: wait (10 s at most) until bpfrec's first interval is in FILE:
+# its first look at the programs is done, whatever the machine's load (its
+# own programs run at every interval, so the interval has lines)
+ready() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ -s "$1" ] && break
+		sleep 0.2
+	done
+}
+
 # --- --all-progs: exact runs of a program held across intervals -----------
 "$BPFREC" stat --all-progs -I 300 --json >"$tmp/held.json" 2>"$tmp/held.err" &
 bg=$!
-sleep 1
+ready "$tmp/held.json"
 "$STAT_PROG" -r 1000 -k 100 -s 1 >"$tmp/held.out" &
 ppid=$!
 wait $ppid
@@ -187,7 +233,7 @@ result "--all-progs: first seen as new" \
 # --- loaded, run and freed inside one interval ----------------------------
 "$BPFREC" stat --all-progs -I 2000 --json >"$tmp/short.json" 2>"$tmp/short.err" &
 bg=$!
-sleep 0.8
+ready "$tmp/short.json"
 "$STAT_PROG" -r 777 >"$tmp/short.out"
 sleep 2.5
 kill -INT $bg

@@ -8,7 +8,8 @@
  *
  * Prints "id N" (and flushes) once the program is loaded, then runs it
  * RUNS times (test runs of REPEAT each: RUNS must be a multiple), prints
- * "ran N", holds it SEC seconds (default 0) and exits, which unloads it.
+ * "ran N NS ns/run" (the kernel's mean time per run), holds it SEC seconds
+ * (default 0) and exits, which unloads it.
  *   -n     a program without BTF (raw instructions, no func_info)
  *   -i ID  run the loaded program ID instead of loading one
  */
@@ -32,10 +33,12 @@ static int load_no_btf(void)
 	return bpf_prog_load(BPF_PROG_TYPE_XDP, "stat_no_btf", "GPL", insns, 2, NULL);
 }
 
-static int test_run(int fd, unsigned long runs, unsigned long repeat)
+/* Mean ns per run (the kernel's measure) in *ns. */
+static int test_run(int fd, unsigned long runs, unsigned long repeat, double *ns)
 {
 	char pkt[64] = {};
 	unsigned long done;
+	double sum = 0;
 
 	for (done = 0; done < runs; done += repeat) {
 		LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
@@ -45,7 +48,9 @@ static int test_run(int fd, unsigned long runs, unsigned long repeat)
 			fprintf(stderr, "stat-prog: test run: %s\n", strerror(errno));
 			return -1;
 		}
+		sum += (double)opts.duration * repeat;
 	}
+	*ns = runs ? sum / runs : 0;
 	return 0;
 }
 
@@ -56,6 +61,7 @@ int main(int argc, char **argv)
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
 	bool no_btf = false;
+	double ns;
 	int opt, fd;
 
 	while ((opt = getopt(argc, argv, "nr:k:s:i:")) != -1) {
@@ -88,9 +94,9 @@ int main(int argc, char **argv)
 	}
 	printf("id %u\n", info.id);
 	fflush(stdout);
-	if (test_run(fd, runs, repeat))
+	if (test_run(fd, runs, repeat, &ns))
 		return 1;
-	printf("ran %lu\n", runs);
+	printf("ran %lu %.2f ns/run\n", runs, ns);
 	fflush(stdout);
 	sleep(hold);
 	target_bpf__destroy(skel);
