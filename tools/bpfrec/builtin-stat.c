@@ -354,7 +354,8 @@ static int ep_add(int epfd, int fd, __u64 tag)
 	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
 }
 
-enum { EV_SIGNAL, EV_END, EV_INTERVAL };
+/* EV_OWNER + i: the owner of --bpf-counters counter i's perf events exited */
+enum { EV_SIGNAL, EV_END, EV_INTERVAL, EV_OWNER };
 
 static int setup_fds(struct stat_run *r, const sigset_t *mask)
 {
@@ -419,7 +420,8 @@ static int record_counts(struct stat_run *r, __u64 now)
 	return err ? err : stat_record_round(&r->rec, now - r->start);
 }
 
-static int show_counts(struct stat_run *r, bool total, __u64 now)
+/* The time is taken after the reading: the counts are up to then. */
+static int show_counts(struct stat_run *r, bool total, __u64 *now)
 {
 	bool bperf = r->o.mode == MODE_BPERF;
 	int err = bperf ? stat_bperf_read(&r->o.bperf) : stat_profile_read(&r->prof), n;
@@ -428,11 +430,12 @@ static int show_counts(struct stat_run *r, bool total, __u64 now)
 		fprintf(stderr, "bpfrec stat: reading the counts: %s\n", strerror(-err));
 		return err;
 	}
+	*now = now_ns();
 	n = bperf ? stat_bperf_counts(&r->o.bperf, total, r->counts) :
 		    stat_profile_counts(&r->prof, total, r->counts);
-	stat_print_counts(&r->pr, (now - r->start) / 1e9, total ? now - r->start : now - r->last,
+	stat_print_counts(&r->pr, (*now - r->start) / 1e9, total ? *now - r->start : *now - r->last,
 			  r->counts, n);
-	return r->o.output ? record_counts(r, now) : 0;
+	return r->o.output ? record_counts(r, *now) : 0;
 }
 
 /*
@@ -495,7 +498,7 @@ static int show(struct stat_run *r, bool final)
 	int err;
 
 	if (r->o.mode != MODE_ALL_PROGS) {
-		err = show_counts(r, total, now);
+		err = show_counts(r, total, &now);
 		r->last = now;
 		return err;
 	}
@@ -534,6 +537,27 @@ static void on_signal(struct stat_run *r)
 		r->stop = true;
 }
 
+/* Watch who owns the perf events of --bpf-counters counter @i, if not us. */
+static int watch_owner(struct stat_run *r, int i)
+{
+	int fd = stat_bperf_owner_fd(&r->o.bperf, i);
+
+	return fd < 0 ? 0 : ep_add(r->epfd, fd, EV_OWNER + i);
+}
+
+/* It exited: take its perf events over before the counts suffer. */
+static int owner_gone(struct stat_run *r, int i)
+{
+	int err = stat_bperf_owner_gone(&r->o.bperf, i);
+
+	if (!err)
+		err = watch_owner(r, i);
+	if (err)
+		fprintf(stderr, "bpfrec stat: taking over the perf events of %s: %s\n",
+			r->o.bperf.c[i].ev->name, strerror(-err));
+	return err;
+}
+
 static int loop(struct stat_run *r)
 {
 	struct epoll_event evs[4];
@@ -559,6 +583,11 @@ static int loop(struct stat_run *r)
 				if (err)
 					return err;
 				break;
+			default:
+				err = owner_gone(r, evs[i].data.u64 - EV_OWNER);
+				if (err)
+					return err;
+				break;
 			}
 		}
 	}
@@ -569,7 +598,7 @@ static int open_bperf(struct stat_run *r)
 {
 	struct stat_bperf *b = &r->o.bperf;
 	char *name, *save;
-	int err;
+	int i, err;
 
 	if (!b->dir)
 		b->dir = BPERF_DEFAULT_DIR;
@@ -587,7 +616,10 @@ static int open_bperf(struct stat_run *r)
 		}
 	}
 	/* the events are the leaders': this session opens none of its own */
-	return stat_bperf_open(b, &r->es);
+	err = stat_bperf_open(b, &r->es);
+	for (i = 0; !err && i < b->nr; i++)
+		err = watch_owner(r, i);
+	return err;
 }
 
 static int open_mode(struct stat_run *r)

@@ -11,7 +11,7 @@ struct bperf_entry {
 	__u32 link_id;		/* the leader's raw_tp link */
 	__u32 diff_map_id;	/* its per-CPU diffs */
 	__u32 events_map_id;	/* its per-CPU perf events */
-	__u32 pad;
+	__u32 owner_pid;	/* the session that opened them */
 };
 
 /* The leader's return value, seen by BPF_PROG_TEST_RUN. */

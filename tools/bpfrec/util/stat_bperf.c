@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/pidfd.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <bpf/bpf.h>
@@ -187,10 +188,40 @@ static int load_leader(struct stat_bperf *b, struct bperf_counter *c)
 		return err;
 	c->link_fd = bpf_link__fd(skel->links.on_switch);
 	c->prog_fd = bpf_program__fd(skel->progs.on_switch);
+	e.owner_pid = getpid();
 	e.link_id = id_of(c->link_fd);
 	e.diff_map_id = id_of(bpf_map__fd(skel->maps.diff));
 	e.events_map_id = id_of(c->events_fd);
 	return bpf_map_update_elem(b->reg_fd, &c->ev->attr, &e, BPF_ANY) ? -errno : 0;
+}
+
+/* Watch the session that owns @c's perf events, as the registry says. */
+static void watch_owner(struct stat_bperf *b, struct bperf_counter *c)
+{
+	struct bperf_entry e;
+
+	if (c->owner_fd >= 0)
+		close(c->owner_fd);
+	c->owner_fd = -1;
+	/* gone already, or not found: the next reading takes over */
+	if (!bpf_map_lookup_elem(b->reg_fd, &c->ev->attr, &e) && e.owner_pid != (__u32)getpid())
+		c->owner_fd = pidfd_open(e.owner_pid, 0);
+}
+
+/* This session opened @c's perf events: the registry says so. */
+static int own_events(struct stat_bperf *b, struct bperf_counter *c)
+{
+	struct bperf_entry e;
+
+	if (bpf_map_lookup_elem(b->reg_fd, &c->ev->attr, &e))
+		return -errno;
+	e.owner_pid = getpid();
+	if (bpf_map_update_elem(b->reg_fd, &c->ev->attr, &e, BPF_EXIST))
+		return -errno;
+	if (c->owner_fd >= 0)
+		close(c->owner_fd);
+	c->owner_fd = -1;
+	return 0;
 }
 
 /*
@@ -216,6 +247,7 @@ static int reuse_leader(struct stat_bperf *b, struct bperf_counter *c, int *diff
 	if (c->prog_fd < 0 || *diff_fd < 0 || c->events_fd < 0)
 		return -ENOENT;
 	c->reused = true;
+	watch_owner(b, c);
 	return 0;
 }
 
@@ -249,7 +281,7 @@ static int open_counter(struct stat_bperf *b, struct bperf_counter *c)
 {
 	int diff_fd = -1, err;
 
-	c->link_fd = c->prog_fd = c->events_fd = -1;
+	c->link_fd = c->prog_fd = c->events_fd = c->owner_fd = -1;
 	if (reuse_leader(b, c, &diff_fd)) {
 		if (c->link_fd >= 0)
 			close(c->link_fd);
@@ -349,7 +381,28 @@ static int sync_counter(struct stat_bperf *b, struct bperf_counter *c)
 	for (cpu = 0, ret = 0; cpu < b->nr_cpus && !ret; cpu++)
 		ret = trigger(c, cpu);
 	err = ret > 0 ? install_events(b, c) : ret;
+	if (ret > 0 && !err)
+		err = own_events(b, c);
 	flock(b->dir_fd, LOCK_UN);
+	return err;
+}
+
+int stat_bperf_owner_fd(const struct stat_bperf *b, int i)
+{
+	return b->c[i].owner_fd;
+}
+
+int stat_bperf_owner_gone(struct stat_bperf *b, int i)
+{
+	struct bperf_counter *c = &b->c[i];
+	int err;
+
+	close(c->owner_fd);
+	c->owner_fd = -1;
+	err = sync_counter(b, c);
+	/* another session was first: it is the owner to watch now */
+	if (!err && !c->event_fds)
+		watch_owner(b, c);
 	return err;
 }
 
@@ -409,6 +462,8 @@ void stat_bperf_close(struct stat_bperf *b)
 		struct bperf_counter *c = &b->c[i];
 
 		stat_follower_bpf__destroy(c->follower);
+		if (c->owner_fd >= 0)
+			close(c->owner_fd);
 		if (c->reused) {
 			close(c->link_fd);
 			close(c->prog_fd);

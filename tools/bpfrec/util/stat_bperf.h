@@ -26,6 +26,7 @@ struct bperf_counter {
 	struct stat_leader_bpf *leader;		/* when this session loaded it */
 	int *event_fds;				/* when this session owns them */
 	int link_fd, prog_fd, events_fd;
+	int owner_fd;				/* pidfd of the events' owner, if not us */
 	struct stat_follower_bpf *follower;
 	bool reused;				/* another session's leader */
 	struct bpf_perf_event_value total[BPERF_MAX_CGROUPS];
@@ -62,6 +63,17 @@ int stat_bperf_add_cgroup(struct stat_bperf *b, const char *name);
  * kernel that refuses trampolines.
  */
 int stat_bperf_open(struct stat_bperf *b, const struct stat_events *es);
+/*
+ * The perf events of a leader belong to the session that opened them, and
+ * close with it.  A pidfd of that session (-1 when it is this one, or
+ * unknown), for counter @i: readable once it exited.
+ */
+int stat_bperf_owner_fd(const struct stat_bperf *b, int i);
+/*
+ * The owner of counter @i's perf events exited: take them over at once,
+ * so that the counts go on, or watch the session that took them.
+ */
+int stat_bperf_owner_gone(struct stat_bperf *b, int i);
 /* Make every leader read its CPU now (BPF_PROG_TEST_RUN), then sum. */
 int stat_bperf_read(struct stat_bperf *b);
 /* Counts since the last call (@total: since start) into @c; how many. */

@@ -105,9 +105,12 @@ result "stat -b: an id that is no program: one line, exit 1" \
 load_target "$st/t3.out" -s 20
 "$BPFREC" stat -b "$tid" 8 >/dev/null 2>&1 &
 b3=$!
-sleep 2
-"$BPFREC" stat --all-progs --idle --json 2 >"$st/tr.json" 2>&1
-trid=$(grep '"name":"on_entry"' "$st/tr.json" | sed -n 's/.*"id":\([0-9]*\),.*"type":"tracing".*/\1/p' | head -n 1)
+for _ in $(seq 40); do
+	[ "$(grep -ls '^prog_type:' /proc/$b3/fdinfo/* | wc -l)" -ge 2 ] && break
+	sleep 0.25
+done
+"$BPFREC" stat --all-progs --idle --json 1 >"$st/tr.json" 2>&1
+trid=$(grep '"name":"on_entry"' "$st/tr.json" | grep -v '"state":"[a-z,]*freed"' | sed -n 's/.*"id":\([0-9]*\),.*"type":"tracing".*/\1/p' | head -n 1)
 "$BPFREC" stat -b "${trid:-0}" 1 >/dev/null 2>"$st/tr.err"
 rc=$?
 result "stat -b: a tracing program as target: one line, exit 1" \
@@ -184,23 +187,30 @@ result "--bpf-counters: one perf event per CPU for both sessions ($ncpu CPUs)" \
 result "--bpf-counters -a: first session's cpu-clock is $ncpu CPUs within 1 %" "$(near "$m1" "$ncpu" 1)"
 result "--bpf-counters -a: second session (reusing the leader) agrees within 1 %" "$(near "$m2" "$ncpu" 1)"
 
-# the first session goes away: the second takes its perf events over
+# the first session goes away: the second takes its perf events over at
+# once (it watches the first's pidfd), not at its next reading (it has none
+# before the end: no -I)
 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 30 >/dev/null 2>&1 &
 c1=$!
 sleep 1
-"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a -I 500 --json 4 \
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a --json 5 \
 	>"$st/c3.json" 2>"$st/c3.err" &
 c2=$!
-sleep 1
+# loaded: the leader's program and its own follower
+for _ in $(seq 40); do
+	[ "$(grep -ls '^prog_type:' /proc/$c2/fdinfo/* | wc -l)" -ge 2 ] && break
+	sleep 0.25
+done
+sleep 0.5
+f2before=$(perf_fds $c2)
 kill -INT $c1
 wait $c1
 sleep 1
 f2=$(perf_fds $c2)
 wait $c2
 rc=$?
-last=$(field metric "$st/c3.json" | tail -n 2 | head -n 1)
-result "--bpf-counters: killing the first session does not break the second" \
-	"$([ $rc -eq 0 ] && [ "$f2" -eq "$ncpu" ] || echo "exit $rc, it holds $f2 perf events: $(head -c 200 "$st/c3.err")")$(near "$last" "$ncpu" 5)"
+result "--bpf-counters: killing the first session does not break the second: it takes the perf events over, counts on" \
+	"$([ $rc -eq 0 ] && [ "$f2before" -eq 0 ] && [ "$f2" -eq "$ncpu" ] || echo "exit $rc, it held $f2before perf events, then $f2: $(head -c 200 "$st/c3.err")")$(near "$(field metric "$st/c3.json")" "$ncpu" 2)"
 
 # every session gone: the registry's entry is stale; the next one repairs it
 stale=$([ -e "$reg/registry" ] && echo yes)
@@ -234,12 +244,14 @@ spid=$(awk '{ print $2 }' "$st/sp.out")
 stid=$(awk '{ print $4 }' "$st/sp.out")
 
 # Two sessions and a plain perf event count the same thread, stopped while
-# the sessions start and end: the same window for all three.
+# the sessions start and end: the same window for all three.  (The process,
+# -p, counts a little more: its idle main thread runs at each stop and
+# continue; the busy/idle tests below cover -p.)
 kill -STOP "$sp"
 taskset 1 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -t "$stid" -I 100 --json \
 	>"$st/s1.json" 2>"$st/s1.err" &
 s1=$!
-taskset 1 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -p "$spid" -I 100 --json \
+taskset 1 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -t "$stid" -I 300 --json \
 	>"$st/s2.json" 2>"$st/s2.err" &
 s2=$!
 taskset 1 "$PERF_COUNT" -e cpu-clock -p "$stid" >"$st/pc.out" &
@@ -259,14 +271,14 @@ wait $pc
 n1=$(sum counter "$st/s1.json")
 n2=$(sum counter "$st/s2.json")
 np=$(awk '$1 == "count" { print $2 }' "$st/pc.out")
-result "--bpf-counters: two sessions (-t, -p) exit 0 at Ctrl-C" \
+result "--bpf-counters: two sessions (-I 100, -I 300) exit 0 at Ctrl-C" \
 	"$([ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] || echo "exit $rc1, $rc2: $(head -c 200 "$st/s1.err") $(head -c 200 "$st/s2.err")")"
 result "--bpf-counters: while both count, one perf event per CPU for them ($ncpu), plus the plain one" \
 	"$([ $((f1 + f2)) -eq "$ncpu" ] && [ "$fall" -eq $((ncpu + 1)) ] || echo "sessions hold $f1 and $f2, the guest $fall")"
 result "--bpf-counters: the thread ran (the plain perf event counts more than 1 s of 2)" \
 	"$([ "${np:-0}" -gt 1000000000 ] || echo "plain count '$np'")"
-result "--bpf-counters -t: the thread's cpu-clock within 1 % of a plain perf event's" "$(near "$n1" "$np" 1)"
-result "--bpf-counters -p: the process's cpu-clock within 1 % of a plain perf event's" "$(near "$n2" "$np" 1)"
+result "--bpf-counters -t: the first session's cpu-clock within 1 % of a plain perf event's" "$(near "$n1" "$np" 1)"
+result "--bpf-counters -t: the second session's cpu-clock within 1 % of a plain perf event's" "$(near "$n2" "$np" 1)"
 result "--bpf-counters: the two sessions agree within 1 %" "$(near "$n2" "$n1" 1)"
 kill -CONT "$sp"
 
@@ -311,7 +323,7 @@ vb=$(field counter "$st/cbusy.json")
 vi=$(field counter "$st/cidle.json")
 result "--bpf-counters -C: the busy CPU's page faults at least 10 times the idle CPU's" \
 	"$(awk -v b="$vb" -v i="$vi" -v e="$(head -c 200 "$st/cbusy.err") $(head -c 200 "$st/cidle.err")" \
-		'BEGIN { if (b == "" || i == "" || b < 1000 || b < 10 * i) print "busy CPU " b ", idle CPU " i ": " e }')"
+		'BEGIN { if (b == "" || i == "" || b < 100 || b < 10 * i) print "busy CPU " b ", idle CPU " i ": " e }')"
 
 # busy and idle processes in cgroups (-G)
 sh -c 'while :; do :; done' &
