@@ -1,7 +1,8 @@
 # Checks of the `make run` demo's output (scripts/check-demo.sh): one "ok" or "not ok"
 # line per check, then a summary line; exits 1 when a check failed.
-# The output has four sections, each opened by a "==== COMMAND" line: bpfrec record,
-# bpfrec script, bpfrec report, and the ids the workload read back (demo.ids):
+# The output has six sections, each opened by a "==== COMMAND" line: bpfrec record,
+# bpfrec script, bpfrec report, bpfrec stat -b, bpfrec stat --bpf-counters, and the ids
+# the workload read back (demo.ids):
 #   pid PID | btf ID SIZE | map ID TYPE NAME | prog ID TYPE NAME TAG | link ID TYPE PROGID
 # The ids come last, so the checks that need them run at the end. Ids are per kind
 # (program 11 and BTF 11 are two objects): objects are keyed "KIND:ID".
@@ -31,7 +32,31 @@ BEGIN {
 
 /^==== / {
 	sec = $2 == "bpfrec" ? $3 : "ids"
+	if (sec == "stat")
+		sec = $4 == "-b" ? "stat-b" : "stat-counters"
 	seen[sec] = 1
+	next
+}
+
+# bpfrec stat -b ID -e cpu-clock,task-clock -- stat-prog -i ID -r 1000: its block
+sec == "stat-b" {
+	if (/^ Performance counter stats for prog /)
+		bhead = $6 " " $7 " " $8 " " $9
+	if ($1 == "ran")
+		bran = $2
+	if ($2 == "msec" && $4 == "#" && $6 == "ns/run")
+		bper[$3] = $1 > 0 && $5 > 0
+	next
+}
+
+# two --bpf-counters sessions: the loop's block, the -a one's, the perf events
+sec == "stat-counters" {
+	if (/^perf events open while both count: /) {
+		cevents = $7
+		cncpu = substr($8, 2)
+	}
+	if ($3 == "cpu-clock" && $4 == "#" && $6 == "CPUs")
+		cutil[++ncutil] = $5
 	next
 }
 
@@ -194,6 +219,29 @@ END {
 				bad = bad " " alive[j]
 	check("report: none of the workload's objects alive at the end",
 	      bad == "" ? "" : "alive:" bad)
+
+	bad = ""
+	if (!seen["stat-b"] || !seen["stat-counters"])
+		bad = "missing section(s):" (seen["stat-b"] ? "" : " stat -b") \
+		      (seen["stat-counters"] ? "" : " --bpf-counters")
+	check("the demo ran its two bpfrec stat steps", bad)
+	bad = ""
+	if (bhead !~ /^[0-9]+ stat_target_with_a_long_name, 1000 runs:$/)
+		bad = "header 'prog " bhead "', want 'prog ID stat_target_with_a_long_name, 1000 runs:';"
+	if (bran != 1000)
+		bad = bad " stat-prog ran '" bran "' times;"
+	if (!bper["cpu-clock"] || !bper["task-clock"])
+		bad = bad " cpu-clock/task-clock per run not > 0;"
+	check("stat -b: 1000 runs of the target, named from its BTF, a cost per run > 0", bad)
+	bad = ""
+	if (cevents == "" || cevents != cncpu)
+		bad = "perf events '" cevents "' for " cncpu " CPUs;"
+	if (ncutil != 2 || !(cutil[1] > 0 && cutil[1] <= 1.05) ||
+	    !(cutil[2] > cncpu * 0.95 && cutil[2] <= cncpu * 1.05))
+		bad = bad " CPUs utilized: loop '" cutil[1] "' (want (0, 1.05]), -a '" cutil[2] \
+		      "' (want " cncpu " +-5 %);"
+	check("--bpf-counters: two sessions share one perf event per CPU; the loop <= 1 CPU, -a all of them",
+	      bad)
 
 	printf "demo: %d of %d checks passed\n", nchecks - nfail, nchecks
 	exit nfail > 0

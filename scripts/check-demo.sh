@@ -8,7 +8,10 @@
 #     workload's creations in its order (BTF, map, program, link, per round), the first
 #     round released before the second starts, and no creation by it of unknown ids;
 #   - `bpfrec report`: nothing lost, the workload's row (2 of each kind), every object
-#     of the workload counted in the lifetimes, none of them alive at the end.
+#     of the workload counted in the lifetimes, none of them alive at the end;
+#   - `bpfrec stat -b`: the target's 1000 runs, its BTF name, a cost per run > 0;
+#   - `bpfrec stat --bpf-counters`: two sessions at once hold one perf event per CPU,
+#     the shell loop's session counts at most one CPU, the -a session all of them.
 #   usage: scripts/check-demo.sh [--base NAME]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

@@ -1,6 +1,8 @@
 #!/bin/bash
 # `make run`: boot the patched kernel and record a sample BPF workload with bpfrec, then
-# print what was recorded: the timeline (bpfrec script) and the summary (bpfrec report).
+# print what was recorded: the timeline (bpfrec script) and the summary (bpfrec report);
+# then count with bpfrec stat: a program's cost per run (-b) and shared counters
+# (--bpf-counters), which need the BPF trampolines the guest kernel allows.
 #   usage: scripts/run-demo.sh [--base NAME] [--debug] [--out FILE]
 #   --out FILE  also keep the demo's output in FILE (scripts/check-demo.sh asserts it)
 # Stage lines go to stderr before and after the demo; the demo's own output is printed in
@@ -37,6 +39,25 @@ echo "==== bpfrec script -i demo.data"
 bpfrec script -i demo.data || exit
 echo "==== bpfrec report -i demo.data"
 bpfrec report -i demo.data || exit
+# bpfrec stat: what a BPF program costs per run (-b: fentry/fexit on it), and
+# counters that every session shares (--bpf-counters: one perf event per CPU).
+t=/opt/bpfrec/tests/guest
+$t/stat-prog -s 120 >target.out &
+target=$!
+for _ in $(seq 100); do grep -q '^id ' target.out && break; sleep 0.1; done
+id=$(awk '$1 == "id" { print $2 }' target.out)
+echo "==== bpfrec stat -b $id -e cpu-clock,task-clock -- stat-prog -i $id -r 1000 -k 100"
+bpfrec stat -b "$id" -e cpu-clock,task-clock -- $t/stat-prog -i "$id" -r 1000 -k 100 || exit
+kill $target
+echo "==== bpfrec stat --bpf-counters: -a for 3 s, and -- a shell loop, at the same time"
+bpfrec stat --bpf-counters -e cpu-clock -a 3 >all.out 2>&1 &
+all=$!
+sleep 1
+bpfrec stat --bpf-counters -e cpu-clock -- sh -c 'i=0; while [ $i -lt 5000 ]; do i=$((i + 1)); done
+	echo "perf events open while both count: $(ls -l /proc/[0-9]*/fd 2>/dev/null | grep -c perf_event) ($(nproc) CPUs)"' ||
+	exit
+wait $all || { cat all.out; exit 1; }
+cat all.out
 echo "==== what the workload read back with BPF_OBJ_GET_INFO_BY_FD (demo.ids)"
 cat demo.ids
 SH
