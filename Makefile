@@ -20,8 +20,8 @@ KFLAGS += --base $(BASE)
 endif
 
 .PHONY: all deps tools kernel vm-test check check-series bisect-check \
-	unit-test fuzz-test host-test run shell bench bench-syscall bench-kernel fresh-check help \
-	clean
+	unit-test fuzz-test host-test run shell bench bench-syscall bench-kernel bench-stat \
+	fresh-check help clean
 
 all: tools
 
@@ -69,6 +69,9 @@ bench-syscall: deps
 bench-kernel: deps
 	@bench/run-kernel-bench.sh
 
+bench-stat: deps
+	@bench/run-stat-bench.sh
+
 clean:
 	@$(MAKE) -s -C tools/bpfrec clean
 
@@ -88,6 +91,7 @@ help:
 	@echo "make bench         storms of short-lived programs: bpfrec vs perf record"
 	@echo "make bench-syscall what recording costs everybody's syscalls, per capture path, vs perf"
 	@echo "make bench-kernel  map create+free cost of the series in the guest, vs unpatched"
+	@echo "make bench-stat    what bpfrec stat --all-progs costs per program run and in CPU, vs bpftool"
 	@echo "make fresh-check   rehearsal: clone HEAD, empty cache, time 'make run' then 'make check'"
 	@echo "make deps          install missing Debian packages (apt-get)"
 	@echo "cache: $${BPFREC_CACHE:-/var/cache/bpfrec} (kernel sources, builds, ccache, logs)"
