@@ -1,6 +1,8 @@
 #!/bin/bash
 # Judge a run_kselftest.sh TAP log taken from the guest console.
-#   usage: scripts/check-tap.sh LOG KSELFTEST_LIST [--no-skip TARGET]...
+#   usage: scripts/check-tap.sh LOG KSELFTEST_LIST KERNEL [--no-skip TARGET]...
+# KERNEL is BASE-VARIANT (6.12-patched, 6.1-unpatched): the lines of
+# selftests/expected-failures whose pattern matches it apply.
 # Fails on: a 'not ok' not listed in selftests/expected-failures, an expected failure
 # that passed, fewer results than tests in kselftest-list.txt, and (--no-skip) any SKIP
 # inside TARGET, which on the patched kernel would hide a missing feature.
@@ -9,14 +11,18 @@ set -euo pipefail
 
 log=$1
 list=$2
-shift 2
+kernel=$3
+shift 3
 noskip=" "
 while [ $# -gt 0 ]; do
 	[ "$1" = --no-skip ] && noskip+="$2 "
 	shift 2
 done
 
-xfail=$(grep -vE '^(#|$)' "$TOP/selftests/expected-failures" | awk '{print $1}')
+xfail=$(grep -vE '^(#|$)' "$TOP/selftests/expected-failures" | while read -r where test _; do
+	# shellcheck disable=SC2053  # $where is a pattern
+	[[ $kernel == $where ]] && echo "$test"
+done || true)
 expected=$(grep -c . "$list")
 
 awk -v xfail="$xfail" -v noskip="$noskip" -v expected="$expected" '

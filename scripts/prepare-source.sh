@@ -26,6 +26,12 @@ tarball=/usr/src/$BASE_PACKAGE.tar.xz
 [ -f "$tarball" ] || die "$tarball is missing; run scripts/deps.sh"
 
 base=$CACHE/linux-$ver
+# The pristine base never changes once ready: reading it needs no lock, so a series
+# check does not wait for a build of the same base.
+if [ $unpatched = 1 ] && [ -f "$base/.bpfrec-ready" ]; then
+	echo "$base"
+	exit 0
+fi
 exec 9>"$CACHE/.source-$BASE.lock"
 flock 9
 

@@ -22,33 +22,6 @@
 #include <linux/btf.h>
 #include <linux/perf_event.h>
 
-/*
- * The ABI added by the series. The installed uapi headers may predate it
- * (the tests also run on an unpatched kernel, where they SKIP), so the
- * values are repeated here when the header does not provide them.
- */
-#ifndef PERF_BPF_EVENT_FLAG_BTF_KERNEL
-#define PERF_BPF_EVENT_MAP_CREATE	3
-#define PERF_BPF_EVENT_MAP_FREE		4
-#define PERF_BPF_EVENT_LINK_ATTACH	5
-#define PERF_BPF_EVENT_LINK_DETACH	6
-#define PERF_BPF_EVENT_BTF_LOAD		7
-#define PERF_BPF_EVENT_BTF_UNLOAD	8
-#define PERF_BPF_EVENT_FLAG_BTF_KERNEL	(1 << 0)
-#endif
-
-/* Bit number of perf_event_attr.bpf_obj_event in the flags word (after sigtrap). */
-#define ATTR_BPF_OBJ_EVENT_BIT	38
-
-/* The flags word follows read_format in struct perf_event_attr. */
-static inline void attr_set_bpf_obj_event(struct perf_event_attr *attr)
-{
-	uint64_t *word = (uint64_t *)((char *)attr +
-		offsetof(struct perf_event_attr, read_format) + sizeof(uint64_t));
-
-	*word |= 1ULL << ATTR_BPF_OBJ_EVENT_BIT;
-}
-
 static inline long sys_bpf(int cmd, union bpf_attr *attr)
 {
 	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
@@ -142,8 +115,7 @@ static inline int recorder_open(struct recorder *r, bool prog, bool obj,
 	attr.bpf_event = prog;
 	attr.watermark = 1;
 	attr.wakeup_watermark = 1;
-	if (obj)
-		attr_set_bpf_obj_event(&attr);
+	attr.bpf_obj_event = obj;
 	r->data_size = data_pages * page;
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		int fd = sys_perf_event_open(&attr, -1, cpu, -1,

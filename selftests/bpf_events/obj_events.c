@@ -268,8 +268,7 @@ static int open_self(bool prog, bool obj)
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	attr.bpf_event = prog;
-	if (obj)
-		attr_set_bpf_obj_event(&attr);
+	attr.bpf_obj_event = obj;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -errno;

@@ -16,11 +16,11 @@
 #define PD_MAGIC_SWAPPED	0x50455246494c4532ULL
 
 /*
- * perf_event_attr bytes per attr in the file: all of the struct the tool
- * is built with, which is the size the kernel took (perf 6.1 refuses an
- * attr larger than its own).
+ * perf_event_attr bytes per attr in the file: perf 6.1's struct (up to
+ * sig_data), since perf 6.1 refuses an attr larger than its own. The
+ * fields after it (config3) are never set by the tool.
  */
-#define PD_ATTR_SIZE		sizeof(struct perf_event_attr)
+#define PD_ATTR_SIZE		PERF_ATTR_SIZE_VER7
 
 #define PD_FEAT_BITS		256
 
