@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "util/facts.h"
 #include "util/linger.h"
 #include "util/recording.h"
+#include "util/sampler.h"
 #include "util/sink.h"
 #include "util/user_obj.h"
 #include "util/workload.h"
@@ -46,6 +48,7 @@ struct opts {
 	enum capture_path capture;
 	char **cmd;
 	struct user_objs objs;		/* --object, --set */
+	struct sampler sampler;		/* -e EVENT, -F, -c, -g, -a, -p, -t */
 };
 
 static const char doc[] =
@@ -53,7 +56,7 @@ static const char doc[] =
 "links and BTF) into a perf.data file, resolving every object in kernel\n"
 "context as it is created.\n"
 "\n"
-"Side-band records are system-wide: -a is implied.  With a command, the\n"
+"BPF side-band records are always system-wide.  With a command, the\n"
 "recording ends when the objects it created are released, at most 1 s\n"
 "after it exited (a child may hold them, the kernel may free them later).\n"
 "\n"
@@ -65,6 +68,17 @@ static const char doc[] =
 "    bpfrec record --capture=syscall --duration 10\n"
 "    bpfrec record --object execs.bpf.o -- sh -c 'true; true'\n"
 "    bpfrec record --object latency.bpf.o --set min_ns=1000 --duration 5\n"
+"    bpfrec record -e cpu-clock -F 999 -g -- ./app   # CPU samples with stacks\n"
+"    bpfrec record -e cpu-clock -F 99 -a --duration 5\n"
+"    bpfrec record -e sched:sched_switch -p 1234 --duration 2\n"
+"\n"
+"-e EVENT samples a software event (cpu-clock, task-clock, page-faults,\n"
+"minor-faults, major-faults, context-switches, cpu-migrations), a hardware\n"
+"one where a PMU exists (cycles, instructions, branches, branch-misses,\n"
+"cache-references, cache-misses, ...) or a tracepoint SUBSYS:NAME (every hit,\n"
+"its fields in the file), on every task, or on -p, -t or the command.  The\n"
+"BPF side-band records come with the samples, so that samples in BPF\n"
+"programs are attributed even after they were unloaded.\n"
 "\n"
 "--object loads a BPF object, attaches each program by its section (kprobe,\n"
 "uprobe, tracepoint, raw_tp, tp_btf, fentry, fexit, lsm, usdt) and records\n"
@@ -88,8 +102,14 @@ enum {
 };
 
 static const struct argp_option options[] = {
-	{ "event", 'e', "EVENT", 0, "Event to record: bpf-events (the only one)", 0 },
-	{ "all-cpus", 'a', NULL, 0, "System-wide (always the case)", 0 },
+	{ "event", 'e', "EVENT", 0,
+	  "bpf-events (always recorded), or an event to sample, repeatable (see above)", 0 },
+	{ "freq", 'F', "HZ", 0, "Sample at HZ per second (default 4000)", 0 },
+	{ "count", 'c', "PERIOD", 0, "Sample every PERIOD events", 0 },
+	{ "call-graph", 'g', NULL, 0, "Record kernel and user stacks", 0 },
+	{ "all-cpus", 'a', NULL, 0, "Sample every task (the default without -p, -t or a command)", 0 },
+	{ "pid", 'p', "PID", 0, "Sample the threads of process PID", 0 },
+	{ "tid", 't', "TID", 0, "Sample thread TID", 0 },
 	{ "output", 'o', "FILE", 0, "Output file (default " BPFREC_DEFAULT_FILE ")", 0 },
 	{ "duration", OPT_DURATION, "SEC", 0, "Stop after SEC seconds", 0 },
 	{ "mmap-pages", 'm', "PAGES", 0, "Pages per CPU ring buffer, power of two (default 256)", 0 },
@@ -110,6 +130,16 @@ static int parse_ulong(const char *s, unsigned long *v)
 	errno = 0;
 	*v = strtoul(s, &end, 10);
 	return errno || end == s || *end || *s == '-' ? -EINVAL : 0;
+}
+
+static int parse_pid(const char *s, pid_t *pid)
+{
+	unsigned long v;
+
+	if (parse_ulong(s, &v) || !v || v > INT_MAX)
+		return -EINVAL;
+	*pid = v;
+	return 0;
 }
 
 static bool pow2(unsigned long v)
@@ -135,10 +165,31 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case 'e':
-		if (strcmp(arg, "bpf-events"))
-			return usage(state, "unknown event '%s', the only one is bpf-events", arg);
+		/* the side-band event is always there */
+		if (strcmp(arg, "bpf-events") && sampler_add_spec(&o->sampler, arg))
+			return ENOMEM;
+		break;
+	case 'F':
+		if (parse_ulong(arg, &o->sampler.opts.freq) || !o->sampler.opts.freq)
+			return usage(state, "-F wants a frequency in Hz, not '%s'", arg);
+		break;
+	case 'c':
+		if (parse_ulong(arg, &o->sampler.opts.period) || !o->sampler.opts.period)
+			return usage(state, "-c wants a period of at least 1, not '%s'", arg);
+		break;
+	case 'g':
+		o->sampler.opts.callchain = true;
 		break;
 	case 'a':
+		o->sampler.system_wide = true;
+		break;
+	case 'p':
+		if (parse_pid(arg, &o->sampler.pid))
+			return usage(state, "-p wants a process id, not '%s'", arg);
+		break;
+	case 't':
+		if (parse_pid(arg, &o->sampler.tid))
+			return usage(state, "-t wants a thread id, not '%s'", arg);
 		break;
 	case 'o':
 		/* perf.data is written in place (header, features at the end) */
@@ -410,6 +461,9 @@ static int start(struct recorder *r)
 	};
 	r->start_time = now_ns();
 	err = recording_start(&r->rec, r->start_time, r->evlist.obj_events);
+	if (!err)
+		err = sampler_synthesize(&r->o.sampler, r->w, &(struct pd_sample){
+			.time = r->start_time, .id = r->evlist.ev[0]->ids[0] });
 	if (err)
 		return err;
 	/* the user's objects come and go within the recording */
@@ -472,6 +526,9 @@ static int finish(struct recorder *r, int err)
 	ret = facts_store(r->sink.facts, r->w);
 	if (!err)
 		err = ret;
+	ret = sampler_tracing_data(&r->o.sampler, &r->evlist, r->w);
+	if (!err)
+		err = ret;
 	pd_writer_stats(r->w, &ws);
 	ret = pd_writer_close(r->w);
 	r->w = NULL;
@@ -486,6 +543,7 @@ static void cleanup(struct recorder *r)
 {
 	workload_abort(&r->wl);
 	user_objs_free(&r->o.objs);
+	sampler_free(&r->o.sampler);
 	if (r->have_cap)
 		capture_stop(&r->cap);
 	evlist_close(&r->evlist);
@@ -539,11 +597,16 @@ static int record(struct recorder *r, int argc, char **argv)
 		free(cmdline);
 		return -ENOMEM;
 	}
-	err = evlist_init(&r->evlist, r->o.mmap_pages);
+	/* held before its exec: the sampled events are opened on its pid */
+	err = r->o.cmd ? workload_prepare(&r->wl, r->o.cmd) : 0;
+	if (!err)
+		err = evlist_init(&r->evlist, r->o.mmap_pages);
 	if (!err)
 		err = evlist_add_sideband(&r->evlist);
 	if (!err)
 		err = user_objs_add_events(&r->o.objs, &r->evlist);
+	if (!err)
+		err = sampler_open(&r->o.sampler, &r->evlist, r->wl.pid);
 	if (!err)
 		err = start_capture(r);
 	if (!err)
@@ -560,9 +623,8 @@ static int record(struct recorder *r, int argc, char **argv)
 	else
 		fprintf(stderr, "bpfrec: kernel lacks bpf_obj_event: recording programs only\n");
 	say_capture(r);
+	sampler_describe(&r->o.sampler);
 	err = setup_fds(r, &mask);
-	if (!err && r->o.cmd)
-		err = workload_prepare(&r->wl, r->o.cmd);
 	if (!err && r->o.cmd) {
 		r->linger.pid = r->wl.pid;
 		r->sink.linger = &r->linger;
@@ -589,7 +651,7 @@ int cmd_record(int argc, char **argv)
 		.sigfd = -1,
 		.timerfd = -1,
 	};
-	int err;
+	int err, status;
 
 	err = argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r.o);
 	if (err)
@@ -603,9 +665,17 @@ int cmd_record(int argc, char **argv)
 	} else if (r.o.objs.nr) {
 		err = user_objs_open(&r.o.objs);
 	}
+	status = BPFREC_EXIT_USAGE;
+	if (!err) {
+		err = sampler_check(&r.o.sampler, r.o.cmd);
+		/* a machine without the event: not the user's mistake */
+		if (err == -EOPNOTSUPP)
+			status = BPFREC_EXIT_ERROR;
+	}
 	if (err) {
 		user_objs_free(&r.o.objs);
-		return BPFREC_EXIT_USAGE;
+		sampler_free(&r.o.sampler);
+		return status;
 	}
 	err = record(&r, argc, argv);
 	if (r.o.cmd && !err) {

@@ -204,8 +204,57 @@ int evlist_init(struct evlist *el, unsigned int mmap_pages)
 	return err;
 }
 
-int evlist_add(struct evlist *el, const struct perf_event_attr *attr, const char *name)
+static int perf_open_task(struct perf_event_attr *attr, pid_t tid, int cpu)
 {
+	return syscall(__NR_perf_event_open, attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/*
+ * The instances of @ev on CPU @i for each of @tids: the first opened owns
+ * the CPU's ring, the others write into it (PERF_EVENT_IOC_SET_OUTPUT),
+ * as perf does.  A thread that exited since it was listed is skipped.
+ */
+static int open_tasks(struct evlist *el, struct evsel *ev, int i, const pid_t *tids, int nr_tids)
+{
+	int t, fd, err, owner = -1, cpu = el->cpus[i];
+	__u64 id;
+
+	for (t = 0; t < nr_tids; t++) {
+		fd = perf_open_task(&ev->attr, tids[t], cpu);
+		if (fd < 0 && errno == ESRCH)
+			continue;
+		if (fd < 0)
+			return open_failed(cpu);
+		if (owner < 0) {
+			ev->rings[ev->nr].attr = &ev->attr;
+			err = ring_setup(&ev->rings[ev->nr], fd, cpu, el->ring_bytes);
+			owner = ev->nr++;
+			if (err)
+				return err;
+			ev->ids[ev->nr_ids++] = ev->rings[owner].id;
+			continue;
+		}
+		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ev->rings[owner].fd) ||
+		    ioctl(fd, PERF_EVENT_IOC_ID, &id)) {
+			err = -errno;
+			close(fd);
+			fprintf(stderr, "bpfrec: sharing the ring of cpu %d: %s\n", cpu, strerror(-err));
+			return err;
+		}
+		ev->fds[ev->nr_fds++] = fd;
+		ev->ids[ev->nr_ids++] = id;
+	}
+	if (owner < 0) {
+		fprintf(stderr, "bpfrec: the threads to record have all exited\n");
+		return -ESRCH;
+	}
+	return 0;
+}
+
+int evlist_add_tasks(struct evlist *el, const struct perf_event_attr *attr, const char *name,
+		     const pid_t *tids, int nr_tids)
+{
+	size_t per_cpu = tids ? nr_tids : 1;
 	struct evsel *ev;
 	int i, fd, err;
 
@@ -218,10 +267,17 @@ int evlist_add(struct evlist *el, const struct perf_event_attr *attr, const char
 	ev->attr = *attr;
 	ev->name = name;
 	ev->rings = calloc(el->nr_cpus, sizeof(*ev->rings));
-	ev->ids = calloc(el->nr_cpus, sizeof(*ev->ids));
-	if (!ev->rings || !ev->ids)
+	ev->ids = calloc(el->nr_cpus * per_cpu, sizeof(*ev->ids));
+	ev->fds = calloc(el->nr_cpus * per_cpu, sizeof(*ev->fds));
+	if (!ev->rings || !ev->ids || !ev->fds)
 		return -ENOMEM;
 	for (i = 0; i < el->nr_cpus; i++) {
+		if (tids) {
+			err = open_tasks(el, ev, i, tids, nr_tids);
+			if (err)
+				return err;
+			continue;
+		}
 		fd = perf_open(&ev->attr, el->cpus[i]);
 		if (fd < 0)
 			return open_failed(el->cpus[i]);
@@ -229,9 +285,14 @@ int evlist_add(struct evlist *el, const struct perf_event_attr *attr, const char
 		err = ring_setup(&ev->rings[ev->nr++], fd, el->cpus[i], el->ring_bytes);
 		if (err)
 			return err;
-		ev->ids[i] = ev->rings[i].id;
+		ev->ids[ev->nr_ids++] = ev->rings[i].id;
 	}
 	return 0;
+}
+
+int evlist_add(struct evlist *el, const struct perf_event_attr *attr, const char *name)
+{
+	return evlist_add_tasks(el, attr, name, NULL, 0);
 }
 
 int evlist_add_sideband(struct evlist *el)
@@ -247,10 +308,14 @@ int evlist_enable(struct evlist *el, bool on)
 	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
 	int e, i;
 
-	for (e = 0; e < el->nr_ev; e++)
+	for (e = 0; e < el->nr_ev; e++) {
 		for (i = 0; i < el->ev[e]->nr; i++)
 			if (ioctl(el->ev[e]->rings[i].fd, req, 0))
 				return -errno;
+		for (i = 0; i < el->ev[e]->nr_fds; i++)
+			if (ioctl(el->ev[e]->fds[i], req, 0))
+				return -errno;
+	}
 	return 0;
 }
 
@@ -276,7 +341,7 @@ struct pd_event *evlist_pd_events(const struct evlist *el)
 	for (e = 0; evs && e < el->nr_ev; e++)
 		evs[e] = (struct pd_event){
 			.attr = &el->ev[e]->attr, .name = el->ev[e]->name,
-			.ids = el->ev[e]->ids, .nr_ids = el->ev[e]->nr,
+			.ids = el->ev[e]->ids, .nr_ids = el->ev[e]->nr_ids,
 		};
 	return evs;
 }
@@ -293,6 +358,9 @@ void evlist_close(struct evlist *el)
 				munmap(ev->rings[i].base, ev->rings[i].len + getpagesize());
 			close(ev->rings[i].fd);
 		}
+		for (i = 0; i < ev->nr_fds; i++)
+			close(ev->fds[i]);
+		free(ev->fds);
 		free(ev->rings);
 		free(ev->ids);
 		free(ev);

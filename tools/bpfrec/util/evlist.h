@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <linux/perf_event.h>
 #include "util/perf_data/perf_data.h"
 #include "util/ring.h"
@@ -17,8 +18,11 @@ struct evsel {
 	struct perf_event_attr attr;	/* as opened */
 	const char *name;		/* HEADER_EVENT_DESC's */
 	struct ring *rings;		/* one per CPU of the list, in its order */
-	__u64 *ids;			/* their PERF_EVENT_IOC_ID, for the writer */
+	__u64 *ids;			/* every instance's PERF_EVENT_IOC_ID, for the writer */
 	int nr;				/* rings opened */
+	int nr_ids;
+	int *fds;			/* instances writing into another's ring */
+	int nr_fds;
 };
 
 struct evlist {
@@ -50,6 +54,12 @@ int evlist_init(struct evlist *el, unsigned int mmap_pages);
 int evlist_add_sideband(struct evlist *el);
 /* @attr (disabled) opened on every CPU of the list. */
 int evlist_add(struct evlist *el, const struct perf_event_attr *attr, const char *name);
+/*
+ * @attr (disabled) opened for each of @tids on every CPU, one ring per
+ * CPU; with @tids NULL, for every task (evlist_add()).
+ */
+int evlist_add_tasks(struct evlist *el, const struct perf_event_attr *attr, const char *name,
+		     const pid_t *tids, int nr_tids);
 int evlist_enable(struct evlist *el, bool on);
 /* Every ring of every event, in list order, through ring_drain(). */
 int evlist_drain(struct evlist *el, ring_fn fn, void *ctx, void *scratch);

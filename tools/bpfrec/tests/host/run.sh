@@ -89,7 +89,7 @@ check_one_line() {
 	fi
 }
 
-check_one_line "unknown event exits 2" 2 record -e cycles -o "$tmp/x.data"
+check_one_line "unknown event exits 2" 2 record -e no-such-event -o "$tmp/x.data"
 check_one_line "unknown option exits 2" 2 record --no-such-option
 check_one_line "bad -m exits 2" 2 record -m 3 -o "$tmp/x.data"
 check_one_line "bad --duration exits 2" 2 record --duration soon -o "$tmp/x.data"

@@ -99,6 +99,11 @@ int pd_feat_decode(int feat, const __u8 *p, size_t len, __u64 file_off,
 	int ret = 0;
 
 	switch (feat) {
+	case PD_HEADER_TRACING_DATA:
+		/* parsed by its users (libtraceevent), from the file itself */
+		info->tracing_data_offset = file_off;
+		info->tracing_data_size = len;
+		break;
 	case PD_HEADER_HOSTNAME:
 		ret = decode_string(&c, &info->hostname);
 		break;

@@ -26,6 +26,7 @@
 
 /* Feature numbers of perf's header (tools/perf/util/header.h). */
 enum {
+	PD_HEADER_TRACING_DATA	= 1,
 	PD_HEADER_HOSTNAME	= 3,
 	PD_HEADER_OSRELEASE	= 4,
 	PD_HEADER_VERSION	= 5,
@@ -259,6 +260,7 @@ struct pd_feat_input {
 	struct pd_clock clock;
 	__u64 first_time;
 	__u64 last_time;
+	const struct pd_buf *tracing_data;	/* as given, or empty */
 };
 
 /*

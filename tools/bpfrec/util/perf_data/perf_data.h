@@ -234,6 +234,24 @@ struct pd_mmap {
  */
 int pd_write_mmap(struct pd_writer *w, const struct pd_mmap *m, __u16 misc,
 		  const struct pd_sample *s);
+/* PERF_RECORD_MMAP2 with the device and inode, as perf synthesises it. */
+struct pd_mmap2 {
+	__u32 pid;
+	__u32 tid;
+	__u64 start;
+	__u64 len;
+	__u64 pgoff;
+	__u32 maj;
+	__u32 min;
+	__u64 ino;
+	__u64 ino_generation;
+	__u32 prot;			/* PROT_* */
+	__u32 flags;			/* MAP_SHARED or MAP_PRIVATE */
+	const char *filename;
+};
+
+int pd_write_mmap2(struct pd_writer *w, const struct pd_mmap2 *m, __u16 misc,
+		   const struct pd_sample *s);
 /*
  * A PERF_RECORD_SAMPLE of the event whose id is @s->id, with the fields
  * its sample_type selects.  -E2BIG beyond 64 KiB, -EINVAL for an id that
@@ -297,6 +315,13 @@ enum pd_kind { PD_PROG, PD_MAP, PD_LINK, PD_BTF, PD_NR_KINDS };
 int pd_writer_fact(struct pd_writer *w, enum pd_kind kind, __u32 id, void *fact);
 bool pd_writer_has_fact(const struct pd_writer *w, enum pd_kind kind, __u32 id);
 
+/*
+ * HEADER_TRACING_DATA as perf writes it (built by util/tracing_data.c):
+ * the tracepoints' formats and /proc/kallsyms of record time.  Copied;
+ * a later call replaces it.
+ */
+int pd_writer_set_tracing_data(struct pd_writer *w, const void *data, size_t len);
+
 struct pd_writer_stats {
 	__u64 records;
 	__u64 data_bytes;		/* data section size so far */
@@ -348,6 +373,9 @@ struct pd_file_info {
 	__u32 clockid;
 	__u64 clock_tod_ns;		/* wall clock ... */
 	__u64 clock_ref_ns;		/* ... and clockid's time at the same moment */
+	/* HEADER_TRACING_DATA's place in the file, size 0 when absent */
+	__u64 tracing_data_offset;
+	__u64 tracing_data_size;
 };
 
 /* Body of PERF_RECORD_BPF_EVENT, laid out as the kernel writes it. */
@@ -458,6 +486,8 @@ int pd_reader_next(struct pd_reader *r, struct pd_record *rec);
  */
 int pd_reader_decode(struct pd_reader *r, const struct perf_event_header *raw, __u64 offset,
 		     struct pd_record *rec);
+/* HEADER_TRACING_DATA's bytes in the file, NULL (and *len 0) without it. */
+const void *pd_reader_tracing_data(const struct pd_reader *r, size_t *len);
 const char *pd_reader_error(const struct pd_reader *r);
 const char *pd_reader_warning(const struct pd_reader *r);	/* or NULL */
 

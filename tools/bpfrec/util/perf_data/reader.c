@@ -541,6 +541,12 @@ const struct pd_capture *pd_reader_capture(const struct pd_reader *r)
 	return pd_fact_index_capture(r->facts);
 }
 
+const void *pd_reader_tracing_data(const struct pd_reader *r, size_t *len)
+{
+	*len = r->info.tracing_data_size;
+	return *len ? r->buf + r->info.tracing_data_offset : NULL;
+}
+
 const char *pd_reader_error(const struct pd_reader *r)
 {
 	return r->err;

@@ -42,6 +42,7 @@ struct pd_writer {
 	__u8 *win;
 	__u64 win_off;
 	size_t win_len;
+	struct pd_buf tracing_data;	/* HEADER_TRACING_DATA, as given */
 };
 
 /* Facts are read back through a window of this size. */
@@ -208,6 +209,7 @@ static void writer_free(struct pd_writer *w)
 	pd_buf_free(&w->out);
 	pd_fact_log_free(w->facts);
 	free(w->win);
+	pd_buf_free(&w->tracing_data);
 	free(w);
 }
 
@@ -445,6 +447,27 @@ int pd_write_mmap(struct pd_writer *w, const struct pd_mmap *m, __u16 misc,
 		    str_room(m->filename), s);
 }
 
+int pd_write_mmap2(struct pd_writer *w, const struct pd_mmap2 *m, __u16 misc,
+		   const struct pd_sample *s)
+{
+	__u64 body[8];
+	__u32 *u32 = (__u32 *)body;
+
+	u32[0] = m->pid;
+	u32[1] = m->tid;
+	body[1] = m->start;
+	body[2] = m->len;
+	body[3] = m->pgoff;
+	u32[8] = m->maj;
+	u32[9] = m->min;
+	body[5] = m->ino;
+	body[6] = m->ino_generation;
+	u32[14] = m->prot;
+	u32[15] = m->flags;
+	return emit(w, PERF_RECORD_MMAP2, misc, body, sizeof(body), m->filename,
+		    str_room(m->filename), s);
+}
+
 int pd_write_lost(struct pd_writer *w, __u64 id, __u64 lost,
 		  const struct pd_sample *s)
 {
@@ -555,6 +578,13 @@ bool pd_writer_has_fact(const struct pd_writer *w, enum pd_kind kind, __u32 id)
 	return pd_fact_log_has(w->facts, kind, id);
 }
 
+int pd_writer_set_tracing_data(struct pd_writer *w, const void *data, size_t len)
+{
+	w->tracing_data.len = 0;
+	pd_buf_put(&w->tracing_data, data, len);
+	return w->tracing_data.err ? set_err(w, w->tracing_data.err) : 0;
+}
+
 void pd_writer_stats(const struct pd_writer *w, struct pd_writer_stats *st)
 {
 	*st = w->stats;
@@ -562,7 +592,7 @@ void pd_writer_stats(const struct pd_writer *w, struct pd_writer_stats *st)
 
 /* Features in bit order, as perf expects their sections in the table. */
 static const int features[] = {
-	PD_HEADER_HOSTNAME, PD_HEADER_OSRELEASE, PD_HEADER_VERSION,
+	PD_HEADER_TRACING_DATA, PD_HEADER_HOSTNAME, PD_HEADER_OSRELEASE, PD_HEADER_VERSION,
 	PD_HEADER_ARCH, PD_HEADER_NRCPUS, PD_HEADER_CPUDESC,
 	PD_HEADER_TOTAL_MEM, PD_HEADER_CMDLINE, PD_HEADER_EVENT_DESC,
 	PD_HEADER_STAT, PD_HEADER_SAMPLE_TIME, PD_HEADER_CLOCKID, PD_HEADER_BPF_PROG_INFO,
@@ -595,6 +625,7 @@ static int write_features(struct pd_writer *w, struct pd_file_header *h)
 		.clock = w->clock,
 		.first_time = w->first_time,
 		.last_time = w->last_time,
+		.tracing_data = &w->tracing_data,
 	};
 	struct pd_file_section table[NR_FEATURES];
 	__u64 feat_offset = w->data_offset + w->data_size;

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Event names to attrs.  Software events always exist; a hardware event
+ * is probed on the recorder itself, because a machine without a PMU (a
+ * VM, this project's hosts) refuses it only when it is opened, and the
+ * answer is then a line that says so instead of an errno per CPU.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include "util/sample_events.h"
+#include "util/tracefs.h"
+
+struct named_event {
+	const char *name;
+	__u32 type;
+	__u64 config;
+};
+
+static const struct named_event named[] = {
+	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
+	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+};
+
+#define NR_NAMED	(sizeof(named) / sizeof(named[0]))
+
+static int read_ulong(const char *path, unsigned long *v)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%lu", v) == 1;
+	fclose(f);
+	return ok ? 0 : -EINVAL;
+}
+
+int sampling_check(const struct sampling *o)
+{
+	unsigned long max;
+
+	if (!o->freq || read_ulong("/proc/sys/kernel/perf_event_max_sample_rate", &max))
+		return 0;
+	if (o->freq > max) {
+		fprintf(stderr, "bpfrec record: -F %lu is above the kernel's maximum of %lu Hz (kernel.perf_event_max_sample_rate) (see bpfrec record --help)\n",
+			o->freq, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The id of tracepoint SUBSYS:NAME, from tracefs. */
+static int tracepoint_id(const char *spec, __u64 *id)
+{
+	const char *colon = strchr(spec, ':'), *dir;
+	char path[512];
+	unsigned long v;
+	int err;
+
+	/* no path tricks: a name is a directory of events/, no more */
+	if (colon == spec || !colon[1] || strchr(colon + 1, ':') || strchr(spec, '/') ||
+	    spec[0] == '.' || colon[1] == '.') {
+		fprintf(stderr, "bpfrec record: '%s' is not a tracepoint name, SUBSYS:NAME is (see bpfrec record --help)\n",
+			spec);
+		return -EINVAL;
+	}
+	dir = tracefs_dir();
+	if (!dir)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/events/%.*s/%s/id", dir, (int)(colon - spec), spec,
+		 colon + 1);
+	err = read_ulong(path, &v);
+	if (err == -ENOENT) {
+		fprintf(stderr, "bpfrec record: unknown tracepoint '%s' (no %s; see %s/available_events)\n",
+			spec, path, dir);
+		return -EINVAL;
+	}
+	if (err) {
+		fprintf(stderr, "bpfrec record: reading %s: %s\n", path, strerror(-err));
+		return err;
+	}
+	*id = v;
+	return 0;
+}
+
+/* A hardware event opened on ourselves: whether the machine counts it. */
+static int probe_hardware(const char *spec, struct perf_event_attr *attr)
+{
+	int fd = syscall(__NR_perf_event_open, attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV) {
+		fprintf(stderr, "bpfrec record: event '%s' is not countable here: no hardware PMU (a VM?); sample cpu-clock instead\n",
+			spec);
+		return -EOPNOTSUPP;
+	}
+	fprintf(stderr, "bpfrec record: opening event '%s': %s\n", spec, strerror(errno));
+	return -errno;
+}
+
+int sample_event_attr(const char *spec, const struct sampling *o,
+		      struct perf_event_attr *attr)
+{
+	size_t i;
+	int err;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->disabled = 1;
+	attr->sample_id_all = 1;
+	attr->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	if (o->callchain)
+		attr->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	/* the side-band event's clock: samples and BPF records line up */
+	attr->use_clockid = 1;
+	attr->clockid = CLOCK_MONOTONIC;
+	if (strchr(spec, ':')) {
+		err = tracepoint_id(spec, &attr->config);
+		if (err)
+			return err;
+		attr->type = PERF_TYPE_TRACEPOINT;
+		attr->sample_type |= PERF_SAMPLE_RAW;
+		/* every hit, as perf: a frequency means nothing for a tracepoint */
+		attr->sample_period = o->period ? o->period : 1;
+		return 0;
+	}
+	for (i = 0; i < NR_NAMED && strcmp(named[i].name, spec); i++)
+		;
+	if (i == NR_NAMED) {
+		fprintf(stderr, "bpfrec record: unknown event '%s' (bpfrec record --help lists them)\n",
+			spec);
+		return -EINVAL;
+	}
+	attr->type = named[i].type;
+	attr->config = named[i].config;
+	if (o->period) {
+		attr->sample_period = o->period;
+	} else {
+		attr->freq = 1;
+		attr->sample_freq = o->freq ? o->freq : SAMPLE_DEFAULT_FREQ;
+	}
+	return attr->type == PERF_TYPE_HARDWARE ? probe_hardware(spec, attr) : 0;
+}

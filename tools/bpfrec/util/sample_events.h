@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The events `bpfrec record -e` samples: software and hardware events by
+ * perf's names, and tracepoints as SUBSYS:NAME, turned into the attrs
+ * perf record would open.
+ */
+#ifndef BPFREC_SAMPLE_EVENTS_H
+#define BPFREC_SAMPLE_EVENTS_H
+
+#include <stdbool.h>
+#include <linux/perf_event.h>
+
+/* perf record's default frequency */
+#define SAMPLE_DEFAULT_FREQ	4000
+
+struct sampling {
+	unsigned long freq;	/* -F HZ, 0 when not given */
+	unsigned long period;	/* -c PERIOD, 0 when not given */
+	bool callchain;		/* -g: kernel and user stacks */
+};
+
+/*
+ * -F above the kernel's perf_event_max_sample_rate is refused, as perf
+ * does: one line printed and -EINVAL.
+ */
+int sampling_check(const struct sampling *o);
+
+/*
+ * The attr of @spec, disabled, its samples carrying IDENTIFIER (several
+ * events share the file), IP, TID, TIME, CPU and PERIOD, plus CALLCHAIN
+ * with -g and RAW for a tracepoint.  On error prints one line and returns
+ * -EINVAL for bad input (an unknown event or tracepoint), -EOPNOTSUPP for
+ * an event this machine cannot count, or another negative errno.
+ */
+int sample_event_attr(const char *spec, const struct sampling *o,
+		      struct perf_event_attr *attr);
+
+#endif /* BPFREC_SAMPLE_EVENTS_H */

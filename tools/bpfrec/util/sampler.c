@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sampling as perf record does it.  System-wide, each event is opened per
+ * CPU; on a process, a thread or the workload, per thread and CPU, the
+ * threads of a CPU sharing one ring, and new threads are inherited.  The
+ * first sampling event also asks for the task records (MMAP2, FORK,
+ * EXIT) that let user addresses be symbolised; COMM comes from the
+ * side-band event, system-wide.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/array.h"
+#include "util/evlist.h"
+#include "util/sampler.h"
+#include "util/task_synth.h"
+#include "util/tracing_data.h"
+
+int sampler_add_spec(struct sampler *s, const char *spec)
+{
+	if (array_room(&s->specs, &s->cap_specs, s->nr_specs, sizeof(*s->specs)))
+		return -ENOMEM;
+	s->specs[s->nr_specs++] = spec;
+	return 0;
+}
+
+static int bad(const char *what)
+{
+	fprintf(stderr, "bpfrec record: %s (see bpfrec record --help)\n", what);
+	return -EINVAL;
+}
+
+int sampler_check(struct sampler *s, char **cmd)
+{
+	int targets = !!s->pid + !!s->tid + !!cmd + s->system_wide;
+	struct perf_event_attr attr;
+	int i, err;
+
+	if (!s->nr_specs && (s->pid || s->tid || s->opts.freq || s->opts.period ||
+			     s->opts.callchain))
+		return bad("-p, -t, -F, -c and -g need an event to sample (-e cpu-clock)");
+	if (s->opts.freq && s->opts.period)
+		return bad("-F and -c both set how often to sample: give one");
+	if (targets > 1)
+		return bad("sample one target: -a, -p PID, -t TID or a command");
+	if (s->pid && kill(s->pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "bpfrec record: -p %d: no such process\n", s->pid);
+		return -EINVAL;
+	}
+	if (s->tid && kill(s->tid, 0) && errno == ESRCH) {
+		fprintf(stderr, "bpfrec record: -t %d: no such thread\n", s->tid);
+		return -EINVAL;
+	}
+	if (s->nr_specs && sampling_check(&s->opts))
+		return -EINVAL;
+	/* an unknown event is bad input: found before anything starts */
+	for (i = 0; i < s->nr_specs; i++) {
+		err = sample_event_attr(s->specs[i], &s->opts, &attr);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int resolve_target(struct sampler *s, pid_t workload)
+{
+	int err;
+
+	if (s->pid) {
+		err = task_threads(s->pid, &s->tids, &s->nr_tids);
+		if (err == -ESRCH)
+			fprintf(stderr, "bpfrec record: -p %d: no such process\n", s->pid);
+		return err;
+	}
+	if (s->tid || workload) {
+		s->tids = malloc(sizeof(*s->tids));
+		if (!s->tids)
+			return -ENOMEM;
+		s->tids[0] = s->tid ? s->tid : workload;
+		s->nr_tids = 1;
+	}
+	return 0;
+}
+
+int sampler_open(struct sampler *s, struct evlist *el, pid_t workload)
+{
+	struct perf_event_attr attr;
+	int i, err;
+
+	if (!s->nr_specs)
+		return 0;
+	err = resolve_target(s, workload);
+	for (i = 0; !err && i < s->nr_specs; i++) {
+		err = sample_event_attr(s->specs[i], &s->opts, &attr);
+		if (err)
+			break;
+		if (!i) {
+			attr.mmap = 1;
+			attr.mmap2 = 1;
+			attr.task = 1;
+		}
+		/* a process's new threads, the workload's children */
+		attr.inherit = s->pid || workload;
+		attr.watermark = 1;
+		attr.wakeup_watermark = el->ring_bytes / 4;
+		err = evlist_add_tasks(el, &attr, s->specs[i], s->tids, s->nr_tids);
+	}
+	return err;
+}
+
+int sampler_synthesize(struct sampler *s, struct pd_writer *w, const struct pd_sample *t)
+{
+	int err;
+
+	if (!s->nr_specs)
+		return 0;
+	err = synth_kernel_mmap(w, t);
+	/* the workload is still the recorder's copy: named until its exec */
+	if (!err && (s->pid || s->tid))
+		err = synth_tasks(w, t, s->pid ? &s->pid : &s->tid, 1);
+	else if (!err)
+		err = synth_tasks(w, t, s->tids, s->nr_tids);
+	if (err)
+		fprintf(stderr, "bpfrec: writing the existing tasks: %s\n", strerror(-err));
+	return err;
+}
+
+int sampler_tracing_data(struct sampler *s, const struct evlist *el, struct pd_writer *w)
+{
+	const char **tps;
+	size_t len;
+	void *data;
+	int e, nr = 0, err;
+
+	if (!s->nr_specs)
+		return 0;
+	tps = calloc(el->nr_ev, sizeof(*tps));
+	if (!tps)
+		return -ENOMEM;
+	for (e = 0; e < el->nr_ev; e++)
+		if (el->ev[e]->attr.type == PERF_TYPE_TRACEPOINT)
+			tps[nr++] = el->ev[e]->name;
+	err = tracing_data_build(tps, nr, &data, &len);
+	free(tps);
+	if (err)
+		return err;
+	err = pd_writer_set_tracing_data(w, data, len);
+	free(data);
+	return err;
+}
+
+void sampler_describe(const struct sampler *s)
+{
+	char how[48], where[48];
+
+	if (!s->nr_specs)
+		return;
+	if (s->opts.period)
+		snprintf(how, sizeof(how), "every %lu events", s->opts.period);
+	else if (strchr(s->specs[0], ':'))
+		snprintf(how, sizeof(how), "every hit");
+	else
+		snprintf(how, sizeof(how), "at %lu Hz",
+			 s->opts.freq ? s->opts.freq : SAMPLE_DEFAULT_FREQ);
+	if (s->pid)
+		snprintf(where, sizeof(where), "process %d (%d threads)", s->pid, s->nr_tids);
+	else if (s->tid)
+		snprintf(where, sizeof(where), "thread %d", s->tid);
+	else if (s->tids)
+		snprintf(where, sizeof(where), "the command");
+	else
+		snprintf(where, sizeof(where), "every CPU");
+	fprintf(stderr, "bpfrec: sampling %s%s %s%s on %s\n", s->specs[0],
+		s->nr_specs > 1 ? " and more" : "", how, s->opts.callchain ? " with stacks" : "",
+		where);
+}
+
+void sampler_free(struct sampler *s)
+{
+	free(s->specs);
+	free(s->tids);
+	memset(s, 0, sizeof(*s));
+}
