@@ -460,10 +460,15 @@ static int start(struct recorder *r)
 		.scratch = r->scratch,
 	};
 	r->start_time = now_ns();
-	err = recording_start(&r->rec, r->start_time, r->evlist.obj_events);
+	/*
+	 * perf's order: the tasks first, in a round before any sample, so
+	 * that a sorting reader sees them before the samples of the first
+	 * drain
+	 */
+	err = sampler_synthesize(&r->o.sampler, r->w, &(struct pd_sample){
+		.time = r->start_time, .id = r->evlist.ev[0]->ids[0] });
 	if (!err)
-		err = sampler_synthesize(&r->o.sampler, r->w, &(struct pd_sample){
-			.time = r->start_time, .id = r->evlist.ev[0]->ids[0] });
+		err = recording_start(&r->rec, r->start_time, r->evlist.obj_events);
 	if (err)
 		return err;
 	/* the user's objects come and go within the recording */

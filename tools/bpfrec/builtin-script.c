@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpfrec script: one line per BPF lifecycle, KSYMBOL and LOST record of
- * a perf.data, in time order, as text or as JSON lines.
+ * bpfrec script: one line per BPF lifecycle, KSYMBOL and LOST record and
+ * per sample of a perf.data, in time order, as text or as JSON lines.
  */
 #include <argp.h>
 #include <errno.h>
@@ -17,6 +17,7 @@
 #include "util/output_decode.h"
 #include "util/perf_data/oversized.h"
 #include "util/printable.h"
+#include "util/sample_view.h"
 #include "util/timeline.h"
 
 /* What a record is about, for --kinds. */
@@ -86,6 +87,14 @@ static const char script_doc[] =
 	"when the object's BTF has a struct named after the map (type 'struct\n"
 	"M'), else its bytes in hex (data=...).  Their lifecycle lines say\n"
 	"'user-object'.\n"
+	"\n"
+	"Samples of 'bpfrec record -e' and 'perf record' are shown with their\n"
+	"stack, one frame a line under them: event cpu-clock (or the event\n"
+	"sampled), the symbol hit (name) and where (type: user, kernel or bpf);\n"
+	"a tracepoint's fields, decoded from the formats the file keeps (type\n"
+	"SUBSYS:NAME); an off-CPU interval's time in ns (event offcpu-time,\n"
+	"off_cpu_ns=).  Kernel frames are named from the kallsyms the file kept,\n"
+	"BPF frames from its KSYMBOL records.\n"
 	"\n"
 	"Examples:\n"
 	"  bpfrec script\n"
@@ -511,12 +520,112 @@ static void outputs_free(void)
 	memset(&outputs, 0, sizeof(outputs));
 }
 
-/* Samples shown: those of the user's objects' output channels. */
+/* ---- samples of the sampled events: -e cpu-clock, tracepoints, off-CPU ---- */
+
+/* the file being read: its tracing data and BPF images */
+static struct sample_view view;
+
+static const char *const where_names[] = {
+	[SV_USER] = "user", [SV_KERNEL] = "kernel", [SV_BPF] = "bpf",
+};
+
+/* Where the sample hit (TYPE), its symbol (NAME), and what the event says. */
+static void sample_row(struct row *r, const struct timeline *tl)
+{
+	const struct pd_event_info *ev = &tl->info->events[r->e->event];
+	const struct pd_sample *s = &r->e->sample;
+	struct trace_field f[MAX_DETAILS - 1];
+	__u64 off;
+	int i, n;
+
+	r->type = where_names[sample_view_where(&view, s->ip)];
+	r->name = sample_view_sym(&view, s->ip, &off);
+	kv_num(r, "ip", KV_HEX, s->ip);
+	switch (sample_view_kind(ev)) {
+	case SV_TRACEPOINT:
+		r->event = "tracepoint";
+		r->type = ev->name ? ev->name : "-";
+		n = view.tep ? trace_fields_decode(view.tep, ev->attr.config, s->raw, s->raw_size,
+						   f, MAX_DETAILS - 1, r->out, sizeof(r->out)) : -ENOENT;
+		if (n < 0)
+			kv_str(r, "fields", n == -ENOENT ? "(no format in the file)" : "(too short)");
+		for (i = 0; i < n; i++) {
+			if (f[i].is_num)
+				kv_num(r, f[i].name, KV_U64, f[i].num);
+			else
+				kv_str(r, f[i].name, f[i].text);
+		}
+		break;
+	case SV_OFFCPU:
+		r->event = SV_OFFCPU_EVENT;
+		kv_num(r, "off_cpu_ns", KV_U64, s->period);
+		break;
+	default:
+		r->event = ev->name ? ev->name : "sample";
+		kv_num(r, "period", KV_U64, s->period);
+		break;
+	}
+}
+
+/* x86's callchain context markers (PERF_CONTEXT_*) are the top 4095 values */
+static bool context_marker(__u64 ip)
+{
+	return ip >= (__u64)-4095;
+}
+
+/* The stack, perf's way: one frame a line, under its sample. */
+static void print_callchain(const struct row *r)
+{
+	const struct pd_sample *s = &r->e->sample;
+	const char *sym;
+	__u64 i, off;
+
+	for (i = 0; i < s->nr_callchain; i++) {
+		if (context_marker(s->callchain[i]))
+			continue;
+		sym = sample_view_sym(&view, s->callchain[i], &off);
+		if (sym)
+			printf("\t%16llx %s+0x%llx\n", (unsigned long long)s->callchain[i], sym,
+			       (unsigned long long)off);
+		else
+			printf("\t%16llx [%s]\n", (unsigned long long)s->callchain[i],
+			       where_names[sample_view_where(&view, s->callchain[i])]);
+	}
+}
+
+/* The stack as a JSON array of "symbol+0xoff" or "0xaddress". */
+static void json_callchain(struct json *j, const struct row *r)
+{
+	const struct pd_sample *s = &r->e->sample;
+	char frames[8192], *p = frames;
+	const char *sym, *end = frames + sizeof(frames) - 64;
+	__u64 i, off;
+
+	*p++ = '[';
+	for (i = 0; i < s->nr_callchain && p < end; i++) {
+		if (context_marker(s->callchain[i]))
+			continue;
+		sym = sample_view_sym(&view, s->callchain[i], &off);
+		/* symbols are C identifiers and dots: nothing to escape */
+		if (sym)
+			p += snprintf(p, end - p + 60, "%s\"%.200s+0x%llx\"", p > frames + 1 ? "," : "",
+				      sym, (unsigned long long)off);
+		else
+			p += snprintf(p, end - p + 60, "%s\"0x%llx\"", p > frames + 1 ? "," : "",
+				      (unsigned long long)s->callchain[i]);
+	}
+	*p++ = ']';
+	*p = 0;
+	json_raw(j, "callchain", frames);
+}
+
+/* Samples shown: the sampled events', and the user's objects' output. */
 static bool shown(const struct timeline *tl, const struct tl_event *e)
 {
 	const char *map;
 
 	return e->type != PERF_RECORD_SAMPLE ||
+	       sample_view_kind(&tl->info->events[e->event]) != SV_NONE ||
 	       output_channel(tl->info->events[e->event].name, &map);
 }
 
@@ -564,13 +673,17 @@ static void build_row(struct row *r, const struct timeline *tl,
 		break;
 	case PERF_RECORD_KSYMBOL:
 		ksymbol_row(r);
+		sample_view_ksymbol(&view, &e->ksymbol);
 		break;
 	case PERF_RECORD_LOST:
 		r->event = "LOST";
 		kv_num(r, "lost", KV_U64, e->lost);
 		break;
 	case PERF_RECORD_SAMPLE:
-		output_row(r, tl);
+		if (sample_view_kind(&tl->info->events[e->event]) != SV_NONE)
+			sample_row(r, tl);
+		else
+			output_row(r, tl);
 		break;
 	}
 	if (r->self)
@@ -896,6 +1009,8 @@ static void print_json(const struct row *r)
 		}
 	}
 	json_close(&j);
+	if (r->e->type == PERF_RECORD_SAMPLE && r->e->sample.nr_callchain)
+		json_callchain(&j, r);
 	json_end(&j);
 }
 
@@ -903,6 +1018,7 @@ static void print_json(const struct row *r)
 static int measure(const struct script_args *args, struct widths *w, char *err,
 		   size_t errlen)
 {
+	char warn[200];
 	struct timeline tl;
 	struct tl_event e;
 	struct row row;
@@ -911,6 +1027,7 @@ static int measure(const struct script_args *args, struct widths *w, char *err,
 	if (timeline_open(&tl, args->input, err, errlen))
 		return -EINVAL;
 	tl.samples = true;
+	sample_view_open(&view, tl.reader, warn, sizeof(warn));
 	while ((ret = timeline_next(&tl, &e, err, errlen)) > 0) {
 		if (!shown(&tl, &e))
 			continue;
@@ -918,6 +1035,7 @@ static int measure(const struct script_args *args, struct widths *w, char *err,
 		if (wanted(args, &row))
 			fit_widths(w, &row);
 	}
+	sample_view_free(&view);
 	timeline_close(&tl);
 	fit_width(w, args->budget);
 	return ret;
@@ -927,6 +1045,7 @@ static int measure(const struct script_args *args, struct widths *w, char *err,
 static int print(const struct script_args *args, const struct widths *w, char *err,
 		 size_t errlen)
 {
+	char warn[200] = "";
 	struct timeline tl;
 	struct tl_event e;
 	struct row row;
@@ -935,6 +1054,9 @@ static int print(const struct script_args *args, const struct widths *w, char *e
 	if (timeline_open(&tl, args->input, err, errlen))
 		return -EINVAL;
 	tl.samples = true;
+	sample_view_open(&view, tl.reader, warn, sizeof(warn));
+	if (warn[0])
+		fprintf(stderr, "bpfrec script: warning: %s: %s\n", args->input, warn);
 	if (!args->json)
 		print_header(w, args->cut);
 	while ((ret = timeline_next(&tl, &e, err, errlen)) > 0) {
@@ -943,11 +1065,15 @@ static int print(const struct script_args *args, const struct widths *w, char *e
 		build_row(&row, &tl, &e);
 		if (!wanted(args, &row))
 			continue;
-		if (args->json)
+		if (args->json) {
 			print_json(&row);
-		else
+		} else {
 			print_text(&row, w, args->cut);
+			if (e.type == PERF_RECORD_SAMPLE)
+				print_callchain(&row);
+		}
 	}
+	sample_view_free(&view);
 	if (!ret && pd_reader_repaired(tl.reader))
 		fprintf(stderr, "bpfrec script: %s: %llu oversized side-band records repaired (a stock kernel bug with several listeners)\n",
 			args->input, (unsigned long long)pd_reader_repaired(tl.reader));

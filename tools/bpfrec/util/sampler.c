@@ -122,6 +122,8 @@ int sampler_synthesize(struct sampler *s, struct pd_writer *w, const struct pd_s
 		err = synth_tasks(w, t, s->pid ? &s->pid : &s->tid, 1);
 	else if (!err)
 		err = synth_tasks(w, t, s->tids, s->nr_tids);
+	if (!err)
+		err = pd_write_finished_round(w);
 	if (err)
 		fprintf(stderr, "bpfrec: writing the existing tasks: %s\n", strerror(-err));
 	return err;

@@ -42,8 +42,8 @@ int sampler_check(struct sampler *s, char **cmd);
  */
 int sampler_open(struct sampler *s, struct evlist *el, pid_t workload);
 /*
- * Once the events are enabled: the kernel's map, and the tasks and
- * mappings of the target that existed before, with @t's time and id.
+ * Before the events are enabled, in a round of their own: the kernel's
+ * map, and the tasks and mappings of the target, with @t's time and id.
  */
 int sampler_synthesize(struct sampler *s, struct pd_writer *w, const struct pd_sample *t);
 /* The tracing data of the events of @el (HEADER_TRACING_DATA), kallsyms in it. */

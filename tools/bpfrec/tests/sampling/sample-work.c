@@ -2,8 +2,13 @@
 /*
  * Workloads with known values for the sampling tests and benchmarks.
  *
- *   sample-work busy SEC       spin SEC seconds in busy_inner(), called
- *                              from busy_outer() (frame pointers kept)
+ *   sample-work busy SEC       spin for SEC seconds of CPU time in
+ *                              busy_inner(), called from busy_outer()
+ *                              (frame pointers kept): as many samples on
+ *                              a loaded host as on an idle one
+ *   sample-work loops N        call busy_outer() N times (a fixed work, for
+ *                              benchmarks), then print "elapsed S cpu S":
+ *                              its wall-clock and CPU seconds
  *   sample-work getppid N      call getppid() N times
  *   sample-work sleep N MS     sleep MS milliseconds N times
  *
@@ -15,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 static volatile unsigned long sink;
 
@@ -40,6 +46,14 @@ static double since(const struct timespec *a)
 {
 	struct timespec b;
 
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+	return (b.tv_sec - a->tv_sec) + (b.tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static double wall_since(const struct timespec *a)
+{
+	struct timespec b;
+
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	return (b.tv_sec - a->tv_sec) + (b.tv_nsec - a->tv_nsec) / 1e9;
 }
@@ -48,7 +62,7 @@ static void busy(double secs)
 {
 	struct timespec a;
 
-	clock_gettime(CLOCK_MONOTONIC, &a);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
 	do
 		busy_outer(1000000);
 	while (since(&a) < secs);
@@ -59,7 +73,7 @@ int main(int argc, char **argv)
 	long i, n;
 
 	if (argc < 3 || (!strcmp(argv[1], "sleep") && argc < 4)) {
-		fprintf(stderr, "usage: sample-work busy SEC | getppid N | sleep N MS\n");
+		fprintf(stderr, "usage: sample-work busy SEC | loops N | getppid N | sleep N MS\n");
 		return 2;
 	}
 	printf("pid %d\n", getpid());
@@ -67,6 +81,17 @@ int main(int argc, char **argv)
 	n = atol(argv[2]);
 	if (!strcmp(argv[1], "busy")) {
 		busy(atof(argv[2]));
+	} else if (!strcmp(argv[1], "loops")) {
+		struct timespec a;
+		struct rusage ru;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		for (i = 0; i < n; i++)
+			busy_outer(1000000);
+		getrusage(RUSAGE_SELF, &ru);
+		printf("elapsed %.6f cpu %.6f\n", wall_since(&a),
+		       ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+		       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
 	} else if (!strcmp(argv[1], "getppid")) {
 		for (i = 0; i < n; i++)
 			getppid();

@@ -14,6 +14,8 @@
 #   test_evlist     attr.bpf_obj_event found by name in the kernel's BTF
 #   test_profile    report's profile of a crafted file: folded stacks, BPF
 #                   and user symbols, off-CPU totals, the flame graph
+#   test_script_samples  samples in script: stacks, BPF images, tracepoint
+#                   fields and kallsyms from perf's tracing data, off-CPU
 #   test_record     ring reading, capture facts merged with records, task
 #                   names, synthesis of existing objects, the start-up
 #                   window and an event list of two events (root for the
@@ -27,22 +29,27 @@ PROFILE_SRCS := util/intern.c util/ksyms.c util/bpf_images.c util/proc_maps.c ut
 # builtin-report.c with its profile
 REPORT_SRCS := builtin-report.c report_profile.c $(PROFILE_SRCS)
 UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-		       util/printable.c builtin-script.c input_option.c cmd_args.c $(REPORT_SRCS)
+		       util/printable.c util/sample_view.c util/trace_fields.c builtin-script.c input_option.c \
+		       cmd_args.c $(REPORT_SRCS)
 UNIT_test_sample := $(PERF_DATA_SRCS)
 UNIT_test_ordered := $(PERF_DATA_SRCS)
 UNIT_test_facts := $(PERF_DATA_SRCS)
 UNIT_test_streams := $(PERF_DATA_SRCS)
 UNIT_test_script := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-		    util/printable.c builtin-script.c input_option.c cmd_args.c $(REPORT_SRCS)
+		    util/printable.c util/sample_view.c util/trace_fields.c builtin-script.c input_option.c \
+		    cmd_args.c $(REPORT_SRCS)
 UNIT_test_output := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-		    util/printable.c builtin-script.c input_option.c cmd_args.c
+		    util/printable.c util/sample_view.c util/trace_fields.c builtin-script.c input_option.c cmd_args.c
 UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf.c
 UNIT_test_profile := $(PERF_DATA_SRCS) util/timeline.c util/json.c $(PROFILE_SRCS)
+UNIT_test_script_samples := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
+			    util/printable.c util/sample_view.c util/trace_fields.c builtin-script.c \
+			    input_option.c cmd_args.c
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
 		    util/recording.c util/capture.c util/linger.c util/vmlinux_btf.c
 UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts test_streams test_script \
-	     test_record test_output test_evlist test_profile)
+	     test_record test_output test_evlist test_profile test_script_samples)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
 	       -I$(OUTPUT) -I../../include/uapi -I.
@@ -54,7 +61,7 @@ $(OUTPUT)/unit/%: $$(UNIT_%) tests/unit/%.c tests/unit/unit.c $(HDRS)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(UNIT_CFLAGS) $(UNIT_$*) tests/unit/unit.c tests/unit/$*.c \
-		-lbpf -ldw -lelf -lz -lzstd -o $@
+		-lbpf -ldw -lelf -lz -lzstd -ltraceevent -o $@
 
 # the capture's skeleton is generated, like the recorder's
 $(OUTPUT)/unit/test_record: $(SKELS)

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a reader needs to show samples: which events of a file are
+ * sampled, the fields of tracepoint samples, and names for the addresses
+ * of callchains (kernel ones through the kallsyms of record time, BPF
+ * ones through the KSYMBOL records read so far).
+ */
+#ifndef BPFREC_SAMPLE_VIEW_H
+#define BPFREC_SAMPLE_VIEW_H
+
+#include <stddef.h>
+#include "util/perf_data/perf_data.h"
+#include "util/trace_fields.h"
+
+/* The name perf gives the off-CPU event: its PERIOD is the time off CPU in ns. */
+#define SV_OFFCPU_EVENT		"offcpu-time"
+
+enum sv_kind {
+	SV_NONE,		/* not sampled: the side-band, the objects' output */
+	SV_SAMPLE,		/* software or hardware event */
+	SV_TRACEPOINT,
+	SV_OFFCPU,
+};
+
+enum sv_where { SV_USER, SV_KERNEL, SV_BPF };
+
+struct sv_ksym {
+	__u64 addr;
+	__u32 len;
+	char *name;
+};
+
+struct sample_view {
+	struct tep_handle *tep;		/* NULL: no (readable) tracing data */
+	struct sv_ksym *ksyms;		/* BPF images, in the order they came */
+	size_t nr_ksyms, cap_ksyms;
+};
+
+/*
+ * Its tracing data parsed.  A malformed one is no error: its tracepoints
+ * are then shown without fields, and one line is written to @warn.
+ */
+int sample_view_open(struct sample_view *v, struct pd_reader *r, char *warn, size_t len);
+void sample_view_free(struct sample_view *v);
+
+enum sv_kind sample_view_kind(const struct pd_event_info *ev);
+/* A KSYMBOL record read: a BPF image to name (a newer one at the same place wins). */
+int sample_view_ksymbol(struct sample_view *v, const struct pd_ksymbol *k);
+enum sv_where sample_view_where(const struct sample_view *v, __u64 addr);
+/* The symbol holding @addr and the offset into it; NULL when unknown. */
+const char *sample_view_sym(const struct sample_view *v, __u64 addr, __u64 *off);
+
+#endif /* BPFREC_SAMPLE_VIEW_H */

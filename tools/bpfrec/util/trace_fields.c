@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf's tracing data, parsed with libtraceevent.  The blob is input
+ * from a file: every size is checked against what is left before it is
+ * used, and the texts libtraceevent wants NUL-terminated are copied.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+#include "util/trace_fields.h"
+
+struct blob_cur {
+	const char *p;
+	size_t len, pos;
+	bool bad;
+};
+
+static const char *take(struct blob_cur *c, size_t n)
+{
+	const char *p;
+
+	if (c->bad || n > c->len - c->pos) {
+		c->bad = true;
+		return NULL;
+	}
+	p = c->p + c->pos;
+	c->pos += n;
+	return p;
+}
+
+static __u64 take_num(struct blob_cur *c, size_t n)
+{
+	const char *p = take(c, n);
+	__u64 v = 0;
+
+	if (p)
+		memcpy(&v, p, n);
+	return v;
+}
+
+/* A NUL-terminated string in place. */
+static const char *take_str(struct blob_cur *c)
+{
+	const char *p = c->bad ? NULL : memchr(c->p + c->pos, 0, c->len - c->pos);
+	const char *s = c->p + c->pos;
+
+	if (!p) {
+		c->bad = true;
+		return NULL;
+	}
+	c->pos += p - s + 1;
+	return s;
+}
+
+/* A text of @size bytes, copied with its NUL, for the parsers that want one. */
+static char *take_text(struct blob_cur *c, __u64 size)
+{
+	const char *p = take(c, size);
+	char *t;
+
+	if (!p)
+		return NULL;
+	t = malloc(size + 1);
+	if (t) {
+		memcpy(t, p, size);
+		t[size] = 0;
+	}
+	return t;
+}
+
+/* @nr formats of @sys, each a u64 size and the text. */
+static int parse_formats(struct tep_handle *tep, struct blob_cur *c, const char *sys, __u32 nr)
+{
+	const char *p;
+	__u64 size;
+	__u32 i;
+
+	for (i = 0; i < nr && !c->bad; i++) {
+		size = take_num(c, 8);
+		p = take(c, size);
+		/* one format libtraceevent cannot parse leaves the others usable */
+		if (p)
+			tep_parse_event(tep, p, size, sys);
+	}
+	return c->bad ? -EINVAL : 0;
+}
+
+static int parse(struct tep_handle *tep, struct blob_cur *c)
+{
+	static const char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	const char *m = take(c, sizeof(magic)), *version, *p, *sys;
+	__u32 nr_sys, i;
+	__u64 size;
+	char *text;
+	int long_size;
+
+	if (!m || memcmp(m, magic, sizeof(magic)))
+		return -EINVAL;
+	version = take_str(c);
+	/* big-endian data: not decoded */
+	if (!version || take_num(c, 1))
+		return -EINVAL;
+	long_size = take_num(c, 1);
+	tep_set_long_size(tep, long_size);
+	tep_set_page_size(tep, take_num(c, 4));
+	p = take_str(c);
+	if (!p || strcmp(p, "header_page"))
+		return -EINVAL;
+	size = take_num(c, 8);
+	p = take(c, size);
+	if (p)
+		tep_parse_header_page(tep, (char *)p, size, long_size);
+	p = take_str(c);
+	if (!p || strcmp(p, "header_event"))
+		return -EINVAL;
+	take(c, take_num(c, 8));
+	if (parse_formats(tep, c, "ftrace", take_num(c, 4)))
+		return -EINVAL;
+	nr_sys = take_num(c, 4);
+	for (i = 0; i < nr_sys && !c->bad; i++) {
+		sys = take_str(c);
+		if (!sys || parse_formats(tep, c, sys, take_num(c, 4)))
+			return -EINVAL;
+	}
+	text = take_text(c, take_num(c, 4));
+	if (text && tep_parse_kallsyms(tep, text))
+		c->bad = true;
+	free(text);
+	text = take_text(c, take_num(c, 4));
+	if (text)
+		tep_parse_printk_formats(tep, text);
+	free(text);
+	/* the saved cmdlines (0.6 on) are not needed: COMM records name tasks */
+	return c->bad ? -EINVAL : 0;
+}
+
+struct tep_handle *trace_fields_open(const void *data, size_t len, char *err, size_t errlen)
+{
+	struct blob_cur c = { .p = data, .len = len };
+	struct tep_handle *tep = tep_alloc();
+
+	if (!tep) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (parse(tep, &c)) {
+		snprintf(err, errlen, "malformed tracing data at byte %zu of %zu", c.pos, len);
+		tep_free(tep);
+		return NULL;
+	}
+	return tep;
+}
+
+void trace_fields_close(struct tep_handle *tep)
+{
+	tep_free(tep);
+}
+
+/* A plain number: not an array, a string or a pointer shown as one. */
+static bool numeric(const struct tep_format_field *f)
+{
+	return !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC |
+			     TEP_FIELD_IS_POINTER)) && f->size <= 8;
+}
+
+int trace_fields_decode(struct tep_handle *tep, __u64 id, const void *raw, __u32 size,
+			struct trace_field *f, int max, char *buf, size_t len)
+{
+	struct tep_event *ev = tep_find_event(tep, id);
+	struct tep_format_field *field;
+	struct trace_seq s;
+	unsigned long long v;
+	size_t used = 0;
+	int n = 0;
+
+	if (!ev)
+		return -ENOENT;
+	for (field = ev->format.fields; field && n < max; field = field->next) {
+		if ((__u64)field->offset + field->size > size)
+			return -EINVAL;
+		f[n].name = field->name;
+		f[n].is_num = numeric(field) && !tep_read_number_field(field, raw, &v) &&
+			      (!(field->flags & TEP_FIELD_IS_SIGNED) ||
+			       !(v >> (field->size * 8 - 1)));
+		if (f[n].is_num) {
+			f[n].num = v;
+			n++;
+			continue;
+		}
+		/* no room left: the fields so far are complete */
+		if (used >= len)
+			break;
+		trace_seq_init(&s);
+		tep_print_field_content(&s, (void *)raw, size, field);
+		trace_seq_terminate(&s);
+		f[n].text = buf + used;
+		used += snprintf(buf + used, len - used, "%s", s.buffer) + 1;
+		trace_seq_destroy(&s);
+		/* a text cut short stays terminated */
+		if (used > len)
+			used = len;
+		n++;
+	}
+	return n;
+}
+
+const char *trace_fields_ksym(struct tep_handle *tep, __u64 addr, __u64 *off)
+{
+	const char *name = tep_find_function(tep, addr);
+
+	if (name)
+		*off = addr - tep_find_function_address(tep, addr);
+	return name;
+}
