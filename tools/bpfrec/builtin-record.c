@@ -294,15 +294,12 @@ static int drain_all(struct recorder *r)
 
 static int setup_fds(struct recorder *r, const sigset_t *mask)
 {
-	struct itimerspec its = { .it_value.tv_sec = r->o.duration };
 	int e, i, err;
 
 	r->epfd = epoll_create1(EPOLL_CLOEXEC);
 	r->sigfd = signalfd(-1, mask, SFD_CLOEXEC);
 	r->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
 	if (r->epfd < 0 || r->sigfd < 0 || r->timerfd < 0)
-		return -errno;
-	if (r->o.duration && timerfd_settime(r->timerfd, 0, &its, NULL))
 		return -errno;
 	err = ep_add(r->epfd, r->sigfd, EV_SIGNAL);
 	if (!err)
@@ -636,6 +633,14 @@ static int record(struct recorder *r, int argc, char **argv)
 	}
 	if (!err)
 		err = start(r);
+	/*
+	 * --duration counts from here: listing the objects that exist may
+	 * take a second on a busy host, and samples come only from now on
+	 */
+	if (!err && r->o.duration &&
+	    timerfd_settime(r->timerfd, 0, &(struct itimerspec){
+			    .it_value.tv_sec = r->o.duration }, NULL))
+		err = -errno;
 	if (!err)
 		err = loop(r);
 	return finish(r, err);

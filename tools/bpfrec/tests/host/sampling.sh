@@ -210,7 +210,7 @@ fi
 # script_rows FILE: bpfrec script's text, exit status checked, stderr empty
 script_rows() {
 	local rc
-	"$BPFREC" script -i "$1" >"$tmp/script.out" 2>"$tmp/script.err"
+	"$BPFREC" script --width 0 -i "$1" >"$tmp/script.out" 2>"$tmp/script.err"
 	rc=$?
 	[ $rc -eq 0 ] && [ ! -s "$tmp/script.err" ] || echo "script exit $rc: $(head -c 200 "$tmp/script.err")"
 }
