@@ -67,7 +67,7 @@ for hz in "${freqs[@]}"; do
 		echo "$cpu" >"$tmp/$rec.$hz.cpu"
 		ratio=
 		[ $rec = bpfrec ] && ratio=$(awk -v b="$cpu" -v p="$(cat "$tmp/perf.$hz.cpu")" \
-			'BEGIN { printf "%.2f", p > 0 ? b / p : 0 }')
+			'BEGIN { printf "%.2f", (p > 0 ? b / p : 0) }')
 		printf '| %s | %s | %s | %.3f | %.3f | %s | %s |\n' "$hz" "$rec" "$work" \
 			"$(awk -v w="$work" -v b="$base" 'BEGIN { print w / b }')" "$cpu" \
 			"$(median <"$tmp/$rec.$hz.n")" "$ratio"
