@@ -28,6 +28,7 @@
 #include "util/evlist.h"
 #include "util/facts.h"
 #include "util/linger.h"
+#include "util/off_cpu.h"
 #include "util/recording.h"
 #include "util/sampler.h"
 #include "util/sink.h"
@@ -49,6 +50,9 @@ struct opts {
 	char **cmd;
 	struct user_objs objs;		/* --object, --set */
 	struct sampler sampler;		/* -e EVENT, -F, -c, -g, -a, -p, -t */
+	bool off_cpu;
+	bool off_cpu_filtered;		/* an --off-cpu-* option was given */
+	struct off_cpu_opts oc;		/* --off-cpu-* */
 };
 
 static const char doc[] =
@@ -68,6 +72,8 @@ static const char doc[] =
 "    bpfrec record --capture=syscall --duration 10\n"
 "    bpfrec record --object execs.bpf.o -- sh -c 'true; true'\n"
 "    bpfrec record --object latency.bpf.o --set min_ns=1000 --duration 5\n"
+"    bpfrec record --off-cpu -- ./server          # where it waits\n"
+"    bpfrec record --off-cpu --off-cpu-thresh 10000 --duration 5\n"
 "    bpfrec record -e cpu-clock -F 999 -g -- ./app   # CPU samples with stacks\n"
 "    bpfrec record -e cpu-clock -F 99 -a --duration 5\n"
 "    bpfrec record -e sched:sched_switch -p 1234 --duration 2\n"
@@ -91,7 +97,13 @@ static const char doc[] =
 "machine), syscall (the bpf() syscall tracepoints, for kernels that refuse\n"
 "trampolines; every syscall then takes the kernel's traced path), auto (fentry\n"
 "where the kernel allows it, the default) or off (by id afterwards, like perf:\n"
-"short-lived objects stay unresolved).\n";
+"short-lived objects stay unresolved).\n"
+"\n"
+"--off-cpu records the time threads spend off CPU (event offcpu-time, PERIOD\n"
+"in ns) with their kernel and user stacks: an interval of at least\n"
+"--off-cpu-thresh is a sample of its own, written as it ends; shorter ones\n"
+"are summed per thread, stacks and state and written when recording stops.\n"
+"With a command, its processes only; else every user thread.\n";
 
 enum {
 	OPT_DURATION = 0x100,
@@ -99,6 +111,11 @@ enum {
 	OPT_CAPTURE_PATH,
 	OPT_OBJECT,
 	OPT_SET,
+	OPT_OFF_CPU,
+	OPT_OFF_CPU_THRESH,
+	OPT_OFF_CPU_STATE,
+	OPT_OFF_CPU_THREADS,
+	OPT_OFF_CPU_CGROUP,
 };
 
 static const struct argp_option options[] = {
@@ -120,6 +137,14 @@ static const struct argp_option options[] = {
 	{ "object", OPT_OBJECT, "FILE", 0, "Load, attach and record the BPF object FILE (repeatable)", 0 },
 	{ "set", OPT_SET, "NAME=VALUE", 0,
 	  "Set global NAME of the objects (.rodata, .data, .bss) before load (repeatable)", 0 },
+	{ "off-cpu", OPT_OFF_CPU, NULL, 0, "Record off-CPU time with stacks (event offcpu-time)", 0 },
+	{ "off-cpu-thresh", OPT_OFF_CPU_THRESH, "USEC", 0,
+	  "Intervals of at least USEC us are samples of their own (default 500)", 0 },
+	{ "off-cpu-state", OPT_OFF_CPU_STATE, "STATES", 0,
+	  "Task states to record: R preempted, S sleeping, D uninterruptible, T stopped, I idle (default S,D)", 0 },
+	{ "off-cpu-threads", OPT_OFF_CPU_THREADS, "WHICH", 0, "user (default), kernel or all threads", 0 },
+	{ "off-cpu-cgroup", OPT_OFF_CPU_CGROUP, "CGROUP", 0,
+	  "Only the tasks of cgroup v2 CGROUP and below (a path, or relative to its mount)", 0 },
 	{},
 };
 
@@ -229,6 +254,28 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return EINVAL;
 		o->usage_shown = false;
 		break;
+	case OPT_OFF_CPU:
+		o->off_cpu = true;
+		break;
+	case OPT_OFF_CPU_THRESH:
+		o->off_cpu_filtered = true;
+		if (off_cpu_parse_thresh(arg, &o->oc.thresh_ns))
+			return usage(state, "--off-cpu-thresh wants microseconds, at most an hour, not '%s'", arg);
+		break;
+	case OPT_OFF_CPU_STATE:
+		o->off_cpu_filtered = true;
+		if (off_cpu_parse_states(arg, &o->oc.states))
+			return usage(state, "--off-cpu-state wants letters of R, S, D, T, I, not '%s'", arg);
+		break;
+	case OPT_OFF_CPU_THREADS:
+		o->off_cpu_filtered = true;
+		if (off_cpu_parse_threads(arg, &o->oc.threads))
+			return usage(state, "--off-cpu-threads wants user, kernel or all, not '%s'", arg);
+		break;
+	case OPT_OFF_CPU_CGROUP:
+		o->off_cpu_filtered = true;
+		o->oc.cgroup = arg;
+		break;
 	case ARGP_KEY_ARG:
 		/* the workload: everything from its name on is its own */
 		o->cmd = state->argv + state->next - 1;
@@ -250,6 +297,7 @@ struct recorder {
 	bool have_cap;
 	struct workload wl;
 	struct linger linger;
+	struct off_cpu oc;
 	__u64 wl_exited;	/* when the workload exited, 0 while it runs */
 	struct sink sink;
 	struct recording rec;
@@ -466,6 +514,8 @@ static int start(struct recorder *r)
 		.time = r->start_time, .id = r->evlist.ev[0]->ids[0] });
 	if (!err)
 		err = recording_start(&r->rec, r->start_time, r->evlist.obj_events);
+	if (!err && r->o.off_cpu)
+		err = off_cpu_start(&r->oc, r->w, r->wl.pid);
 	if (err)
 		return err;
 	/* the user's objects come and go within the recording */
@@ -510,9 +560,14 @@ static int finish(struct recorder *r, int err)
 
 	/* their unload is recorded too: before the last drain */
 	user_objs_close(&r->o.objs);
+	/* it writes into the events: quiet first */
+	if (r->o.off_cpu)
+		off_cpu_stop(&r->oc);
 	evlist_enable(&r->evlist, false);
 	if (!err)
 		err = drain_all(r);
+	if (!err && r->o.off_cpu)
+		err = off_cpu_finish(&r->oc, now_ns());
 	c.flags = (r->evlist.obj_events ? PD_CAP_BPF_OBJ_EVENT : 0) |
 		  (r->have_cap ? PD_CAP_KERNEL_CAPTURE : 0);
 	c.start_time = r->start_time;
@@ -524,6 +579,8 @@ static int finish(struct recorder *r, int err)
 	if (r->have_cap)
 		capture_mark_self(&r->cap, r->sink.facts);
 	user_objs_mark(&r->o.objs, r->sink.facts);
+	if (r->o.off_cpu)
+		off_cpu_mark(&r->oc, r->sink.facts);
 	facts_finish(r->sink.facts, &st);
 	ret = facts_store(r->sink.facts, r->w);
 	if (!err)
@@ -538,6 +595,8 @@ static int finish(struct recorder *r, int err)
 		fprintf(stderr, "bpfrec: finalising %s: %s\n", r->o.output, strerror(-ret));
 	else if (!err)
 		report(r, &ws, &st, c.lost_facts);
+	if (!ret && !err && r->o.off_cpu)
+		off_cpu_report(&r->oc);
 	return err ? err : ret;
 }
 
@@ -546,6 +605,7 @@ static void cleanup(struct recorder *r)
 	workload_abort(&r->wl);
 	user_objs_free(&r->o.objs);
 	sampler_free(&r->o.sampler);
+	off_cpu_close(&r->oc);
 	if (r->have_cap)
 		capture_stop(&r->cap);
 	evlist_close(&r->evlist);
@@ -607,6 +667,8 @@ static int record(struct recorder *r, int argc, char **argv)
 		err = evlist_add_sideband(&r->evlist);
 	if (!err)
 		err = user_objs_add_events(&r->o.objs, &r->evlist);
+	if (!err && r->o.off_cpu)
+		err = off_cpu_open(&r->oc, &r->o.oc, &r->evlist);
 	if (!err)
 		err = sampler_open(&r->o.sampler, &r->evlist, r->wl.pid);
 	if (!err)
@@ -663,6 +725,7 @@ int cmd_record(int argc, char **argv)
 	};
 	int err, status;
 
+	off_cpu_opts_default(&r.o.oc);
 	err = argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r.o);
 	if (err)
 		return BPFREC_EXIT_USAGE;
@@ -682,6 +745,13 @@ int cmd_record(int argc, char **argv)
 		if (err == -EOPNOTSUPP)
 			status = BPFREC_EXIT_ERROR;
 	}
+	if (!err && r.o.off_cpu_filtered && !r.o.off_cpu) {
+		fprintf(stderr, "bpfrec record: the --off-cpu-* options need --off-cpu (see bpfrec record --help)\n");
+		err = -EINVAL;
+	}
+	r.o.oc.workload = r.o.cmd;
+	if (!err && r.o.off_cpu)
+		err = off_cpu_check(&r.o.oc);
 	if (err) {
 		user_objs_free(&r.o.objs);
 		sampler_free(&r.o.sampler);

@@ -438,46 +438,74 @@ static bool obj_info(int fd, void *info, __u32 len)
 	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, info, &len);
 }
 
+/* The recorder's own, created by its main thread. */
+static void self_origin(struct pd_origin *self)
+{
+	*self = (struct pd_origin){ .pid = getpid(), .tid = getpid(), .uid = getuid() };
+	prctl(PR_GET_NAME, self->comm);
+}
+
+/* The programs, maps and BTF of @obj. */
+static void object_mark_self(struct bpf_object *obj, struct facts *f, const struct pd_origin *self)
+{
+	struct bpf_prog_info prog;
+	struct bpf_map_info map;
+	struct bpf_btf_info btf;
+	const struct btf *obj_btf;
+	struct bpf_program *p;
+	struct bpf_map *m;
+
+	bpf_object__for_each_program(p, obj)
+		if (obj_info(bpf_program__fd(p), &prog, sizeof(prog)))
+			facts_mark_self(f, FACT_PROG, prog.id, self);
+	bpf_object__for_each_map(m, obj)
+		if (obj_info(bpf_map__fd(m), &map, sizeof(map)))
+			facts_mark_self(f, FACT_MAP, map.id, self);
+	obj_btf = bpf_object__btf(obj);
+	if (obj_btf && obj_info(btf__fd(obj_btf), &btf, sizeof(btf)))
+		facts_mark_self(f, FACT_BTF, btf.id, self);
+}
+
+static void link_mark_self(struct bpf_link *l, struct facts *f, const struct pd_origin *self)
+{
+	struct bpf_link_info link;
+
+	if (l && obj_info(bpf_link__fd(l), &link, sizeof(link)))
+		facts_mark_self(f, FACT_LINK, link.id, self);
+}
+
 /*
  * The capture's objects exist before the recording starts, so they are
  * synthesised like everybody's: mark them, so that no one takes them
- * for objects of the system being recorded.
+ * for objects of the system being recorded.  So are those of the other
+ * skeletons the recorder loads (skel_mark_self()).
  */
 void capture_mark_self(const struct capture *c, struct facts *f)
 {
-	struct pd_origin self = { .pid = getpid(), .tid = getpid(), .uid = getuid() };
 	const struct capture_kind *ck;
-	struct bpf_prog_info prog;
-	struct bpf_map_info map;
-	struct bpf_link_info link;
-	struct bpf_btf_info btf;
-	const struct btf *obj_btf;
-	struct bpf_object *obj;
-	struct bpf_program *p;
-	struct bpf_map *m;
+	struct pd_origin self;
 	size_t i;
 	int k;
 
-	/* the objects are loaded and attached by the main thread */
-	prctl(PR_GET_NAME, self.comm);
-	for (i = 0; i < (size_t)c->nr_skel; i++) {
-		obj = c->skel[i]->obj;
-		bpf_object__for_each_program(p, obj)
-			if (obj_info(bpf_program__fd(p), &prog, sizeof(prog)))
-				facts_mark_self(f, FACT_PROG, prog.id, &self);
-		bpf_object__for_each_map(m, obj)
-			if (obj_info(bpf_map__fd(m), &map, sizeof(map)))
-				facts_mark_self(f, FACT_MAP, map.id, &self);
-		obj_btf = bpf_object__btf(obj);
-		if (obj_btf && obj_info(btf__fd(obj_btf), &btf, sizeof(btf)))
-			facts_mark_self(f, FACT_BTF, btf.id, &self);
-	}
+	self_origin(&self);
+	for (i = 0; i < (size_t)c->nr_skel; i++)
+		object_mark_self(c->skel[i]->obj, f, &self);
 	for (k = 0; k < CAP_NR_KINDS; k++) {
 		ck = &c->kind[k];
 		for (i = 0; i < sizeof(ck->links) / sizeof(ck->links[0]); i++)
-			if (ck->links[i] && obj_info(bpf_link__fd(ck->links[i]), &link, sizeof(link)))
-				facts_mark_self(f, FACT_LINK, link.id, &self);
+			link_mark_self(ck->links[i], f, &self);
 	}
+}
+
+void skel_mark_self(const struct bpf_object_skeleton *sk, struct facts *f)
+{
+	struct pd_origin self;
+	int i;
+
+	self_origin(&self);
+	object_mark_self(*sk->obj, f, &self);
+	for (i = 0; i < sk->prog_cnt; i++)
+		link_mark_self(*sk->progs[i].link, f, &self);
 }
 
 void capture_missed(struct capture *c, const struct pd_bpf_event *e)

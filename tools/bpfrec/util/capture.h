@@ -78,6 +78,8 @@ void capture_stop(struct capture *c);
 struct facts;
 /* Mark the capture's own programs, maps, links and BTF in @f as PD_F_SELF. */
 void capture_mark_self(const struct capture *c, struct facts *f);
+/* The same for the loaded (and attached) skeleton @sk of any of the recorder's BPF programs. */
+void skel_mark_self(const struct bpf_object_skeleton *sk, struct facts *f);
 
 struct pd_bpf_event;
 /*

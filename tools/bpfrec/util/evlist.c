@@ -321,11 +321,14 @@ int evlist_enable(struct evlist *el, bool on)
 
 int evlist_drain(struct evlist *el, ring_fn fn, void *ctx, void *scratch)
 {
+	struct evsel *ev;
 	int e, i, err;
 
 	for (e = 0; e < el->nr_ev; e++) {
-		for (i = 0; i < el->ev[e]->nr; i++) {
-			err = ring_drain(&el->ev[e]->rings[i], fn, ctx, scratch);
+		ev = el->ev[e];
+		for (i = 0; i < ev->nr; i++) {
+			err = ev->drain ? ring_drain(&ev->rings[i], ev->drain, ev->drain_ctx, scratch) :
+					  ring_drain(&ev->rings[i], fn, ctx, scratch);
 			if (err)
 				return err;
 		}

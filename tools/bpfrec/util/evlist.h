@@ -23,6 +23,12 @@ struct evsel {
 	int nr_ids;
 	int *fds;			/* instances writing into another's ring */
 	int nr_fds;
+	/*
+	 * An event whose records are not written as they come (the off-CPU
+	 * intervals) has its own ring_fn, called instead of the list's.
+	 */
+	ring_fn drain;
+	void *drain_ctx;
 };
 
 struct evlist {
@@ -61,7 +67,7 @@ int evlist_add(struct evlist *el, const struct perf_event_attr *attr, const char
 int evlist_add_tasks(struct evlist *el, const struct perf_event_attr *attr, const char *name,
 		     const pid_t *tids, int nr_tids);
 int evlist_enable(struct evlist *el, bool on);
-/* Every ring of every event, in list order, through ring_drain(). */
+/* Every ring of every event, in list order, through ring_drain() (@fn or the event's). */
 int evlist_drain(struct evlist *el, ring_fn fn, void *ctx, void *scratch);
 /* The events as the writer describes them: an array to free(). */
 struct pd_event *evlist_pd_events(const struct evlist *el);

@@ -19,8 +19,13 @@
 int recording_drain(struct recording *rec)
 {
 	struct sink *k = rec->sink;
-	__u64 before = k->records;
+	struct pd_writer_stats st;
+	__u64 before;
 	int err;
+
+	/* every record counts, the sink's and those of the events that write their own */
+	pd_writer_stats(k->w, &st);
+	before = st.records;
 
 	/* facts first: a record then finds its object's facts already merged */
 	if (rec->cap)
@@ -32,7 +37,8 @@ int recording_drain(struct recording *rec)
 	if (!err)
 		err = names_flush(&k->names, k->w);
 	/* a round (and its flush) only when there was something */
-	if (!err && k->records != before)
+	pd_writer_stats(k->w, &st);
+	if (!err && st.records != before)
 		err = pd_write_finished_round(k->w);
 	return err;
 }

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Off-CPU time for `bpfrec record --off-cpu`: on sched_switch, the task
+ * leaving the CPU gets its start time, state and stacks in task storage;
+ * when it comes back, the interval is sent at once through a
+ * PERF_EVENT_ARRAY if it lasted at least thresh_ns, else added to the
+ * aggregate of its (pid, tgid, stacks, state, cgroup), which user space
+ * reads when the recording stops.
+ *
+ * The stacks go into a stack map, once each: the unwinding is the cost of
+ * every switch, and a stack map cannot be read from BPF, so a direct
+ * interval carries stack ids, which the recorder reads as it drains
+ * (entries are never replaced: no BPF_F_REUSE_STACKID).  tp_btf and raw
+ * helpers only: no trampoline, no kprobe.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "off_cpu.h"
+
+#define PF_KTHREAD		0x00200000
+#define CLONE_THREAD		0x00010000
+/* task->__state bits (include/linux/sched.h) */
+#define TASK_INTERRUPTIBLE	0x0001
+#define TASK_UNINTERRUPTIBLE	0x0002
+#define __TASK_STOPPED		0x0004
+#define __TASK_TRACED		0x0008
+#define TASK_NOLOAD		0x0400
+
+#define EFAULT			14
+
+const volatile __u64 thresh_ns = 500000;
+const volatile __u32 states = OFFCPU_S | OFFCPU_D;
+const volatile __u32 threads = OFFCPU_USER_THREADS;
+const volatile bool has_pid;		/* pid_filter holds the tgids to record */
+const volatile bool has_tid;		/* tid_filter holds the threads to record */
+const volatile bool has_cgroup;		/* cgroup_filter[0]: record its subtree only */
+const volatile bool follow_forks;	/* new processes of a recorded tgid are recorded */
+
+bool enabled;
+__u64 out_lost;				/* direct intervals the rings had no room for */
+__u64 agg_lost;				/* short intervals the aggregate had no room for */
+__u64 unstarted;			/* intervals that found task storage busy or full */
+
+struct start {
+	__u64 time;
+	struct offcpu_key key;		/* pid and tgid filled when it comes back */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct start);
+} starts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, OFFCPU_MAX_FRAMES * sizeof(__u64));
+	__uint(max_entries, 16384);
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, struct offcpu_key);
+	__type(value, __u64);
+	__uint(max_entries, 16384);
+} aggregate SEC(".maps");
+
+/* slot N: the offcpu-time event of CPU N */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(int));
+	__uint(value_size, sizeof(int));
+} out SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, __u8);
+	__uint(max_entries, 4096);
+} pid_filter SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, __u8);
+	__uint(max_entries, 4096);
+} tid_filter SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+	__uint(max_entries, 1);
+} cgroup_filter SEC(".maps");
+
+/* The state a task left the CPU in, as one bit; 0 for those never recorded (dead, parked). */
+static __always_inline __u32 state_bit(bool preempt, unsigned int s)
+{
+	if (preempt || !s)
+		return OFFCPU_R;
+	if (s & (__TASK_STOPPED | __TASK_TRACED))
+		return OFFCPU_T;
+	if (s & TASK_UNINTERRUPTIBLE)
+		return s & TASK_NOLOAD ? OFFCPU_I : OFFCPU_D;
+	if (s & TASK_INTERRUPTIBLE)
+		return OFFCPU_S;
+	return 0;
+}
+
+/* @t is current: the cgroup test and the stacks work on current only. */
+static __always_inline bool wanted(struct task_struct *t, __u32 state, bool kthread)
+{
+	__u32 id;
+
+	if (!(states & state))
+		return false;
+	if (!(threads & (kthread ? OFFCPU_KERNEL_THREADS : OFFCPU_USER_THREADS)))
+		return false;
+	id = t->pid;
+	if (has_tid && !bpf_map_lookup_elem(&tid_filter, &id))
+		return false;
+	id = t->tgid;
+	if (has_pid && !bpf_map_lookup_elem(&pid_filter, &id))
+		return false;
+	if (has_cgroup && bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
+		return false;
+	return true;
+}
+
+static __always_inline void leave(void *ctx, struct task_struct *prev, __u32 state,
+				  bool kthread, __u64 now)
+{
+	struct start *s = bpf_task_storage_get(&starts, prev, NULL,
+					       BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (!s) {
+		__sync_fetch_and_add(&unstarted, 1);
+		return;
+	}
+	s->time = now;
+	s->key.state = state;
+	/* from its caller: the first frame would be this program */
+	s->key.kstack = bpf_get_stackid(ctx, &stacks, 1 & BPF_F_SKIP_FIELD_MASK);
+	/* a kernel thread has no user stack to unwind */
+	s->key.ustack = kthread ? -EFAULT : bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	s->key.cgroup = bpf_get_current_cgroup_id();
+}
+
+static __always_inline void aggregate_add(struct offcpu_key *key, __u64 delta)
+{
+	__u64 *total = bpf_map_lookup_elem(&aggregate, key);
+
+	if (total) {
+		__sync_fetch_and_add(total, delta);
+		return;
+	}
+	if (!bpf_map_update_elem(&aggregate, key, &delta, BPF_NOEXIST))
+		return;
+	/* another CPU added it in between, or the map is full */
+	total = bpf_map_lookup_elem(&aggregate, key);
+	if (total)
+		__sync_fetch_and_add(total, delta);
+	else
+		__sync_fetch_and_add(&agg_lost, 1);
+}
+
+static __always_inline void come_back(void *ctx, struct task_struct *next, __u64 now)
+{
+	struct start *s = bpf_task_storage_get(&starts, next, NULL, 0);
+	struct offcpu_direct d;
+	__u64 delta;
+
+	if (!s || !s->time)
+		return;
+	delta = now - s->time;
+	/* once: a task that was not recorded this time keeps no stale start */
+	s->time = 0;
+	s->key.pid = next->pid;
+	s->key.tgid = next->tgid;
+	if (delta < thresh_ns) {
+		aggregate_add(&s->key, delta);
+		return;
+	}
+	d.key = s->key;
+	d.time = now;
+	d.period = delta;
+	d.cpu = bpf_get_smp_processor_id();
+	d.pad = 0;
+	if (bpf_perf_event_output(ctx, &out, BPF_F_CURRENT_CPU, &d, sizeof(d)))
+		__sync_fetch_and_add(&out_lost, 1);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	bool kthread;
+	__u32 state;
+	__u64 now;
+
+	if (!enabled)
+		return 0;
+	now = bpf_ktime_get_ns();
+	kthread = prev->flags & PF_KTHREAD;
+	state = state_bit(preempt, prev_state);
+	if (wanted(prev, state, kthread))
+		leave(ctx, prev, state, kthread, now);
+	come_back(ctx, next, now);
+	return 0;
+}
+
+/* A process started by a recorded one is recorded too (a workload's children). */
+SEC("tp_btf/task_newtask")
+int BPF_PROG(on_newtask, struct task_struct *task, __u64 clone_flags)
+{
+	__u32 parent = bpf_get_current_pid_tgid() >> 32, child;
+	__u8 one = 1;
+
+	if (!follow_forks || (clone_flags & CLONE_THREAD))
+		return 0;
+	if (!bpf_map_lookup_elem(&pid_filter, &parent))
+		return 0;
+	child = task->tgid;
+	bpf_map_update_elem(&pid_filter, &child, &one, BPF_NOEXIST);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What off_cpu.bpf.c reports of the time tasks spend off CPU.  Shared by
+ * the BPF side and user space: fixed-size, no pointers.
+ */
+#ifndef __BPFREC_OFF_CPU_H
+#define __BPFREC_OFF_CPU_H
+
+/* frames kept per stack, kernel and user each (at most perf_event_max_stack) */
+#define OFFCPU_MAX_FRAMES	64
+
+/* The task states to record (--off-cpu-state), one bit each. */
+enum offcpu_state_bit {
+	OFFCPU_R = 1 << 0,	/* preempted or yielded: still runnable */
+	OFFCPU_S = 1 << 1,	/* sleeping, interruptible */
+	OFFCPU_D = 1 << 2,	/* sleeping, uninterruptible (disk, locks) */
+	OFFCPU_T = 1 << 3,	/* stopped or traced */
+	OFFCPU_I = 1 << 4,	/* idle kernel thread (D that does not count as load) */
+};
+
+/* Which threads (--off-cpu-threads). */
+enum offcpu_threads {
+	OFFCPU_USER_THREADS = 1 << 0,
+	OFFCPU_KERNEL_THREADS = 1 << 1,
+};
+
+/*
+ * One off-CPU interval, or the sum of those that share it: the thread,
+ * the stacks it left the CPU with (ids in the stack map; negative: the
+ * -errno of a stack that could not be read), the state bit and cgroup.
+ */
+struct offcpu_key {
+	__u32 pid;		/* the thread */
+	__u32 tgid;
+	__s32 kstack;
+	__s32 ustack;
+	__u32 state;		/* enum offcpu_state_bit */
+	__u32 pad;
+	__u64 cgroup;
+};
+
+/*
+ * An interval at or above the threshold, sent through the
+ * PERF_EVENT_ARRAY as it ends: the recorder writes it as a sample of
+ * "offcpu-time" with TIME = @time and PERIOD = @period.
+ */
+struct offcpu_direct {
+	struct offcpu_key key;
+	__u64 time;		/* when the thread came back on CPU */
+	__u64 period;		/* ns off CPU */
+	__u32 cpu;
+	__u32 pad;
+};
+
+#endif /* __BPFREC_OFF_CPU_H */

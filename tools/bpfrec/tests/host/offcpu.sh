@@ -1,0 +1,315 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of `bpfrec record --off-cpu`: run as root on the host kernel
+# (tp_btf on sched_switch).
+#
+#   BPFREC=path/to/bpfrec SLEEPER=path/to/sleeper tests/host/offcpu.sh
+#
+# sleeper (tests/offcpu/) sleeps ten times 100 ms in sleep_in_known_place();
+# a sample is in that stack when its innermost user frame (of bpfrec
+# script's callchain) lies in the function, as nm tells.  The other tasks of a
+# busy machine delay its wakeups, and preempt it in the function (state
+# R): its sleeps are recorded in states R, S and D, and the time off CPU
+# checked against the time they took by its own clock (within 5 %), and
+# that against 1 s.  Needs python3; perf
+# (linux-perf) for the reading by perf, else that test says SKIP.
+# Last line: "offcpu: N passed, N failed, N skipped"; exit 1 if anything failed.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+BPFREC=${BPFREC:-$here/../../bpfrec}
+SLEEPER=${SLEEPER:-$here/../../.output/sleeper}
+
+passed=0 failed=0 skipped=0
+pass() { passed=$((passed + 1)); echo "ok    $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+: $2}"; }
+skip() { skipped=$((skipped + 1)); echo "skip  $1${2:+: $2}"; }
+# result NAME DETAIL: pass when DETAIL is empty, else fail with it
+result() { if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi; }
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "offcpu host tests need root" >&2
+	exit 1
+fi
+for t in "$BPFREC" "$SLEEPER"; do
+	[ -x "$t" ] || { echo "missing $t: run 'make host-test'" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d /tmp/bpfrec-offcpu.XXXXXX)
+cg=
+trap '[ -n "$cg" ] && rmdir "$cg" 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# usage NAME EXPECTED_STATUS EXPECTED_LINE ARGS...: the status and exactly that one line
+usage() {
+	local name=$1 want=$2 line=$3 rc
+	shift 3
+	"$BPFREC" record -o "$tmp/usage.data" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "$name" "exit $rc, want $want ($(head -c 200 "$tmp/err"))"
+	elif [ "$(cat "$tmp/err")" != "$line" ]; then
+		fail "$name" "said '$(head -c 300 "$tmp/err")', want '$line'"
+	else
+		pass "$name"
+	fi
+}
+
+see="(see bpfrec record --help)"
+for t in abc -1 +5 1.5 '' 3600000001 18446744073709551616; do
+	usage "--off-cpu-thresh '$t' exits 2" 2 \
+		"bpfrec record: --off-cpu-thresh wants microseconds, at most an hour, not '$t' $see" \
+		--off-cpu --off-cpu-thresh "$t" -- true
+done
+usage "--off-cpu-state X exits 2" 2 \
+	"bpfrec record: --off-cpu-state wants letters of R, S, D, T, I, not 'SX' $see" \
+	--off-cpu --off-cpu-state SX -- true
+usage "--off-cpu-state '' exits 2" 2 \
+	"bpfrec record: --off-cpu-state wants letters of R, S, D, T, I, not '' $see" \
+	--off-cpu --off-cpu-state '' -- true
+usage "--off-cpu-threads some exits 2" 2 \
+	"bpfrec record: --off-cpu-threads wants user, kernel or all, not 'some' $see" \
+	--off-cpu --off-cpu-threads some -- true
+usage "--off-cpu-cgroup of no cgroup exits 2" 2 \
+	"bpfrec record: --off-cpu-cgroup: '/proc' is not a cgroup v2 directory $see" \
+	--off-cpu --off-cpu-cgroup /proc -- true
+usage "--off-cpu-thresh without --off-cpu exits 2" 2 \
+	"bpfrec record: the --off-cpu-* options need --off-cpu $see" --off-cpu-thresh 5 -- true
+
+# the address range of sleep_in_known_place, as "START END" in decimal
+read -r fstart fsize < <(nm -S "$SLEEPER" | awk '$4 == "sleep_in_known_place" { print $1, $2 }')
+fstart=$((16#$fstart)) fend=$((16#$fstart + 16#$fsize))
+
+frames_py='def frames(r):
+    """(kernel frames, user frames, innermost user address or None) of a sample"""
+    k = u = 0
+    uip = None
+    for f in r.get("callchain", []):
+        if f.startswith("sleep_in_known_place+"):
+            a = KNOWN
+        else:
+            try:
+                a = int(f, 16)
+            except ValueError:
+                k += 1
+                continue
+        if a >= 1 << 47:
+            k += 1
+            continue
+        u += 1
+        if uip is None:
+            uip = a
+    return k, u, uip
+'
+
+# stats FILE [THRESH_NS]: "DIRECT ALL SUM TIMES PIDS" of the samples in the
+# known stack: how many last at least THRESH_NS (0), how many in all, their
+# ns, their distinct times, the pids they name ("1234,1240"); the
+# durations of the long ones in $tmp/durations
+stats() {
+	"$BPFREC" script -i "$1" --json >"$tmp/json" || return 1
+	python3 - "$tmp/json" "$fstart" "$fend" "$tmp/durations" "${2:-0}" <<'PY'
+import json, sys
+lo, hi, thresh = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[5])
+KNOWN = lo
+def frames(r):
+    """(kernel frames, user frames, innermost user address or None) of a sample"""
+    k = u = 0
+    uip = None
+    for f in r.get("callchain", []):
+        if f.startswith("sleep_in_known_place+"):
+            a = KNOWN
+        else:
+            try:
+                a = int(f, 16)
+            except ValueError:
+                k += 1
+                continue
+        if a >= 1 << 47:
+            k += 1
+            continue
+        u += 1
+        if uip is None:
+            uip = a
+    return k, u, uip
+
+long = n = total = 0
+times, pids = set(), set()
+with open(sys.argv[4], "w") as out:
+    for line in open(sys.argv[1]):
+        r = json.loads(line)
+        if r["event"] != "offcpu-time":
+            continue
+        k, u, uip = frames(r)
+        ns = r["details"]["off_cpu_ns"]
+        if uip is not None and lo <= uip < hi:
+            n += 1
+            total += ns
+            times.add(r["time_ns"])
+            pids.add(r["pid"])
+            if ns >= thresh:
+                long += 1
+                print(ns, file=out)
+print(long, n, total, len(times), ",".join(map(str, sorted(pids))) or "-")
+PY
+}
+
+within() { python3 -c "import sys; a, b, p = map(float, sys.argv[1:]); sys.exit(abs(a - b) > b * p / 100)" "$@"; }
+
+# record NAME THRESH_US FILE: the sleeper, its report line in $tmp/FILE.err,
+# how long it slept in $slept
+record() {
+	"$BPFREC" record --off-cpu --off-cpu-state RSD --off-cpu-thresh "$2" -o "$tmp/$3" -- \
+		"$SLEEPER" -n 10 -m 100 >"$tmp/$3.out" 2>"$tmp/$3.err" || return 1
+	slept=$(awk '$1 == "slept" { print $2 }' "$tmp/$3.out")
+	# intervals the kernel gave no task storage for (another BPF user held it): said, not measured
+	unmeasured=$(sed -n 's/.* \([0-9]*\) unmeasured (task storage busy)$/\1/p' "$tmp/$3.err")
+	unmeasured=${unmeasured:-0}
+	# a machine so busy that the sleeps took 5 % longer cannot tell 1 s within 5 %
+	within "$slept" 1000000000 5 || echo "note: the sleeps took $slept ns by the sleeper's clock"
+}
+
+# 1. 50 ms: each 100 ms sleep is a sample of its own, written as it ended
+if record direct 50000 direct.data; then
+	read -r n all sum ntimes pids < <(stats "$tmp/direct.data" 50000000)
+	why=
+	[ "$n" -le 10 ] && [ "$n" -ge $((10 - unmeasured)) ] ||
+		why="$n samples of 50 ms or more in the known stack, want 10 ($unmeasured unmeasured)"
+	# and the short intervals (preempted in the function) at the stop, if any
+	[ -z "$why" ] && [ "$ntimes" != $((n + (all > n))) ] && why="$ntimes distinct times of $all samples"
+	[ -z "$why" ] && [ "$unmeasured" = 0 ] && ! within "$sum" "$slept" 5 &&
+		why="$sum ns off CPU, want $slept within 5 % ($(tr '\n' ' ' <"$tmp/durations")$(grep LOST "$tmp/direct.data.err"))"
+	[ -z "$why" ] && awk '$1 < 100000000 { exit 1 }' "$tmp/durations" ||
+		why=${why:-"a sleep of 100 ms lasted $(tr '\n' ' ' <"$tmp/durations")"}
+	grep -q "intervals >= 50000 us as they ended" "$tmp/direct.data.err" ||
+		why=${why:-"report: $(grep off-CPU "$tmp/direct.data.err")"}
+	result "--off-cpu-thresh 50000: ten direct samples of 100 ms, $sum ns in all" "$why"
+	direct_ratio=$(python3 -c "print($sum / $slept)")
+	[ "$unmeasured" = 0 ] || direct_ratio=
+else
+	fail "--off-cpu-thresh 50000 records" "$(tail -1 "$tmp/direct.data.err")"
+	direct_ratio=
+fi
+
+# 2. 200 ms: the same sleeps summed, written when the recording stopped
+if record sums 200000 sums.data; then
+	read -r n all sum ntimes pids < <(stats "$tmp/sums.data" 200000000)
+	why=
+	[ "$ntimes" = 1 ] || why="$ntimes distinct times, want 1 (the stop)"
+	grep -q "(0 intervals >= 200000 us as they ended" "$tmp/sums.data.err" ||
+		why=${why:-"report: $(grep off-CPU "$tmp/sums.data.err")"}
+	[ -z "$why" ] && [ "$unmeasured" = 0 ] && ! within "$sum" "$slept" 5 &&
+		why="$sum ns off CPU, want $slept within 5 %"
+	result "--off-cpu-thresh 200000: the sleeps summed at the stop, $sum ns in all" "$why"
+	if [ -n "$direct_ratio" ] && [ "$unmeasured" = 0 ]; then
+		ratio=$(python3 -c "print($sum / $slept)")
+		why=
+		within "$ratio" "$direct_ratio" 2 || why="summed $ratio of the sleeps, direct $direct_ratio"
+		result "direct and summed totals agree within 2 % (of the time slept)" "$why"
+	fi
+else
+	fail "--off-cpu-thresh 200000 records" "$(tail -1 "$tmp/sums.data.err")"
+fi
+
+# 3. perf reads both files: the same samples, the same time off CPU
+if ! command -v perf >/dev/null; then
+	skip "perf script reads the files" "no perf (linux-perf)"
+else
+	for f in direct sums; do
+		[ -f "$tmp/$f.data" ] || continue
+		ours=$("$BPFREC" script -i "$tmp/$f.data" --json |
+			python3 -c 'import json, sys
+rs = [json.loads(l) for l in sys.stdin]
+rs = [r for r in rs if r["event"] == "offcpu-time"]
+print(len(rs), sum(r["details"]["off_cpu_ns"] for r in rs))')
+		theirs=$(perf script -i "$tmp/$f.data" -F event,period 2>"$tmp/perf.err" |
+			awk '$2 == "offcpu-time:" { n++; s += $1 } END { printf "%d %d\n", n, s }')
+		rc=${PIPESTATUS[0]}
+		why=
+		[ "$rc" = 0 ] || why="perf script exit $rc: $(head -c 200 "$tmp/perf.err")"
+		[ -z "$why" ] && [ "$ours" != "$theirs" ] && why="perf: $theirs, bpfrec: $ours (samples, ns)"
+		result "perf script reads the $f file: same samples and periods" "$why"
+	done
+fi
+
+# 4. states: the sleeps are S; with D alone none of them is recorded
+if "$BPFREC" record --off-cpu --off-cpu-state D --off-cpu-thresh 0 -o "$tmp/d.data" -- \
+	"$SLEEPER" -n 3 -m 20 >/dev/null 2>"$tmp/d.err"; then
+	# a short D in the function is not a sleep: the kernel may block it anywhere
+	read -r n all sum ntimes pids < <(stats "$tmp/d.data" 20000000)
+	result "--off-cpu-state D: no sample of the sleeps (state S)" \
+		"$([ "$n" = 0 ] || echo "$n samples of 20 ms or more in the known stack")"
+else
+	fail "--off-cpu-state D records" "$(tail -1 "$tmp/d.err")"
+fi
+
+# 5. kernel threads: no user stack, and none of the workload's samples
+if "$BPFREC" record --off-cpu --off-cpu-threads kernel --off-cpu-thresh 0 --duration 1 \
+	-o "$tmp/k.data" >/dev/null 2>"$tmp/k.err"; then
+	why=$("$BPFREC" script -i "$tmp/k.data" --json | python3 -c 'import json, sys
+KNOWN = 0
+'"$frames_py"'
+rs = [json.loads(l) for l in sys.stdin]
+rs = [r for r in rs if r["event"] == "offcpu-time"]
+bad = [r for r in rs if frames(r)[1] or not frames(r)[0]]
+if not rs:
+    print("no sample of a kernel thread in 1 s")
+elif bad:
+    print("%d samples with user frames or no kernel frame, as %s" % (len(bad), bad[0]))')
+	grep -q "could not be read" "$tmp/k.err" && why=${why:-"$(grep 'could not' "$tmp/k.err")"}
+	result "--off-cpu-threads kernel: kernel stacks only, no lost stack" "$why"
+else
+	fail "--off-cpu-threads kernel records" "$(tail -1 "$tmp/k.err")"
+fi
+
+# 6. stacks that cannot be read: 4096 user stacks collide in the stack map;
+#    their time is kept, with the kernel stack only, and said
+if "$BPFREC" record --off-cpu --off-cpu-thresh 1000000 -o "$tmp/b.data" -- "$SLEEPER" -b 12 \
+	>/dev/null 2>"$tmp/b.err"; then
+	read -r n all sum ntimes pids < <(stats "$tmp/b.data")
+	lost=$("$BPFREC" script -i "$tmp/b.data" --json | python3 -c 'import json, sys
+KNOWN = 0
+'"$frames_py"'
+rs = [json.loads(l) for l in sys.stdin]
+print(sum(1 for r in rs if r["event"] == "offcpu-time" and r.get("comm") == "sleeper"
+          and not frames(r)[1] and frames(r)[0]))')
+	said=$(sed -n 's/^bpfrec: off-CPU: \([0-9]*\) samples\{0,1\} with a stack that could not be read.*/\1/p' "$tmp/b.err")
+	why=
+	[ "$n" -ge 2048 ] && [ "$n" -lt 4096 ] || why="$n distinct stacks in the known function, want 2048..4095"
+	[ -z "$why" ] && { [ -n "$said" ] && [ "$said" -ge 1 ]; } || why=${why:-"no report of lost stacks: $(grep off-CPU "$tmp/b.err")"}
+	[ -z "$why" ] && [ "$lost" -lt 1 ] && why="no sample of the sleeper with the kernel stack only"
+	result "colliding user stacks: kernel stack kept, $said said lost" "$why"
+else
+	fail "4096 stacks record" "$(tail -1 "$tmp/b.err")"
+fi
+
+# 7. cgroup: the sleeper in a cgroup of its own, recorded system-wide
+root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+if [ -z "$root" ]; then
+	skip "--off-cpu-cgroup" "cgroup v2 is not mounted"
+else
+	cg=$root/bpfrec-offcpu-$$
+	mkdir "$cg"
+	"$BPFREC" record --off-cpu --off-cpu-cgroup "${cg#"$root"/}" --off-cpu-thresh 0 --duration 2 \
+		-o "$tmp/cg.data" >/dev/null 2>"$tmp/cg.err" &
+	rec=$!
+	sleep 1
+	sh -c "echo \$\$ > $cg/cgroup.procs && exec $SLEEPER -n 3 -m 50" >/dev/null &
+	inside=$!
+	wait $inside
+	"$SLEEPER" -n 3 -m 50 >/dev/null
+	wait $rec
+	rc=$?
+	if [ "$rc" = 0 ]; then
+		read -r n all sum ntimes pids < <(stats "$tmp/cg.data" 50000000)
+		why=
+		[ "$n" = 3 ] || why="$n samples of 50 ms or more in the known stack, want 3"
+		[ -z "$why" ] && [ "$pids" != "$inside" ] && why="samples of pids $pids, want $inside only"
+		result "--off-cpu-cgroup: the sleeper in the cgroup only" "$why"
+	else
+		fail "--off-cpu-cgroup records" "exit $rc: $(tail -1 "$tmp/cg.err")"
+	fi
+fi
+
+echo "offcpu: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The off-CPU sampler (util/off_cpu.h).  The BPF side sends a direct
+ * interval through a bpf-output event on every CPU; that event is the
+ * file's offcpu-time: opened with RAW samples (the kernel copies what BPF
+ * sent), described in the file with the layout of the samples written in
+ * its name, perf's off-CPU layout.  A stack is read from the stack map
+ * once per sample that names it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "util/capture.h"
+#include "util/evlist.h"
+#include "util/off_cpu.h"
+#include "util/perf_data/perf_data.h"
+#include "bpf_skel/off_cpu.h"
+#include "bpf_skel/off_cpu.skel.h"
+
+/* perf's off-CPU sample layout; CGROUP when a cgroup is asked for */
+#define OFFCPU_SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | \
+			    PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | \
+			    PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+
+#define MAX_THRESH_US	(3600ULL * 1000000)	/* an hour */
+
+void off_cpu_opts_default(struct off_cpu_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->thresh_ns = OFFCPU_DEFAULT_THRESH_US * 1000ULL;
+	o->states = OFFCPU_S | OFFCPU_D;
+	o->threads = OFFCPU_USER_THREADS;
+}
+
+int off_cpu_parse_thresh(const char *s, __u64 *ns)
+{
+	unsigned long long us;
+	char *end;
+
+	errno = 0;
+	us = strtoull(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || *s == '+' || us > MAX_THRESH_US)
+		return -EINVAL;
+	*ns = us * 1000;
+	return 0;
+}
+
+int off_cpu_parse_states(const char *s, __u32 *states)
+{
+	static const char letters[] = "RSDTI";
+	const char *l;
+
+	*states = 0;
+	for (; *s; s++) {
+		if (*s == ',')
+			continue;
+		l = strchr(letters, *s);
+		if (!l)
+			return -EINVAL;
+		*states |= 1U << (l - letters);
+	}
+	return *states ? 0 : -EINVAL;
+}
+
+int off_cpu_parse_threads(const char *s, __u32 *threads)
+{
+	if (!strcmp(s, "user"))
+		*threads = OFFCPU_USER_THREADS;
+	else if (!strcmp(s, "kernel"))
+		*threads = OFFCPU_KERNEL_THREADS;
+	else if (!strcmp(s, "all"))
+		*threads = OFFCPU_USER_THREADS | OFFCPU_KERNEL_THREADS;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* Where cgroup v2 is mounted: /sys/fs/cgroup, or /sys/fs/cgroup/unified beside v1. */
+static void cgroup2_root(char *root, size_t len)
+{
+	char dir[4096], type[64];
+	FILE *f = fopen("/proc/self/mounts", "r");
+
+	snprintf(root, len, "/sys/fs/cgroup");
+	while (f && fscanf(f, "%*s %4095s %63s %*[^\n]", dir, type) == 2) {
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(root, len, "%s", dir);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/* A cgroup v2 directory, by path or relative to where cgroup v2 is mounted. */
+static int open_cgroup(const char *name)
+{
+	char path[4096], root[4096] = "";
+	struct statfs sf;
+	int fd;
+
+	if (name[0] != '/')
+		cgroup2_root(root, sizeof(root));
+	snprintf(path, sizeof(path), "%s%s%s", root, root[0] ? "/" : "", name);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0 && !fstatfs(fd, &sf) && sf.f_type == CGROUP2_SUPER_MAGIC)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	fprintf(stderr, "bpfrec record: --off-cpu-cgroup: '%s' is not a cgroup v2 directory (see bpfrec record --help)\n",
+		path);
+	return -EINVAL;
+}
+
+/* The frames of stack @id, innermost first, after a context mark: entries used, 0 without. */
+static int read_stack(struct off_cpu *oc, __s32 id, __u64 mark, __u64 *chain)
+{
+	int n = 0;
+
+	if (id < 0 || bpf_map_lookup_elem(bpf_map__fd(oc->skel->maps.stacks), &id, chain + 1))
+		return 0;
+	while (n < OFFCPU_MAX_FRAMES && chain[1 + n])
+		n++;
+	if (!n)
+		return 0;
+	chain[0] = mark;
+	return n + 1;
+}
+
+/* -EFAULT: nothing to unwind (a kernel thread's user stack); the others lost one. */
+static bool stack_lost(__s32 id)
+{
+	return id < 0 && id != -EFAULT;
+}
+
+static int write_interval(struct off_cpu *oc, const struct offcpu_key *k, __u64 time,
+			  __u64 period, __u32 cpu, __u64 id)
+{
+	__u64 chain[2 * (1 + OFFCPU_MAX_FRAMES)];
+	struct pd_sample s = {
+		.pid = k->tgid, .tid = k->pid, .time = time, .cpu = cpu, .id = id,
+		.period = period, .cgroup = k->cgroup, .callchain = chain,
+	};
+	int nk;
+
+	nk = read_stack(oc, k->kstack, PERF_CONTEXT_KERNEL, chain);
+	s.nr_callchain = nk + read_stack(oc, k->ustack, PERF_CONTEXT_USER, chain + nk);
+	if (s.nr_callchain)
+		s.ip = chain[1];
+	if (stack_lost(k->kstack) || stack_lost(k->ustack))
+		oc->no_stack++;
+	oc->total_ns += period;
+	/* the cpumode of IP, the innermost frame */
+	return pd_write_sample(oc->w, nk ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, &s);
+}
+
+/* What the BPF side sent, or the rings' LOST records: written in the event's name. */
+static int on_record(void *ctx, const struct ring *r, const struct perf_event_header *h)
+{
+	const __u64 *lost = (const void *)(h + 1);
+	const __u32 *raw_size = (const void *)(h + 1);
+	struct off_cpu *oc = ctx;
+	struct offcpu_direct d;
+	struct pd_sample s = { .id = r->id, .cpu = r->cpu };
+	struct timespec ts;
+
+	if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 2 * sizeof(*lost)) {
+		oc->lost += lost[1];
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		s.time = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+		return pd_write_lost(oc->w, r->id, lost[1], &s);
+	}
+	/* u32 size, then the data: at offset 4, copied out to be aligned */
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + 4 + sizeof(d) ||
+	    *raw_size < sizeof(d))
+		return 0;
+	memcpy(&d, raw_size + 1, sizeof(d));
+	oc->direct++;
+	return write_interval(oc, &d.key, d.time, d.period, d.cpu, r->id);
+}
+
+/*
+ * The bpf-output event the BPF side writes into.  On the side-band's
+ * clock: CLOCK_MONOTONIC is bpf_ktime_get_ns(), the intervals' clock.
+ */
+static void event_attr(struct perf_event_attr *attr, size_t ring_bytes)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_BPF_OUTPUT;
+	attr->size = sizeof(*attr);
+	attr->sample_type = PERF_SAMPLE_RAW;
+	attr->sample_period = 1;
+	attr->sample_id_all = 1;
+	attr->disabled = 1;
+	attr->use_clockid = 1;
+	attr->clockid = CLOCK_MONOTONIC;
+	attr->watermark = 1;
+	attr->wakeup_watermark = ring_bytes / 4;
+}
+
+static int add_event(struct off_cpu *oc, struct evlist *el)
+{
+	struct perf_event_attr attr;
+	int i, fd = bpf_map__fd(oc->skel->maps.out), err;
+
+	event_attr(&attr, el->ring_bytes);
+	err = evlist_add(el, &attr, OFFCPU_EVENT);
+	if (err)
+		return err;
+	oc->ev = el->ev[el->nr_ev - 1];
+	oc->ev->drain = on_record;
+	oc->ev->drain_ctx = oc;
+	/* the kernel keeps the attr it opened; the file's describes our samples */
+	oc->ev->attr.sample_type = OFFCPU_SAMPLE_TYPE |
+				   (oc->o.cgroup ? PERF_SAMPLE_CGROUP : 0);
+	for (i = 0; i < oc->ev->nr; i++) {
+		if (bpf_map_update_elem(fd, &oc->ev->rings[i].cpu, &oc->ev->rings[i].fd, BPF_ANY)) {
+			fprintf(stderr, "bpfrec: wiring the off-CPU output of CPU %d: %s\n",
+				oc->ev->rings[i].cpu, strerror(errno));
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+static int load(struct off_cpu *oc)
+{
+	struct off_cpu_bpf *skel;
+	int err;
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		fprintf(stderr, "bpfrec: --off-cpu needs the kernel's BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF)\n");
+		return -EOPNOTSUPP;
+	}
+	skel = off_cpu_bpf__open();
+	if (!skel) {
+		err = -errno;
+		fprintf(stderr, "bpfrec: opening the off-CPU sampler: %s\n", strerror(-err));
+		return err;
+	}
+	oc->skel = skel;
+	skel->rodata->thresh_ns = oc->o.thresh_ns;
+	skel->rodata->states = oc->o.states;
+	skel->rodata->threads = oc->o.threads;
+	skel->rodata->has_pid = oc->o.workload || oc->o.nr_pids;
+	skel->rodata->has_tid = oc->o.nr_tids;
+	skel->rodata->has_cgroup = oc->o.cgroup;
+	skel->rodata->follow_forks = skel->rodata->has_pid;
+	if (!skel->rodata->has_pid)
+		bpf_program__set_autoload(skel->progs.on_newtask, false);
+	err = off_cpu_bpf__load(skel);
+	if (err == -EPERM || err == -EACCES)
+		fprintf(stderr, "bpfrec: no permission to load the off-CPU sampler: run as root or grant CAP_BPF and CAP_PERFMON\n");
+	else if (err)
+		fprintf(stderr, "bpfrec: loading the off-CPU sampler (tp_btf on sched_switch): %s\n",
+			strerror(-err));
+	return err;
+}
+
+int off_cpu_check(const struct off_cpu_opts *o)
+{
+	int fd = o->cgroup ? open_cgroup(o->cgroup) : -1;
+
+	if (fd < 0)
+		return o->cgroup ? fd : 0;
+	close(fd);
+	return 0;
+}
+
+int off_cpu_open(struct off_cpu *oc, const struct off_cpu_opts *o, struct evlist *el)
+{
+	int err;
+
+	memset(oc, 0, sizeof(*oc));
+	oc->o = *o;
+	oc->cgroup_fd = -1;
+	if (o->cgroup) {
+		oc->cgroup_fd = open_cgroup(o->cgroup);
+		if (oc->cgroup_fd < 0)
+			return oc->cgroup_fd;
+	}
+	err = load(oc);
+	if (!err)
+		err = add_event(oc, el);
+	if (err)
+		off_cpu_close(oc);
+	return err;
+}
+
+static int filter_add(struct bpf_map *map, const pid_t *ids, int nr)
+{
+	__u8 one = 1;
+	__u32 id;
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		id = ids[i];
+		if (bpf_map_update_elem(bpf_map__fd(map), &id, &one, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+int off_cpu_start(struct off_cpu *oc, struct pd_writer *w, pid_t workload)
+{
+	struct off_cpu_bpf *skel = oc->skel;
+	__u32 zero = 0;
+	int err;
+
+	oc->w = w;
+	err = filter_add(skel->maps.pid_filter, oc->o.pids, oc->o.nr_pids);
+	if (!err && workload)
+		err = filter_add(skel->maps.pid_filter, &workload, 1);
+	if (!err)
+		err = filter_add(skel->maps.tid_filter, oc->o.tids, oc->o.nr_tids);
+	if (!err && oc->cgroup_fd >= 0 &&
+	    bpf_map_update_elem(bpf_map__fd(skel->maps.cgroup_filter), &zero, &oc->cgroup_fd, BPF_ANY))
+		err = -errno;
+	if (!err)
+		err = off_cpu_bpf__attach(skel);
+	if (err) {
+		fprintf(stderr, "bpfrec: starting the off-CPU sampler: %s\n", strerror(-err));
+		return err;
+	}
+	__atomic_store_n(&skel->bss->enabled, true, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void off_cpu_stop(struct off_cpu *oc)
+{
+	__atomic_store_n(&oc->skel->bss->enabled, false, __ATOMIC_RELEASE);
+}
+
+int off_cpu_finish(struct off_cpu *oc, __u64 time)
+{
+	int fd = bpf_map__fd(oc->skel->maps.aggregate), err;
+	struct offcpu_key key, next, *prev = NULL;
+	__u64 total;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &total))
+			continue;
+		err = write_interval(oc, &key, time, total, 0, oc->ev->ids[0]);
+		if (err)
+			return err;
+		oc->sums++;
+	}
+	return 0;
+}
+
+void off_cpu_report(const struct off_cpu *oc)
+{
+	__u64 agg_lost = oc->skel->bss->agg_lost, out_lost = oc->skel->bss->out_lost;
+	__u64 unstarted = oc->skel->bss->unstarted;
+
+	fprintf(stderr, "bpfrec: off-CPU: %.3f s in %llu samples (%llu intervals >= %llu us as they ended, %llu sums of shorter ones)\n",
+		oc->total_ns / 1e9, (unsigned long long)(oc->direct + oc->sums),
+		(unsigned long long)oc->direct, (unsigned long long)(oc->o.thresh_ns / 1000),
+		(unsigned long long)oc->sums);
+	if (oc->lost || out_lost || agg_lost || unstarted)
+		fprintf(stderr, "bpfrec: off-CPU: LOST %llu intervals (raise -m or --off-cpu-thresh), %llu short ones (too many stacks to sum), %llu unmeasured (task storage busy)\n",
+			(unsigned long long)(oc->lost + out_lost), (unsigned long long)agg_lost,
+			(unsigned long long)unstarted);
+	if (oc->no_stack)
+		fprintf(stderr, "bpfrec: off-CPU: %llu sample%s with a stack that could not be read (stack map full or collided)\n",
+			(unsigned long long)oc->no_stack, oc->no_stack == 1 ? "" : "s");
+}
+
+void off_cpu_mark(const struct off_cpu *oc, struct facts *f)
+{
+	skel_mark_self(oc->skel->skeleton, f);
+}
+
+void off_cpu_close(struct off_cpu *oc)
+{
+	/* zeroed, it was never opened: fd 0 is not its own */
+	if (!oc->skel && !oc->cgroup_fd)
+		return;
+	off_cpu_bpf__destroy(oc->skel);
+	if (oc->cgroup_fd >= 0)
+		close(oc->cgroup_fd);
+	memset(oc, 0, sizeof(*oc));
+}
