@@ -38,21 +38,23 @@ const char *output_channel(const char *name, const char **map)
 }
 
 /*
- * The BTF of the object that map @map_id belongs to.  A map without keys
- * and values (ring buffers, perf event arrays) has none of its own: the
- * programs that use the map have their object's.
+ * The BTF of the object that map @map_id (whose own BTF is @btf_id)
+ * belongs to.  A map without keys and values (ring buffers, perf event
+ * arrays) has none of its own: the programs that use the map have their
+ * object's.  Ids, not the map's facts: a fact the reader hands out lasts
+ * until its next look-up, and the programs' come first.
  */
-static struct btf *object_btf(struct pd_reader *r, const struct pd_map *m)
+static struct btf *object_btf(struct pd_reader *r, __u32 map_id, __u32 btf_id)
 {
 	struct pd_fact_iter it = {};
 	const struct pd_prog *p;
 	const struct pd_btf *b;
-	__u32 id, btf_id = m->btf_id, i;
+	__u32 id, i;
 
 	while (!btf_id && pd_reader_next_fact(r, PD_PROG, &it, &id)) {
 		p = pd_reader_prog(r, id);
 		for (i = 0; p && (p->flags & PD_F_OBJECT) && i < p->nr_map_ids; i++)
-			if (p->map_ids[i] == m->id)
+			if (p->map_ids[i] == map_id)
 				btf_id = p->btf_id;
 	}
 	b = btf_id ? pd_reader_btf(r, btf_id) : NULL;
@@ -75,7 +77,7 @@ struct output_decoder *output_decoder_new(struct pd_reader *r, const char *map, 
 		if (!m || !(m->flags & PD_F_OBJECT) || strncmp(m->name, map, PD_NAME_LEN - 1))
 			continue;
 		*map_id = id;
-		btf = object_btf(r, m);
+		btf = object_btf(r, id, m->btf_id);
 		if (!btf)
 			continue;
 		type_id = btf__find_by_name_kind(btf, map, BTF_KIND_STRUCT);
