@@ -97,8 +97,10 @@ else
 		       '$BPFREC' script -i - --json | python3 '$tmp/compare.py' '$tmp/r.truth' names"
 	check "pipe mode from stdin: the text lines too (script reads its input twice)" \
 		sh -c "cat '$tmp/p.data' | '$BPFREC' script -i - | grep -c ' PROG_LOAD ' | grep -qx '[1-9][0-9]*'"
-	check "report reads a pipe-mode stdin" \
-		sh -c "cat '$tmp/p.data' | '$BPFREC' report -i - | grep -q PROG"
+	# the stream holds cpu-clock samples: report profiles them, by command
+	check "report reads a pipe-mode stdin: the storm's cpu-clock samples" \
+		sh -c "cat '$tmp/p.data' | '$BPFREC' report -i - --sort comm |
+		       grep -Eq '^ +[0-9.]+% +[1-9][0-9]* +storm *\$'"
 
 	# what perf could not resolve was 'unresolved' with no name before
 	unnamed=$("$BPFREC" script -i "$tmp/z.data" --kinds prog 2>/dev/null | awk '$5 == "PROG_LOAD" && $7 == "-"' | wc -l)
