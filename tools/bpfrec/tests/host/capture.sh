@@ -15,10 +15,7 @@ BPFREC=${BPFREC:-$here/../../bpfrec}
 STORM=${STORM:-$here/../../.output/storm}
 N=500
 
-passed=0 failed=0 skipped=0
-pass() { passed=$((passed + 1)); echo "ok    $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+: $2}"; }
-skip() { skipped=$((skipped + 1)); echo "skip  $1${2:+: $2}"; }
+. "$here/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "capture tests need root" >&2; exit 1; }
 for t in "$BPFREC" "$STORM"; do

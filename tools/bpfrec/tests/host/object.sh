@@ -20,10 +20,7 @@ EXECS=$OBJS/examples/execs.bpf.o
 LATENCY=$OBJS/examples/latency.bpf.o
 T=$OBJS/tests/host/objects
 
-passed=0 failed=0 skipped=0
-pass() { passed=$((passed + 1)); echo "ok    $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+: $2}"; }
-skip() { skipped=$((skipped + 1)); echo "skip  $1${2:+: $2}"; }
+. "$here/lib.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "object tests need root" >&2

@@ -19,12 +19,7 @@ STAT_PROG=${STAT_PROG:-$here/../../.output/stat-prog}
 PERF=${PERF:-/usr/bin/perf}
 CC=${CC:-gcc}
 
-passed=0 failed=0 skipped=0
-pass() { passed=$((passed + 1)); echo "ok    $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+: $2}"; }
-skip() { skipped=$((skipped + 1)); echo "skip  $1${2:+: $2}"; }
-# result NAME WHY: passes when WHY is empty
-result() { if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi; }
+. "$here/lib.sh"
 
 finish() {
 	echo "report: $passed passed, $failed failed, $skipped skipped"

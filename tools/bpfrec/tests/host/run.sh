@@ -17,10 +17,7 @@ PERF=${PERF:-/usr/bin/perf}
 N=2000
 [ "${1:-}" = -n ] && N=$2
 
-passed=0 failed=0 skipped=0
-pass() { passed=$((passed + 1)); echo "ok    $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+: $2}"; }
-skip() { skipped=$((skipped + 1)); echo "skip  $1${2:+: $2}"; }
+. "$here/lib.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "host tests need root (they record system-wide)" >&2

@@ -20,12 +20,7 @@ WORK=$(realpath "${WORK:-$here/../../.output/sample-work}")
 STAT_PROG=${STAT_PROG:-$here/../../.output/stat-prog}
 PERF=${PERF:-/usr/bin/perf}
 
-passed=0 failed=0 skipped=0
-pass() { passed=$((passed + 1)); echo "ok    $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+: $2}"; }
-skip() { skipped=$((skipped + 1)); echo "skip  $1${2:+: $2}"; }
-# result NAME DETAIL: pass when DETAIL is empty, else fail with it
-result() { if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi; }
+. "$here/lib.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "sampling host tests need root" >&2

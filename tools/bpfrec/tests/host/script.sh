@@ -19,10 +19,7 @@ STORM=${STORM:-$here/../../.output/storm}
 PERF=${PERF:-/usr/bin/perf}
 N=50
 
-passed=0 failed=0 skipped=0
-pass() { passed=$((passed + 1)); echo "ok    $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+: $2}"; }
-skip() { skipped=$((skipped + 1)); echo "skip  $1${2:+: $2}"; }
+. "$here/lib.sh"
 # check NAME CMD...: pass when CMD succeeds, else fail with its output
 check() {
 	local name=$1 out

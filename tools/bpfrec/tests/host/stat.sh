@@ -16,12 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 BPFREC=${BPFREC:-$here/../../bpfrec}
 STAT_PROG=${STAT_PROG:-$here/../../.output/stat-prog}
 
-passed=0 failed=0 skipped=0
-pass() { passed=$((passed + 1)); echo "ok    $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+: $2}"; }
-skip() { skipped=$((skipped + 1)); echo "skip  $1${2:+: $2}"; }
-# result NAME DETAIL: pass when DETAIL is empty, else fail with it
-result() { if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi; }
+. "$here/lib.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "stat host tests need root" >&2
