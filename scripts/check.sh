@@ -52,6 +52,26 @@ nwant=$#
 # background, beside the others; their stage lines still come in the suites' order.
 background=" fuzz "
 
+# A suite that passed is not run again while nothing it could depend on changed: its
+# verdict is kept under $CACHE/verdicts, keyed by the content of every file of the
+# checkout (tracked or not ignored), the installed packages and the running kernel.
+# Any change to the tree, to a package or a reboot into another kernel runs everything;
+# BPFREC_RERUN=1 (CI sets it) runs every suite whatever the verdicts say.
+verdicts=$CACHE/verdicts
+mkdir -p "$verdicts"
+inputs_key=$({
+	git -C "$TOP" ls-files -z -co --exclude-standard |
+		(cd "$TOP" && xargs -0 sha256sum 2>/dev/null)
+	dpkg-query -W 2>/dev/null
+	uname -rv
+	echo "FUZZ_SECONDS=$FUZZ_SECONDS"
+} | sha256sum | cut -c1-16)
+
+# cached_verdict NAME: the date NAME passed with these inputs, or nothing.
+cached_verdict() {
+	[ "${BPFREC_RERUN:-0}" != 1 ] && cat "$verdicts/suite-$1-$inputs_key" 2>/dev/null
+}
+
 # selected NAME: true when NAME is among the suites asked for (all by default).
 selected() {
 	[ "$nwant" -eq 0 ] || [[ "$want" == *" $1 "* ]]
@@ -62,6 +82,7 @@ declare -A bgpid started
 for s in "${suites[@]}"; do
 	name=${s%%:*}
 	[[ "$background" == *" $name "* ]] && selected "$name" || continue
+	[ -z "$(cached_verdict "$name")" ] || continue
 	started[$name]=$(date +%s)
 	${s#*:} >"$CACHE/logs/check-$name.$$.log" 2>&1 </dev/null &
 	bgpid[$name]=$!
@@ -75,6 +96,12 @@ for s in "${suites[@]}"; do
 	cmd=${s#*:}
 	selected "$name" || continue
 	log=$CACHE/logs/check-$name.$$.log
+	when=$(cached_verdict "$name")
+	if [ -n "$when" ]; then
+		passed=$((passed + 1))
+		stage "$name: passed on $when with these exact inputs (tree, packages, kernel); not run again (BPFREC_RERUN=1 runs it)"
+		continue
+	fi
 	if [ -n "${bgpid[$name]:-}" ]; then
 		t=${started[$name]}
 		wait "${bgpid[$name]}" && rc=0 || rc=$?
@@ -85,6 +112,7 @@ for s in "${suites[@]}"; do
 	fi
 	if [ $rc = 0 ]; then
 		passed=$((passed + 1))
+		date -u '+%Y-%m-%d %H:%M UTC' >"$verdicts/suite-$name-$inputs_key"
 		stage "$name: passed in $(($(date +%s) - t))s: $(grep -v '^\s*$' "$log" | tail -n 1)"
 	else
 		failed+=("$name")
