@@ -31,6 +31,7 @@
 #include "util/off_cpu.h"
 #include "util/recording.h"
 #include "util/sampler.h"
+#include "util/tracing_data.h"
 #include "util/sink.h"
 #include "util/user_obj.h"
 #include "util/workload.h"
@@ -585,9 +586,12 @@ static int finish(struct recorder *r, int err)
 	ret = facts_store(r->sink.facts, r->w);
 	if (!err)
 		err = ret;
-	ret = sampler_tracing_data(&r->o.sampler, &r->evlist, r->w);
-	if (!err)
-		err = ret;
+	/* the kallsyms of now name the samples' kernel frames on any machine */
+	if (r->o.sampler.nr_specs || r->o.off_cpu) {
+		ret = tracing_data_store(&r->evlist, r->w);
+		if (!err)
+			err = ret;
+	}
 	pd_writer_stats(r->w, &ws);
 	ret = pd_writer_close(r->w);
 	r->w = NULL;

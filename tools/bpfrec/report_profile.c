@@ -19,6 +19,7 @@ enum {
 	OPT_FOLDED,
 	OPT_SVG,
 	OPT_JSON,
+	OPT_KALLSYMS,
 };
 
 static const struct argp_option profile_options[] = {
@@ -30,6 +31,8 @@ static const struct argp_option profile_options[] = {
 	  "folded stacks, one line each: comm;root;...;leaf COUNT (samples, or ns with --off-cpu)", 0 },
 	{ "svg", OPT_SVG, "FILE", 0, "write an interactive flame graph to FILE", 0 },
 	{ "json", OPT_JSON, NULL, 0, "the table rows (or stacks) as JSON lines", 0 },
+	{ "kallsyms", OPT_KALLSYMS, "FILE", 0,
+	  "kernel symbols of the recording machine, for files that kept none (perf's): a copy of its /proc/kallsyms (default: this machine's, if the file was recorded here)", 0 },
 	{ 0 }
 };
 
@@ -52,6 +55,9 @@ static error_t profile_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_JSON:
 		a->json = true;
+		break;
+	case OPT_KALLSYMS:
+		a->kallsyms = arg;
 		break;
 	case ARGP_KEY_END: {
 		struct profile_view v;
@@ -199,7 +205,7 @@ int report_profile(const char *path, const struct report_profile_args *a)
 		fprintf(stderr, "bpfrec report: cannot write %s: %s\n", a->svg, strerror(errno));
 		return BPFREC_EXIT_ERROR;
 	}
-	if (profile_read(&p, path, err, sizeof(err))) {
+	if (profile_read(&p, path, a->kallsyms, err, sizeof(err))) {
 		fprintf(stderr, "bpfrec report: %s: %s\n", path, err);
 		goto out;
 	}

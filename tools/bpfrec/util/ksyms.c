@@ -74,8 +74,10 @@ int ksyms_parse(struct ksyms *k, const char *text, size_t len)
 		k->syms[k->nr++] = s;
 	}
 	if (!any_addr) {
+		bool none = !k->nr;
+
 		ksyms_free(k);
-		return -EPERM;
+		return none ? -ENOENT : -EPERM;
 	}
 	qsort(k->syms, k->nr, sizeof(*k->syms), ksym_cmp);
 	return 0;

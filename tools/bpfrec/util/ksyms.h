@@ -23,8 +23,8 @@ struct ksyms {
 	char *text;			/* a copy of the text, names cut in place */
 };
 
-/* Parse @len bytes of kallsyms text: 0, -ENOMEM, or -EPERM when every
- * address reads 0 (kptr_restrict hid them). */
+/* Parse @len bytes of kallsyms text: 0, -ENOMEM, -ENOENT when there is
+ * no symbol, or -EPERM when every address reads 0 (kptr_restrict hid them). */
 int ksyms_parse(struct ksyms *k, const char *text, size_t len);
 /* Read and parse a kallsyms file: 0 or a negative errno. */
 int ksyms_load(struct ksyms *k, const char *path);

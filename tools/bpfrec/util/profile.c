@@ -16,6 +16,7 @@
 #include <bpf/btf.h>
 #include "util/array.h"
 #include "util/profile.h"
+#include "util/trace_fields.h"
 
 #define KERNEL_DSO	"[kernel.kallsyms]"
 /* user cache keys: a path id above, the file offset below */
@@ -31,36 +32,69 @@ static int frame_id(struct profile *p, const struct frame *f, __u32 *id)
 	return intern_blob(&p->frames, f, sizeof(*f), id);
 }
 
+/* The kallsyms of record time the file holds: 0, or why there are none. */
+static const char *file_symbols(struct profile *p)
+{
+	const void *data;
+	const char *text;
+	size_t len, size;
+	int err;
+
+	data = pd_reader_tracing_data(p->reader, &len);
+	if (!data)
+		return "the file holds none";
+	err = trace_fields_kallsyms(data, len, &text, &size);
+	if (err)
+		return err == -ENOMEM ? "out of memory" : "the file's tracing data is malformed";
+	if (!size)
+		return "the file holds none";
+	err = ksyms_parse(&p->ksyms, text, size);
+	if (err)
+		return err == -EPERM ? "the file's kallsyms hide their addresses (recorded without root)" :
+		       err == -ENOENT ? "the file's kallsyms list no symbol" : strerror(-err);
+	return NULL;
+}
+
 /*
- * Kernel symbols: from the running machine only when the file was
- * recorded on it (same host, same kernel release), and the kernel MMAP
- * record confirms it later (same _text address: same boot).
+ * Kernel symbols: the kallsyms the file kept.  Else (perf's files) the
+ * kallsyms of @live, the user's word that they are the recording
+ * machine's; without it this machine's, only when the file was recorded
+ * on it (same host, same kernel release).  The kernel MMAP record
+ * confirms either later (same _text address: same boot).
  */
-static void kernel_symbols(struct profile *p)
+static void kernel_symbols(struct profile *p, const char *live)
 {
 	const struct pd_file_info *in = p->info;
+	const char *why = file_symbols(p);
 	struct utsname u;
 	int err;
 
-	if (uname(&u) || !in->hostname || !in->osrelease ||
-	    strcmp(u.nodename, in->hostname) || strcmp(u.release, in->osrelease)) {
+	if (!why) {
+		p->have_ksyms = true;
 		snprintf(p->ksyms_note, sizeof(p->ksyms_note),
-			 "kernel symbols not shown: the file holds none and was recorded on %s (kernel %s), not on this machine",
-			 in->hostname ? in->hostname : "an unknown host",
+			 "kernel symbols from the kallsyms the file kept (%zu symbols of %s)",
+			 p->ksyms.nr, in->hostname ? in->hostname : "an unknown host");
+		return;
+	}
+	if (!live && (uname(&u) || !in->hostname || !in->osrelease ||
+		      strcmp(u.nodename, in->hostname) || strcmp(u.release, in->osrelease))) {
+		snprintf(p->ksyms_note, sizeof(p->ksyms_note),
+			 "kernel symbols not shown: %s and it was recorded on %s (kernel %s), not on this machine (--kallsyms names a copy)",
+			 why, in->hostname ? in->hostname : "an unknown host",
 			 in->osrelease ? in->osrelease : "unknown");
 		return;
 	}
-	err = ksyms_load(&p->ksyms, "/proc/kallsyms");
+	err = ksyms_load(&p->ksyms, live ? live : "/proc/kallsyms");
 	if (err) {
 		snprintf(p->ksyms_note, sizeof(p->ksyms_note),
-			 "kernel symbols not shown: /proc/kallsyms: %s",
+			 "kernel symbols not shown: %s; %s: %s", why, live ? live : "/proc/kallsyms",
 			 err == -EPERM ? "addresses hidden (kptr_restrict; run as root)" :
-			 strerror(-err));
+			 err == -ENOENT ? "no symbols" : strerror(-err));
 		return;
 	}
 	p->have_ksyms = true;
-	snprintf(p->ksyms_note, sizeof(p->ksyms_note),
-		 "kernel symbols from this machine's /proc/kallsyms (the file holds none; it was recorded here)");
+	snprintf(p->ksyms_note, sizeof(p->ksyms_note), "kernel symbols from %s (%s)",
+		 live ? live : "this machine's /proc/kallsyms", why);
 }
 
 /* perf's MMAP of "[kernel.kallsyms]_text" says where the kernel was. */
@@ -414,7 +448,8 @@ static int on_record(struct profile *p, const struct pd_record *rec)
 	return 0;
 }
 
-int profile_read(struct profile *p, const char *path, char *err, size_t errlen)
+int profile_read(struct profile *p, const char *path, const char *kallsyms, char *err,
+		 size_t errlen)
 {
 	struct pd_ordered *o;
 	struct pd_record rec;
@@ -434,7 +469,7 @@ int profile_read(struct profile *p, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	kernel_symbols(p);
+	kernel_symbols(p, kallsyms);
 	while ((ret = pd_ordered_next(o, &rec)) > 0) {
 		ret = on_record(p, &rec);
 		if (ret)

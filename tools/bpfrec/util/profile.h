@@ -67,8 +67,13 @@ struct profile {
 	size_t scratch_cap;
 };
 
-/* Read every sample of @path: 0, or -1 with one line in @err. */
-int profile_read(struct profile *p, const char *path, char *err, size_t errlen);
+/*
+ * Read every sample of @path: 0, or -1 with one line in @err.  Kernel
+ * addresses are named from the kallsyms the file kept, else from the
+ * file @kallsyms (NULL: this machine's, if the file was recorded here).
+ */
+int profile_read(struct profile *p, const char *path, const char *kallsyms, char *err,
+		 size_t errlen);
 /* The event named @name, or -1. */
 int profile_event(const struct profile *p, const char *name);
 /* The first event other than off-CPU time with samples, or -1. */

@@ -16,7 +16,6 @@
 #include "util/evlist.h"
 #include "util/sampler.h"
 #include "util/task_synth.h"
-#include "util/tracing_data.h"
 
 int sampler_add_spec(struct sampler *s, const char *spec)
 {
@@ -126,30 +125,6 @@ int sampler_synthesize(struct sampler *s, struct pd_writer *w, const struct pd_s
 		err = pd_write_finished_round(w);
 	if (err)
 		fprintf(stderr, "bpfrec: writing the existing tasks: %s\n", strerror(-err));
-	return err;
-}
-
-int sampler_tracing_data(struct sampler *s, const struct evlist *el, struct pd_writer *w)
-{
-	const char **tps;
-	size_t len;
-	void *data;
-	int e, nr = 0, err;
-
-	if (!s->nr_specs)
-		return 0;
-	tps = calloc(el->nr_ev, sizeof(*tps));
-	if (!tps)
-		return -ENOMEM;
-	for (e = 0; e < el->nr_ev; e++)
-		if (el->ev[e]->attr.type == PERF_TYPE_TRACEPOINT)
-			tps[nr++] = el->ev[e]->name;
-	err = tracing_data_build(tps, nr, &data, &len);
-	free(tps);
-	if (err)
-		return err;
-	err = pd_writer_set_tracing_data(w, data, len);
-	free(data);
 	return err;
 }
 

@@ -3,7 +3,7 @@
  * The sampling part of `bpfrec record`: the events of -e other than
  * bpf-events, on the target of -a, -p, -t or the workload, and what a
  * sampled file needs besides the samples (the tasks and mappings that
- * existed before, the kernel's map, the tracing data).
+ * existed before, the kernel's map).
  */
 #ifndef BPFREC_SAMPLER_H
 #define BPFREC_SAMPLER_H
@@ -46,8 +46,6 @@ int sampler_open(struct sampler *s, struct evlist *el, pid_t workload);
  * map, and the tasks and mappings of the target, with @t's time and id.
  */
 int sampler_synthesize(struct sampler *s, struct pd_writer *w, const struct pd_sample *t);
-/* The tracing data of the events of @el (HEADER_TRACING_DATA), kallsyms in it. */
-int sampler_tracing_data(struct sampler *s, const struct evlist *el, struct pd_writer *w);
 /* One line on stderr: what is sampled, how often, where. */
 void sampler_describe(const struct sampler *s);
 void sampler_free(struct sampler *s);

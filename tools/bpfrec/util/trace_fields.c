@@ -88,7 +88,13 @@ static int parse_formats(struct tep_handle *tep, struct blob_cur *c, const char 
 	return c->bad ? -EINVAL : 0;
 }
 
-static int parse(struct tep_handle *tep, struct blob_cur *c)
+/*
+ * The formats go to @tep; the kallsyms are handed out as they lie in the
+ * blob (*@ksyms, *@ksyms_size; size 0 when there are none, as perf has
+ * written since 6.x) for the caller to parse as it needs.
+ */
+static int parse(struct tep_handle *tep, struct blob_cur *c, const char **ksyms,
+		 __u32 *ksyms_size)
 {
 	static const char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	const char *m = take(c, sizeof(magic)), *version, *p, *sys;
@@ -125,10 +131,8 @@ static int parse(struct tep_handle *tep, struct blob_cur *c)
 		if (!sys || parse_formats(tep, c, sys, take_num(c, 4)))
 			return -EINVAL;
 	}
-	text = take_text(c, take_num(c, 4));
-	if (text && tep_parse_kallsyms(tep, text))
-		c->bad = true;
-	free(text);
+	*ksyms_size = take_num(c, 4);
+	*ksyms = take(c, *ksyms_size);
 	text = take_text(c, take_num(c, 4));
 	if (text)
 		tep_parse_printk_formats(tep, text);
@@ -141,17 +145,47 @@ struct tep_handle *trace_fields_open(const void *data, size_t len, char *err, si
 {
 	struct blob_cur c = { .p = data, .len = len };
 	struct tep_handle *tep = tep_alloc();
+	const char *ksyms;
+	__u32 ksyms_size;
+	char *text = NULL;
 
 	if (!tep) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	if (parse(tep, &c)) {
+	if (parse(tep, &c, &ksyms, &ksyms_size)) {
 		snprintf(err, errlen, "malformed tracing data at byte %zu of %zu", c.pos, len);
-		tep_free(tep);
-		return NULL;
+		goto fail;
+	}
+	if (ksyms_size) {
+		text = strndup(ksyms, ksyms_size);
+		if (!text || tep_parse_kallsyms(tep, text)) {
+			snprintf(err, errlen, "%s", text ? "malformed kallsyms in the tracing data" :
+				 "out of memory");
+			goto fail;
+		}
+		free(text);
 	}
 	return tep;
+fail:
+	free(text);
+	tep_free(tep);
+	return NULL;
+}
+
+int trace_fields_kallsyms(const void *data, size_t len, const char **text, size_t *size)
+{
+	struct blob_cur c = { .p = data, .len = len };
+	struct tep_handle *tep = tep_alloc();
+	__u32 ksyms_size;
+	int err;
+
+	if (!tep)
+		return -ENOMEM;
+	err = parse(tep, &c, text, &ksyms_size);
+	tep_free(tep);
+	*size = ksyms_size;
+	return err;
 }
 
 void trace_fields_close(struct tep_handle *tep)

@@ -20,6 +20,12 @@ struct tep_handle;
  */
 struct tep_handle *trace_fields_open(const void *data, size_t len, char *err, size_t errlen);
 void trace_fields_close(struct tep_handle *tep);
+/*
+ * The kallsyms text of record time in @len bytes of tracing data, where
+ * it lies in @data: 0 (*@size is 0 when the data holds none, as in
+ * perf's files), -EINVAL for malformed data, -ENOMEM.
+ */
+int trace_fields_kallsyms(const void *data, size_t len, const char **text, size_t *size);
 
 struct trace_field {
 	const char *name;		/* the format's, valid while the handle is */

@@ -15,7 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/types.h>
+#include "util/evlist.h"
 #include "util/tracefs.h"
+#include "util/perf_data/perf_data.h"
 #include "util/tracing_data.h"
 
 struct blob {
@@ -168,4 +170,26 @@ int tracing_data_build(const char *const *tps, int nr, void **data, size_t *len)
 	*data = b.p;
 	*len = b.len;
 	return 0;
+}
+
+int tracing_data_store(const struct evlist *el, struct pd_writer *w)
+{
+	const char **tps;
+	size_t len;
+	void *data;
+	int e, nr = 0, err;
+
+	tps = calloc(el->nr_ev, sizeof(*tps));
+	if (!tps)
+		return -ENOMEM;
+	for (e = 0; e < el->nr_ev; e++)
+		if (el->ev[e]->attr.type == PERF_TYPE_TRACEPOINT)
+			tps[nr++] = el->ev[e]->name;
+	err = tracing_data_build(tps, nr, &data, &len);
+	free(tps);
+	if (err)
+		return err;
+	err = pd_writer_set_tracing_data(w, data, len);
+	free(data);
+	return err;
 }

@@ -186,6 +186,21 @@ else
 	direct_ratio=
 fi
 
+# 1b. the report names the kernel frames from the kallsyms the file kept, also
+#     where the machine reading it has none (an empty --kallsyms: another machine)
+if [ -f "$tmp/direct.data" ]; then
+	: >"$tmp/empty.kallsyms"
+	"$BPFREC" report -i "$tmp/direct.data" --off-cpu --kallsyms "$tmp/empty.kallsyms" \
+		>"$tmp/report.txt" 2>"$tmp/report.err"
+	"$BPFREC" report -i "$tmp/direct.data" --off-cpu --folded --kallsyms "$tmp/empty.kallsyms" \
+		>"$tmp/report.folded" 2>>"$tmp/report.err"
+	result "report names the sleeps' kernel frames from the file's kallsyms" "$(
+		grep -q '^# kernel symbols from the kallsyms the file kept ([0-9]* symbols of '"$(uname -n)"')$' "$tmp/report.txt" ||
+			echo "kallsyms line: $(grep '^# kernel' "$tmp/report.txt") $(head -c 200 "$tmp/report.err")"
+		grep -q '^sleeper;.*;hrtimer_nanosleep;do_nanosleep;schedule;__schedule;' "$tmp/report.folded" ||
+			echo "no sleeper stack in hrtimer_nanosleep: $(grep '^sleeper' "$tmp/report.folded" | head -c 300)")"
+fi
+
 # 2. 200 ms: the same sleeps summed, written when the recording stopped
 if record sums 200000 sums.data; then
 	read -r n all sum ntimes pids < <(stats "$tmp/sums.data" 200000000)

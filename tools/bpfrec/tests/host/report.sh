@@ -167,8 +167,23 @@ PY
 	"$BPFREC" report -i "$tmp/bpf.data" --sort sym >"$tmp/bpf.txt" 2>"$tmp/err"
 	result "the text table names it, and says where kernel symbols came from" "$(
 		grep -q '^ .*%.* stat_target_with_a_long_name$' "$tmp/bpf.txt" || echo "no row: $(head -12 "$tmp/bpf.txt")"
-		grep -qx "# kernel symbols from this machine's /proc/kallsyms (the file holds none; it was recorded here)" "$tmp/bpf.txt" ||
+		grep -qx "# kernel symbols from this machine's /proc/kallsyms (the file holds none)" "$tmp/bpf.txt" ||
 			echo "no kallsyms line")"
+	# perf's files keep no kallsyms: --kallsyms names the recording machine's copy
+	cp /proc/kallsyms "$tmp/kallsyms.copy"
+	: >"$tmp/empty.kallsyms"
+	"$BPFREC" report -i "$tmp/bpf.data" --kallsyms "$tmp/kallsyms.copy" >"$tmp/ks.txt" 2>"$tmp/err"
+	"$BPFREC" report -i "$tmp/bpf.data" --kallsyms "$tmp/kallsyms.copy" --folded >"$tmp/ks.folded" 2>>"$tmp/err"
+	result "--kallsyms COPY names a perf file's kernel frames, and says so" "$(
+		grep -qx "# kernel symbols from $tmp/kallsyms.copy (the file holds none)" "$tmp/ks.txt" ||
+			echo "kallsyms line: $(grep '^# kernel' "$tmp/ks.txt")"
+		grep -q ';do_syscall_64;__x64_sys_bpf;__sys_bpf;bpf_prog_test_run' "$tmp/ks.folded" ||
+			echo "no __sys_bpf stack: $(head -c 300 "$tmp/ks.folded" "$tmp/err")")"
+	"$BPFREC" report -i "$tmp/bpf.data" --kallsyms "$tmp/empty.kallsyms" --folded >"$tmp/ks.folded" 2>"$tmp/err"
+	result "--kallsyms of an empty file: no kernel frame named, said in one line" "$(
+		[ "$(cat "$tmp/err")" = "bpfrec report: $tmp/bpf.data: kernel symbols not shown: the file holds none; $tmp/empty.kallsyms: no symbols" ] ||
+			echo "stderr: $(head -c 300 "$tmp/err")"
+		grep -q '__sys_bpf' "$tmp/ks.folded" && echo "__sys_bpf named")"
 fi
 
 # --- bad input ---------------------------------------------------------------

@@ -224,7 +224,7 @@ int main(void)
 	unit_setup();
 	file = path("profile.data");
 	if (CHECK(craft(file), "crafted %s", file) &&
-	    CHECK(profile_read(&p, file, err, sizeof(err)) == 0, "profile read: %s", err)) {
+	    CHECK(profile_read(&p, file, NULL, err, sizeof(err)) == 0, "profile read: %s", err)) {
 		CHECK(!p.have_ksyms && strstr(p.ksyms_note, "(0x1234) is not this boot's"),
 		      "kernel symbols of another boot refused: %s", p.ksyms_note);
 		CHECK(p.event_samples[0] == 7 && p.event_samples[1] == 2, "7 CPU and 2 off-CPU samples");

@@ -256,6 +256,41 @@ static void test_malformed(const char *data)
 	      "its kernel frames unnamed");
 }
 
+/*
+ * report names kernel frames from the kallsyms the file kept, whatever
+ * the machine reading it has (--kallsyms of an empty file: another
+ * machine); a file whose kallsyms cannot be read falls back, and says so.
+ */
+static void test_report(const char *data, const char *cut)
+{
+	char file[512], empty[512], line[1024], want[1024];
+	char *argv[] = { "report", "-i", file, "--kallsyms", empty, NULL, NULL };
+	int ret;
+
+	snprintf(file, sizeof(file), "%s", data);
+	snprintf(empty, sizeof(empty), "%s", path("empty.kallsyms"));
+	fclose(fopen(empty, "w"));
+	ret = run_cmd(cmd_report, 5, argv, path("report.txt"));
+	first(path("report.txt"), "# kernel symbols", line, sizeof(line));
+	CHECK(ret == 0 && strstr(line, "# kernel symbols from the kallsyms the file kept (4 symbols of "),
+	      "report: kernel symbols from the file, not --kallsyms: %s", line);
+	argv[5] = "--folded";
+	ret = run_cmd(cmd_report, 6, argv, path("folded.txt"));
+	CHECK(ret == 0 && count_lines(path("folded.txt"), ";other_func;bpf_prog_", NULL, 0) == 2,
+	      "report --folded: the kernel frame under the BPF samples named other_func");
+	snprintf(file, sizeof(file), "%s", cut);
+	argv[5] = NULL;
+	ret = run_cmd(cmd_report, 5, argv, path("report-cut.txt"));
+	first(path("report-cut.txt"), "# kernel symbols", line, sizeof(line));
+	snprintf(want, sizeof(want),
+		 "# kernel symbols not shown: the file's tracing data is malformed; %s: no symbols",
+		 empty);
+	CHECK(ret == 0 && !strcmp(line, want),
+	      "report of cut tracing data: --kallsyms used, and it has no symbols: %s", line);
+	CHECK(count_lines(path("report-cut.txt"), "other_func", NULL, 0) == 0,
+	      "report of cut tracing data: no kernel frame named");
+}
+
 int main(void)
 {
 	unit_setup();
@@ -263,5 +298,6 @@ int main(void)
 		test_script(path("samples.data"));
 	if (CHECK(!write_file(path("cut.data"), 20), "a file of cut tracing data written"))
 		test_malformed(path("cut.data"));
+	test_report(path("samples.data"), path("cut.data"));
 	return unit_done();
 }

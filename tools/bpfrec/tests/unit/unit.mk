@@ -15,7 +15,8 @@
 #   test_profile    report's profile of a crafted file: folded stacks, BPF
 #                   and user symbols, off-CPU totals, the flame graph
 #   test_script_samples  samples in script: stacks, BPF images, tracepoint
-#                   fields and kallsyms from perf's tracing data, off-CPU
+#                   fields and kallsyms from perf's tracing data, off-CPU;
+#                   report's kernel names from those kallsyms
 #   test_record     ring reading, capture facts merged with records, task
 #                   names, synthesis of existing objects, the start-up
 #                   window and an event list of two events (root for the
@@ -25,26 +26,26 @@
 
 PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c util/array.c
 PROFILE_SRCS := util/intern.c util/ksyms.c util/bpf_images.c util/proc_maps.c util/dso_syms.c \
-		util/profile.c util/profile_print.c util/flamegraph.c
+		util/profile.c util/profile_print.c util/flamegraph.c util/trace_fields.c
 # builtin-report.c with its profile
 REPORT_SRCS := builtin-report.c report_profile.c $(PROFILE_SRCS)
 UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-		       util/printable.c util/sample_view.c util/trace_fields.c builtin-script.c input_option.c \
+		       util/printable.c util/sample_view.c builtin-script.c input_option.c \
 		       cmd_args.c $(REPORT_SRCS)
 UNIT_test_sample := $(PERF_DATA_SRCS)
 UNIT_test_ordered := $(PERF_DATA_SRCS)
 UNIT_test_facts := $(PERF_DATA_SRCS)
 UNIT_test_streams := $(PERF_DATA_SRCS)
 UNIT_test_script := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-		    util/printable.c util/sample_view.c util/trace_fields.c builtin-script.c input_option.c \
+		    util/printable.c util/sample_view.c builtin-script.c input_option.c \
 		    cmd_args.c $(REPORT_SRCS)
 UNIT_test_output := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 		    util/printable.c util/sample_view.c util/trace_fields.c builtin-script.c input_option.c cmd_args.c
 UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf.c
 UNIT_test_profile := $(PERF_DATA_SRCS) util/timeline.c util/json.c $(PROFILE_SRCS)
 UNIT_test_script_samples := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-			    util/printable.c util/sample_view.c util/trace_fields.c builtin-script.c \
-			    input_option.c cmd_args.c
+			    util/printable.c util/sample_view.c builtin-script.c \
+			    input_option.c cmd_args.c $(REPORT_SRCS)
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
 		    util/recording.c util/capture.c util/linger.c util/vmlinux_btf.c
