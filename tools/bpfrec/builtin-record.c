@@ -50,8 +50,7 @@ struct opts {
 	enum capture_path capture;
 	char **cmd;
 	struct user_objs objs;		/* --object, --set */
-	struct sampler sampler;		/* -e EVENT, -F, -c, -g, -a, -p, -t */
-	bool off_cpu;
+	struct sampler sampler;		/* -e EVENT, -F, -c, -g, -a, -p, -t, --off-cpu */
 	bool off_cpu_filtered;		/* an --off-cpu-* option was given */
 	struct off_cpu_opts oc;		/* --off-cpu-* */
 };
@@ -75,6 +74,7 @@ static const char doc[] =
 "    bpfrec record --object latency.bpf.o --set min_ns=1000 --duration 5\n"
 "    bpfrec record --off-cpu -- ./server          # where it waits\n"
 "    bpfrec record --off-cpu --off-cpu-thresh 10000 --duration 5\n"
+"    bpfrec record --off-cpu -p 1234 --duration 5  # where process 1234 waits\n"
 "    bpfrec record -e cpu-clock -F 999 -g -- ./app   # CPU samples with stacks\n"
 "    bpfrec record -e cpu-clock -F 99 -a --duration 5\n"
 "    bpfrec record -e sched:sched_switch -p 1234 --duration 2\n"
@@ -104,7 +104,8 @@ static const char doc[] =
 "in ns) with their kernel and user stacks: an interval of at least\n"
 "--off-cpu-thresh is a sample of its own, written as it ends; shorter ones\n"
 "are summed per thread, stacks and state and written when recording stops.\n"
-"With a command, its processes only; else every user thread.\n";
+"With a command, its processes only; with -p, the process and those it\n"
+"starts; with -t, the thread; else every user thread.\n";
 
 enum {
 	OPT_DURATION = 0x100,
@@ -126,8 +127,8 @@ static const struct argp_option options[] = {
 	{ "count", 'c', "PERIOD", 0, "Sample every PERIOD events", 0 },
 	{ "call-graph", 'g', NULL, 0, "Record kernel and user stacks", 0 },
 	{ "all-cpus", 'a', NULL, 0, "Sample every task (the default without -p, -t or a command)", 0 },
-	{ "pid", 'p', "PID", 0, "Sample the threads of process PID", 0 },
-	{ "tid", 't', "TID", 0, "Sample thread TID", 0 },
+	{ "pid", 'p', "PID", 0, "Sample (and --off-cpu) the threads of process PID", 0 },
+	{ "tid", 't', "TID", 0, "Sample (and --off-cpu) thread TID", 0 },
 	{ "output", 'o', "FILE", 0, "Output file (default " BPFREC_DEFAULT_FILE ")", 0 },
 	{ "duration", OPT_DURATION, "SEC", 0, "Stop after SEC seconds", 0 },
 	{ "mmap-pages", 'm', "PAGES", 0, "Pages per CPU ring buffer, power of two (default 256)", 0 },
@@ -256,7 +257,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->usage_shown = false;
 		break;
 	case OPT_OFF_CPU:
-		o->off_cpu = true;
+		o->sampler.off_cpu = true;
 		break;
 	case OPT_OFF_CPU_THRESH:
 		o->off_cpu_filtered = true;
@@ -515,7 +516,7 @@ static int start(struct recorder *r)
 		.time = r->start_time, .id = r->evlist.ev[0]->ids[0] });
 	if (!err)
 		err = recording_start(&r->rec, r->start_time, r->evlist.obj_events);
-	if (!err && r->o.off_cpu)
+	if (!err && r->o.sampler.off_cpu)
 		err = off_cpu_start(&r->oc, r->w, r->wl.pid);
 	if (err)
 		return err;
@@ -562,12 +563,12 @@ static int finish(struct recorder *r, int err)
 	/* their unload is recorded too: before the last drain */
 	user_objs_close(&r->o.objs);
 	/* it writes into the events: quiet first */
-	if (r->o.off_cpu)
+	if (r->o.sampler.off_cpu)
 		off_cpu_stop(&r->oc);
 	evlist_enable(&r->evlist, false);
 	if (!err)
 		err = drain_all(r);
-	if (!err && r->o.off_cpu)
+	if (!err && r->o.sampler.off_cpu)
 		err = off_cpu_finish(&r->oc, now_ns());
 	c.flags = (r->evlist.obj_events ? PD_CAP_BPF_OBJ_EVENT : 0) |
 		  (r->have_cap ? PD_CAP_KERNEL_CAPTURE : 0);
@@ -580,14 +581,14 @@ static int finish(struct recorder *r, int err)
 	if (r->have_cap)
 		capture_mark_self(&r->cap, r->sink.facts);
 	user_objs_mark(&r->o.objs, r->sink.facts);
-	if (r->o.off_cpu)
+	if (r->o.sampler.off_cpu)
 		off_cpu_mark(&r->oc, r->sink.facts);
 	facts_finish(r->sink.facts, &st);
 	ret = facts_store(r->sink.facts, r->w);
 	if (!err)
 		err = ret;
 	/* the kallsyms of now name the samples' kernel frames on any machine */
-	if (r->o.sampler.nr_specs || r->o.off_cpu) {
+	if (sampler_takes_samples(&r->o.sampler)) {
 		ret = tracing_data_store(&r->evlist, r->w);
 		if (!err)
 			err = ret;
@@ -599,7 +600,7 @@ static int finish(struct recorder *r, int err)
 		fprintf(stderr, "bpfrec: finalising %s: %s\n", r->o.output, strerror(-ret));
 	else if (!err)
 		report(r, &ws, &st, c.lost_facts);
-	if (!ret && !err && r->o.off_cpu)
+	if (!ret && !err && r->o.sampler.off_cpu)
 		off_cpu_report(&r->oc);
 	return err ? err : ret;
 }
@@ -671,7 +672,7 @@ static int record(struct recorder *r, int argc, char **argv)
 		err = evlist_add_sideband(&r->evlist);
 	if (!err)
 		err = user_objs_add_events(&r->o.objs, &r->evlist);
-	if (!err && r->o.off_cpu)
+	if (!err && r->o.sampler.off_cpu)
 		err = off_cpu_open(&r->oc, &r->o.oc, &r->evlist);
 	if (!err)
 		err = sampler_open(&r->o.sampler, &r->evlist, r->wl.pid);
@@ -749,12 +750,17 @@ int cmd_record(int argc, char **argv)
 		if (err == -EOPNOTSUPP)
 			status = BPFREC_EXIT_ERROR;
 	}
-	if (!err && r.o.off_cpu_filtered && !r.o.off_cpu) {
+	if (!err && r.o.off_cpu_filtered && !r.o.sampler.off_cpu) {
 		fprintf(stderr, "bpfrec record: the --off-cpu-* options need --off-cpu (see bpfrec record --help)\n");
 		err = -EINVAL;
 	}
+	/* the targets of the samplers are off-CPU's too */
 	r.o.oc.workload = r.o.cmd;
-	if (!err && r.o.off_cpu)
+	r.o.oc.pids = &r.o.sampler.pid;
+	r.o.oc.nr_pids = !!r.o.sampler.pid;
+	r.o.oc.tids = &r.o.sampler.tid;
+	r.o.oc.nr_tids = !!r.o.sampler.tid;
+	if (!err && r.o.sampler.off_cpu)
 		err = off_cpu_check(&r.o.oc);
 	if (err) {
 		user_objs_free(&r.o.objs);

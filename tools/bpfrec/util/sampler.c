@@ -37,9 +37,10 @@ int sampler_check(struct sampler *s, char **cmd)
 	struct perf_event_attr attr;
 	int i, err;
 
-	if (!s->nr_specs && (s->pid || s->tid || s->opts.freq || s->opts.period ||
-			     s->opts.callchain))
-		return bad("-p, -t, -F, -c and -g need an event to sample (-e cpu-clock)");
+	if (!s->nr_specs && !s->off_cpu && (s->pid || s->tid))
+		return bad("-p and -t need something to record of their target: -e EVENT or --off-cpu");
+	if (!s->nr_specs && (s->opts.freq || s->opts.period || s->opts.callchain))
+		return bad("-F, -c and -g need an event to sample (-e cpu-clock)");
 	if (s->opts.freq && s->opts.period)
 		return bad("-F and -c both set how often to sample: give one");
 	if (targets > 1)
@@ -88,8 +89,6 @@ int sampler_open(struct sampler *s, struct evlist *el, pid_t workload)
 	struct perf_event_attr attr;
 	int i, err;
 
-	if (!s->nr_specs)
-		return 0;
 	err = resolve_target(s, workload);
 	for (i = 0; !err && i < s->nr_specs; i++) {
 		err = sample_event_attr(s->specs[i], &s->opts, &attr);
@@ -113,7 +112,7 @@ int sampler_synthesize(struct sampler *s, struct pd_writer *w, const struct pd_s
 {
 	int err;
 
-	if (!s->nr_specs)
+	if (!sampler_takes_samples(s))
 		return 0;
 	err = synth_kernel_mmap(w, t);
 	/* the workload is still the recorder's copy: named until its exec */

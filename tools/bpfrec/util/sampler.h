@@ -24,18 +24,26 @@ struct sampler {
 	pid_t pid;			/* -p, 0 when not given */
 	pid_t tid;			/* -t, 0 when not given */
 	bool system_wide;		/* -a */
+	bool off_cpu;			/* --off-cpu samples the target too */
 	pid_t *tids;			/* the threads sampled; NULL: every task */
 	int nr_tids;
 };
 
 int sampler_add_spec(struct sampler *s, const char *spec);
+/* Whether the file gets samples (-e, --off-cpu): their tasks, maps, kallsyms. */
+static inline bool sampler_takes_samples(const struct sampler *s)
+{
+	return s->nr_specs || s->off_cpu;
+}
 /*
  * The options agree with each other and with @cmd (the workload, or
- * NULL): one line printed and -EINVAL when they do not.
+ * NULL), and -p or -t with an event or --off-cpu: one line printed and
+ * -EINVAL when they do not.
  */
 int sampler_check(struct sampler *s, char **cmd);
 /*
- * Open the events on @el for the target; @workload is the pid of the
+ * Open the events on @el for the target (its threads are off-CPU's
+ * too); @workload is the pid of the
  * workload held before its exec (0 without one).  Returns 0 or a negative
  * errno with one line printed; -EINVAL and -EOPNOTSUPP come from bad
  * input (sample_event_attr()).

@@ -293,33 +293,83 @@ else
 	fail "4096 stacks record" "$(tail -1 "$tmp/b.err")"
 fi
 
-# 7. cgroup: the sleeper in a cgroup of its own, recorded system-wide
+# 7. cgroup: a sleeper in a cgroup of its own and one outside, recorded
+#    system-wide for 2 s (however long the start takes on a loaded machine)
 root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 if [ -z "$root" ]; then
 	skip "--off-cpu-cgroup" "cgroup v2 is not mounted"
 else
 	cg=$root/bpfrec-offcpu-$$
 	mkdir "$cg"
-	"$BPFREC" record --off-cpu --off-cpu-cgroup "${cg#"$root"/}" --off-cpu-thresh 0 --duration 2 \
-		-o "$tmp/cg.data" >/dev/null 2>"$tmp/cg.err" &
-	rec=$!
-	sleep 1
-	sh -c "echo \$\$ > $cg/cgroup.procs && exec $SLEEPER -n 3 -m 50" >/dev/null &
+	sh -c "echo \$\$ > $cg/cgroup.procs && exec $SLEEPER -n 600 -m 50" >/dev/null &
 	inside=$!
-	wait $inside
-	"$SLEEPER" -n 3 -m 50 >/dev/null
-	wait $rec
+	"$SLEEPER" -n 600 -m 50 >/dev/null &
+	outside=$!
+	"$BPFREC" record --off-cpu --off-cpu-cgroup "${cg#"$root"/}" --off-cpu-thresh 0 --duration 2 \
+		-o "$tmp/cg.data" >/dev/null 2>"$tmp/cg.err"
 	rc=$?
+	kill "$inside" "$outside"
+	wait "$inside" "$outside" 2>/dev/null
 	if [ "$rc" = 0 ]; then
 		read -r n all sum ntimes pids < <(stats "$tmp/cg.data" 50000000)
 		why=
-		[ "$n" = 3 ] || why="$n samples of 50 ms or more in the known stack, want 3"
+		# 2 s of 50 ms sleeps: 10 at least on a loaded machine
+		[ "$n" -ge 10 ] || why="$n samples of 50 ms or more in the known stack, want 10+"
 		[ -z "$why" ] && [ "$pids" != "$inside" ] && why="samples of pids $pids, want $inside only"
 		result "--off-cpu-cgroup: the sleeper in the cgroup only" "$why"
 	else
 		fail "--off-cpu-cgroup records" "exit $rc: $(tail -1 "$tmp/cg.err")"
 	fi
 fi
+
+# 8. -p and -t: a sleeper of two threads and another sleeper, recorded
+#    system-wide but for the target: only its samples, each thread's sleeps
+"$SLEEPER" -2 -n 600 -m 100 >/dev/null &
+two=$!
+"$SLEEPER" -n 600 -m 100 >/dev/null &
+other=$!
+while [ "$(ls /proc/$two/task 2>/dev/null | wc -l)" -lt 2 ]; do sleep 0.05; done
+second=$(ls /proc/$two/task | grep -vx "$two")
+# who FILE: "PIDS TIDS COMMS MIN" of the off-CPU samples, MIN the fewest
+# samples of 50 ms or more of one thread
+who() {
+	"$BPFREC" script -i "$1" --json | python3 -c 'import json, sys
+rs = [json.loads(l) for l in sys.stdin]
+rs = [r for r in rs if r["event"] == "offcpu-time"]
+per = {}
+for r in rs:
+    per[r["tid"]] = per.get(r["tid"], 0) + (r["details"]["off_cpu_ns"] >= 50000000)
+j = lambda s: ",".join(sorted(map(str, s))) or "-"
+print(j({r["pid"] for r in rs}), j(per), j({r.get("comm") for r in rs}), min(per.values() or [0]))'
+}
+for target in "-p $two" "-t $second"; do
+	f=$tmp/target${target%% *}.data
+	if "$BPFREC" record --off-cpu --off-cpu-thresh 50000 $target --duration 1 -o "$f" \
+		>/dev/null 2>"$f.err"; then
+		read -r pids tids comms least < <(who "$f")
+		if [ "$target" = "-p $two" ]; then
+			want="$two $(printf '%s\n' "$two" "$second" | sort | paste -sd,) sleeper"
+		else
+			want="$two $second sleeper"
+		fi
+		why=
+		[ "$pids $tids $comms" = "$want" ] || why="pids, tids, comms: $pids $tids $comms, want $want"
+		# 1 s of 100 ms sleeps: 5 at least per thread on a loaded machine
+		[ -z "$why" ] && [ "$least" -lt 5 ] && why="a thread has $least sleeps of 50 ms or more, want 5+"
+		result "--off-cpu $target: the target's samples only ($tids), named" "$why"
+	else
+		fail "--off-cpu $target records" "$(tail -1 "$f.err")"
+	fi
+done
+kill "$two" "$other" 2>/dev/null
+wait "$two" "$other" 2>/dev/null
+usage "--off-cpu -p of a missing process exits 2" 2 \
+	"bpfrec record: -p $(($(cat /proc/sys/kernel/pid_max) + 1)): no such process" \
+	--off-cpu -p $(($(cat /proc/sys/kernel/pid_max) + 1))
+usage "-p without an event or --off-cpu exits 2" 2 \
+	"bpfrec record: -p and -t need something to record of their target: -e EVENT or --off-cpu $see" -p 1
+usage "-g with --off-cpu alone exits 2" 2 \
+	"bpfrec record: -F, -c and -g need an event to sample (-e cpu-clock) $see" --off-cpu -g
 
 echo "offcpu: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

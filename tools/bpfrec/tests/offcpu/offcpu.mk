@@ -8,4 +8,4 @@ OFFCPU_SLEEPER := $(OUTPUT)/sleeper
 
 $(OFFCPU_SLEEPER): tests/offcpu/sleeper.c | $(OUTPUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) -O1 -g -fno-omit-frame-pointer -no-pie -static -Wall $< -o $@
+	$(Q)$(CC) -O1 -g -fno-omit-frame-pointer -no-pie -static -pthread -Wall $< -o $@

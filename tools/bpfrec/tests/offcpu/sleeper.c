@@ -10,10 +10,13 @@
  * caller behind a frame without a pointer.
  *
  * It prints how long the sleeps took in all, by its own clock: the off-CPU
- * time to expect when other tasks delay its wakeups.
+ * time to expect when other tasks delay its wakeups.  With -2 a second
+ * thread sleeps the same at the same time (its time is not printed), for
+ * the tests of -p and -t.
  *
- *   sleeper [-n TIMES] [-m MS] | -b BITS
+ *   sleeper [-2] [-n TIMES] [-m MS] | -b BITS
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -66,14 +69,39 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+static long times = 10, ms = 100;
+
+/* The sleeps, and how long they took. */
+static long long sleeps(void)
+{
+	long long slept = 0, t;
+	long i;
+
+	for (i = 0; i < times; i++) {
+		t = now_ns();
+		sleep_in_known_place(ms * 1000);
+		slept += now_ns() - t;
+	}
+	return slept;
+}
+
+static void *second(void *arg)
+{
+	sleeps();
+	return arg;
+}
+
 int main(int argc, char **argv)
 {
-	long times = 10, ms = 100, bits = -1, i;
-	long long slept = 0, t;
-	int c;
+	long bits = -1, i;
+	long long slept;
+	pthread_t th;
+	int c, two = 0;
 
-	while ((c = getopt(argc, argv, "n:m:b:")) != -1) {
-		if (c == 'n')
+	while ((c = getopt(argc, argv, "2n:m:b:")) != -1) {
+		if (c == '2')
+			two = 1;
+		else if (c == 'n')
 			times = atol(optarg);
 		else if (c == 'm')
 			ms = atol(optarg);
@@ -87,11 +115,11 @@ int main(int argc, char **argv)
 			a(i, bits);
 		return 0;
 	}
-	for (i = 0; i < times; i++) {
-		t = now_ns();
-		sleep_in_known_place(ms * 1000);
-		slept += now_ns() - t;
-	}
+	if (two && pthread_create(&th, NULL, second, NULL))
+		return 1;
+	slept = sleeps();
+	if (two)
+		pthread_join(th, NULL);
 	printf("slept %lld ns\n", slept);
 	return 0;
 }
