@@ -61,7 +61,7 @@ start() {
 		"$BPFREC" record --capture="${1#bpfrec-}" -o "$tmp/bpfrec.data" \
 			>/dev/null 2>"$tmp/rec.err" &
 		rec=$!
-		while ! grep -q '^bpfrec: captur' "$tmp/rec.err" && [ $i -lt 100 ]; do
+		while ! grep -q '^bpfrec record: captur' "$tmp/rec.err" && [ $i -lt 100 ]; do
 			sleep 0.1; i=$((i + 1))
 		done
 		# and its synthesis of the existing objects

@@ -338,7 +338,7 @@ static int drain_all(struct recorder *r)
 		err = recording_drain(&r->rec);
 	/* what is on disk stays readable: it was flushed before */
 	if (err)
-		fprintf(stderr, "bpfrec: writing %s: %s\n", r->o.output, strerror(-err));
+		fprintf(stderr, "bpfrec record: writing %s: %s\n", r->o.output, strerror(-err));
 	return err;
 }
 
@@ -391,7 +391,7 @@ static void linger_check(struct recorder *r)
 	if (!r->linger.nr_alive) {
 		r->stop = true;
 	} else if (now_ns() - r->wl_exited >= LINGER_MS * 1000000ULL) {
-		fprintf(stderr, "bpfrec: %zu object%s of %s still alive %d ms after it exited\n",
+		fprintf(stderr, "bpfrec record: %zu object%s of %s still alive %d ms after it exited\n",
 			r->linger.nr_alive, r->linger.nr_alive == 1 ? "" : "s", r->o.cmd[0],
 			LINGER_MS);
 		r->stop = true;
@@ -406,7 +406,7 @@ static int loop(struct recorder *r)
 	while (!r->stop) {
 		n = epoll_wait(r->epfd, evs, 16, POLL_MS);
 		if (n < 0 && errno != EINTR) {
-			fprintf(stderr, "bpfrec: epoll_wait: %s\n", strerror(errno));
+			fprintf(stderr, "bpfrec record: epoll_wait: %s\n", strerror(errno));
 			return -errno;
 		}
 		for (i = 0; i < n; i++) {
@@ -442,7 +442,7 @@ static int open_writer(struct recorder *r, int argc, char **argv)
 	err = pd_writer_open(&r->w, r->o.output, &cfg);
 	free((void *)cfg.events);
 	if (err)
-		fprintf(stderr, "bpfrec: cannot write %s: %s\n", r->o.output, strerror(-err));
+		fprintf(stderr, "bpfrec record: cannot write %s: %s\n", r->o.output, strerror(-err));
 	return err;
 }
 
@@ -460,16 +460,16 @@ static int start_capture(struct recorder *r)
 		return 0;
 	err = capture_start(&r->cap, &o, sink_capture, &r->sink);
 	if (err == -EPERM && r->o.capture == CAPTURE_FENTRY) {
-		fprintf(stderr, "bpfrec: --capture=fentry: the kernel refuses BPF trampolines (%s); try --capture=syscall\n",
+		fprintf(stderr, "bpfrec record: --capture=fentry: the kernel refuses BPF trampolines (%s); try --capture=syscall\n",
 			strerror(-err));
 		return err;
 	}
 	/* forced, it is the capture or nothing; auto records on without */
 	if (err) {
 		if (r->o.capture == CAPTURE_AUTO)
-			snprintf(prefix, sizeof(prefix), "bpfrec: capture off: ");
+			snprintf(prefix, sizeof(prefix), "bpfrec record: capture off: ");
 		else
-			snprintf(prefix, sizeof(prefix), "bpfrec: --capture=%s: ",
+			snprintf(prefix, sizeof(prefix), "bpfrec record: --capture=%s: ",
 				 capture_path_name(r->o.capture));
 		capture_say_failed(&r->cap, prefix);
 		return r->o.capture == CAPTURE_AUTO ? 0 : err;
@@ -486,13 +486,13 @@ static void say_capture(const struct recorder *r)
 
 	if (!r->have_cap) {
 		if (r->o.capture == CAPTURE_OFF)
-			fprintf(stderr, "bpfrec: capture off: objects are resolved by id, short-lived ones stay unresolved\n");
+			fprintf(stderr, "bpfrec record: capture off: objects are resolved by id, short-lived ones stay unresolved\n");
 		return;
 	}
 	if (r->cap.mounted_tracefs)
-		fprintf(stderr, "bpfrec: mounted tracefs on /sys/kernel/tracing for the bpf() tracepoints\n");
+		fprintf(stderr, "bpfrec record: mounted tracefs on /sys/kernel/tracing for the bpf() tracepoints\n");
 	capture_describe(&r->cap, how, sizeof(how));
-	fprintf(stderr, "bpfrec: capturing %s\n", how);
+	fprintf(stderr, "bpfrec record: capturing %s\n", how);
 	capture_say_missing(&r->cap, CAPTURE_ALL);
 }
 
@@ -527,7 +527,7 @@ static int start(struct recorder *r)
 			return err;
 	}
 	if (r->o.cmd && workload_start(&r->wl)) {
-		fprintf(stderr, "bpfrec: starting the workload: %s\n", strerror(errno));
+		fprintf(stderr, "bpfrec record: starting the workload: %s\n", strerror(errno));
 		return -ECHILD;
 	}
 	return 0;
@@ -539,14 +539,14 @@ static void report(struct recorder *r, const struct pd_writer_stats *ws,
 {
 	struct stat sb;
 
-	fprintf(stderr, "bpfrec: %llu records, %zu objects (%zu programs, %zu unresolved) in %s (%llu KiB)\n",
+	fprintf(stderr, "bpfrec record: %llu records, %zu objects (%zu programs, %zu unresolved) in %s (%llu KiB)\n",
 		(unsigned long long)ws->records, st->objects, st->progs, st->unresolved,
 		r->o.output, stat(r->o.output, &sb) ? 0ULL : (unsigned long long)sb.st_size >> 10);
 	if (r->sink.repaired)
-		fprintf(stderr, "bpfrec: %llu oversized side-band records repaired (a stock kernel bug with several listeners)\n",
+		fprintf(stderr, "bpfrec record: %llu oversized side-band records repaired (a stock kernel bug with several listeners)\n",
 			(unsigned long long)r->sink.repaired);
 	if (r->sink.lost_records || lost_facts)
-		fprintf(stderr, "bpfrec: LOST %llu records (raise -m), %llu captured facts (raise --capture-size)\n",
+		fprintf(stderr, "bpfrec record: LOST %llu records (raise -m), %llu captured facts (raise --capture-size)\n",
 			(unsigned long long)r->sink.lost_records, (unsigned long long)lost_facts);
 	if (r->have_cap)
 		capture_report_missed(&r->cap);
@@ -597,7 +597,7 @@ static int finish(struct recorder *r, int err)
 	ret = pd_writer_close(r->w);
 	r->w = NULL;
 	if (ret)
-		fprintf(stderr, "bpfrec: finalising %s: %s\n", r->o.output, strerror(-ret));
+		fprintf(stderr, "bpfrec record: finalising %s: %s\n", r->o.output, strerror(-ret));
 	else if (!err)
 		report(r, &ws, &st, c.lost_facts);
 	if (!ret && !err && r->o.sampler.off_cpu)
@@ -665,7 +665,7 @@ static int record(struct recorder *r, int argc, char **argv)
 		return -ENOMEM;
 	}
 	/* held before its exec: the sampled events are opened on its pid */
-	err = r->o.cmd ? workload_prepare(&r->wl, r->o.cmd) : 0;
+	err = r->o.cmd ? workload_prepare(&r->wl, "record", r->o.cmd) : 0;
 	if (!err)
 		err = evlist_init(&r->evlist, r->o.mmap_pages);
 	if (!err)
@@ -687,10 +687,10 @@ static int record(struct recorder *r, int argc, char **argv)
 	facts_set_writer(r->sink.facts, r->w);
 	/* said once everything else worked: an error is then the only line */
 	if (r->evlist.obj_events)
-		fprintf(stderr, "bpfrec: recording programs, maps, links and BTF on %d CPU%s\n",
+		fprintf(stderr, "bpfrec record: recording programs, maps, links and BTF on %d CPU%s\n",
 			r->evlist.nr_cpus, r->evlist.nr_cpus == 1 ? "" : "s");
 	else
-		fprintf(stderr, "bpfrec: kernel lacks bpf_obj_event: recording programs only\n");
+		fprintf(stderr, "bpfrec record: kernel lacks bpf_obj_event: recording programs only\n");
 	say_capture(r);
 	sampler_describe(&r->o.sampler);
 	err = setup_fds(r, &mask);
@@ -771,14 +771,14 @@ int cmd_record(int argc, char **argv)
 	if (r.o.cmd && !err) {
 		if (r.wl.pid > 0)
 			workload_reap(&r.wl, true);
-		fprintf(stderr, "bpfrec: %s exited with status %d\n", r.o.cmd[0], r.wl.status);
+		fprintf(stderr, "bpfrec record: %s exited with status %d\n", r.o.cmd[0], r.wl.status);
 	}
 	cleanup(&r);
 	if (err)
 		return BPFREC_EXIT_ERROR;
 	/* the file is complete, but the recording was cut short: as a shell says it */
 	if (r.stopped_by) {
-		fprintf(stderr, "bpfrec: stopped by SIG%s\n", sigabbrev_np(r.stopped_by));
+		fprintf(stderr, "bpfrec record: stopped by SIG%s\n", sigabbrev_np(r.stopped_by));
 		return 128 + r.stopped_by;
 	}
 	return r.o.cmd ? r.wl.status : BPFREC_EXIT_OK;

@@ -664,7 +664,7 @@ static int run(struct stat_run *r)
 		return err;
 	}
 	if (r->o.cmd) {
-		err = workload_prepare(&r->wl, r->o.cmd);
+		err = workload_prepare(&r->wl, "stat", r->o.cmd);
 		if (err)
 			return err;
 	}

@@ -389,7 +389,7 @@ void capture_say_missing(const struct capture *c, unsigned int asked)
 		if (!(asked & (1U << k)) || c->kind[k].on)
 			continue;
 		why_not(c, k, why, sizeof(why));
-		fprintf(stderr, "bpfrec: %s are not captured: %s\n", kinds[k].name, why);
+		fprintf(stderr, "bpfrec record: %s are not captured: %s\n", kinds[k].name, why);
 	}
 }
 
@@ -526,7 +526,7 @@ void capture_missed(struct capture *c, const struct pd_bpf_event *e)
 	if (c->warned)
 		return;
 	c->warned = true;
-	fprintf(stderr, "bpfrec: warning: the capture has no facts of %s %u, resolved by id instead; counts at the end\n",
+	fprintf(stderr, "bpfrec record: warning: the capture has no facts of %s %u, resolved by id instead; counts at the end\n",
 		kinds[k].one, e->id);
 }
 
@@ -542,7 +542,7 @@ void capture_report_missed(const struct capture *c)
 					 used ? ", " : "", (unsigned long long)c->kind[k].missed,
 					 c->kind[k].missed == 1 ? kinds[k].one : kinds[k].name);
 	if (used)
-		fprintf(stderr, "bpfrec: records without captured facts: %s (resolved by id, if still there)\n",
+		fprintf(stderr, "bpfrec record: records without captured facts: %s (resolved by id, if still there)\n",
 			buf);
 }
 

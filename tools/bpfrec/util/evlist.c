@@ -95,9 +95,9 @@ static int open_failed(int cpu)
 	int err = -errno;
 
 	if (errno == EACCES || errno == EPERM)
-		fprintf(stderr, "bpfrec: no permission to open system-wide perf events: run as root or grant CAP_PERFMON and CAP_BPF\n");
+		fprintf(stderr, "bpfrec record: no permission to open system-wide perf events: run as root or grant CAP_PERFMON and CAP_BPF\n");
 	else
-		fprintf(stderr, "bpfrec: perf_event_open on cpu %d: %s\n", cpu, strerror(errno));
+		fprintf(stderr, "bpfrec record: perf_event_open on cpu %d: %s\n", cpu, strerror(errno));
 	return err;
 }
 
@@ -115,7 +115,7 @@ static int probe_sideband(struct evlist *el, struct perf_event_attr *attr)
 	attr_init(attr, wakeup, bit);
 	fd = perf_open(attr, cpu);
 	if (fd < 0 && errno == EINVAL && bit >= 0) {
-		fprintf(stderr, "bpfrec: the kernel refused attr.bpf_obj_event (bit %d of its BTF)\n",
+		fprintf(stderr, "bpfrec record: the kernel refused attr.bpf_obj_event (bit %d of its BTF)\n",
 			bit);
 		attr_init(attr, wakeup, -1);
 		fd = perf_open(attr, cpu);
@@ -127,7 +127,7 @@ static int probe_sideband(struct evlist *el, struct perf_event_attr *attr)
 		return 0;
 	}
 	if (errno == EINVAL) {
-		fprintf(stderr, "bpfrec: kernel lacks bpf_event side-band records (Linux >= 5.1 needed)\n");
+		fprintf(stderr, "bpfrec record: kernel lacks bpf_event side-band records (Linux >= 5.1 needed)\n");
 		return -EOPNOTSUPP;
 	}
 	return open_failed(cpu);
@@ -141,12 +141,12 @@ static int ring_setup(struct ring *r, int fd, int cpu, size_t len)
 	r->base = mmap(NULL, len + getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (r->base == MAP_FAILED) {
 		r->base = NULL;
-		fprintf(stderr, "bpfrec: mmap of %zu KiB ring on cpu %d: %s%s\n", len >> 10, cpu,
+		fprintf(stderr, "bpfrec record: mmap of %zu KiB ring on cpu %d: %s%s\n", len >> 10, cpu,
 			strerror(errno), errno == EPERM ? " (raise perf_event_mlock_kb or lower -m)" : "");
 		return -errno;
 	}
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &r->id)) {
-		fprintf(stderr, "bpfrec: reading perf event id: %s\n", strerror(errno));
+		fprintf(stderr, "bpfrec record: reading perf event id: %s\n", strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -196,7 +196,7 @@ int evlist_init(struct evlist *el, unsigned int mmap_pages)
 	/* side-band records come from the CPU that emits them: all online ones */
 	err = read_online_cpus(online, cpus);
 	if (err)
-		fprintf(stderr, "bpfrec: reading online CPUs: %s\n", strerror(-err));
+		fprintf(stderr, "bpfrec record: reading online CPUs: %s\n", strerror(-err));
 	for (cpu = 0; !err && cpu < cpus; cpu++)
 		if (online[cpu])
 			el->cpus[el->nr_cpus++] = cpu;
@@ -238,14 +238,14 @@ static int open_tasks(struct evlist *el, struct evsel *ev, int i, const pid_t *t
 		    ioctl(fd, PERF_EVENT_IOC_ID, &id)) {
 			err = -errno;
 			close(fd);
-			fprintf(stderr, "bpfrec: sharing the ring of cpu %d: %s\n", cpu, strerror(-err));
+			fprintf(stderr, "bpfrec record: sharing the ring of cpu %d: %s\n", cpu, strerror(-err));
 			return err;
 		}
 		ev->fds[ev->nr_fds++] = fd;
 		ev->ids[ev->nr_ids++] = id;
 	}
 	if (owner < 0) {
-		fprintf(stderr, "bpfrec: the threads to record have all exited\n");
+		fprintf(stderr, "bpfrec record: the threads to record have all exited\n");
 		return -ESRCH;
 	}
 	return 0;

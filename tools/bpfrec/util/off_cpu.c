@@ -224,7 +224,7 @@ static int add_event(struct off_cpu *oc, struct evlist *el)
 				   (oc->o.cgroup ? PERF_SAMPLE_CGROUP : 0);
 	for (i = 0; i < oc->ev->nr; i++) {
 		if (bpf_map_update_elem(fd, &oc->ev->rings[i].cpu, &oc->ev->rings[i].fd, BPF_ANY)) {
-			fprintf(stderr, "bpfrec: wiring the off-CPU output of CPU %d: %s\n",
+			fprintf(stderr, "bpfrec record: wiring the off-CPU output of CPU %d: %s\n",
 				oc->ev->rings[i].cpu, strerror(errno));
 			return -errno;
 		}
@@ -238,13 +238,13 @@ static int load(struct off_cpu *oc)
 	int err;
 
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		fprintf(stderr, "bpfrec: --off-cpu needs the kernel's BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF)\n");
+		fprintf(stderr, "bpfrec record: --off-cpu needs the kernel's BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF)\n");
 		return -EOPNOTSUPP;
 	}
 	skel = off_cpu_bpf__open();
 	if (!skel) {
 		err = -errno;
-		fprintf(stderr, "bpfrec: opening the off-CPU sampler: %s\n", strerror(-err));
+		fprintf(stderr, "bpfrec record: opening the off-CPU sampler: %s\n", strerror(-err));
 		return err;
 	}
 	oc->skel = skel;
@@ -259,9 +259,9 @@ static int load(struct off_cpu *oc)
 		bpf_program__set_autoload(skel->progs.on_newtask, false);
 	err = off_cpu_bpf__load(skel);
 	if (err == -EPERM || err == -EACCES)
-		fprintf(stderr, "bpfrec: no permission to load the off-CPU sampler: run as root or grant CAP_BPF and CAP_PERFMON\n");
+		fprintf(stderr, "bpfrec record: no permission to load the off-CPU sampler: run as root or grant CAP_BPF and CAP_PERFMON\n");
 	else if (err)
-		fprintf(stderr, "bpfrec: loading the off-CPU sampler (tp_btf on sched_switch): %s\n",
+		fprintf(stderr, "bpfrec record: loading the off-CPU sampler (tp_btf on sched_switch): %s\n",
 			strerror(-err));
 	return err;
 }
@@ -328,7 +328,7 @@ int off_cpu_start(struct off_cpu *oc, struct pd_writer *w, pid_t workload)
 	if (!err)
 		err = off_cpu_bpf__attach(skel);
 	if (err) {
-		fprintf(stderr, "bpfrec: starting the off-CPU sampler: %s\n", strerror(-err));
+		fprintf(stderr, "bpfrec record: starting the off-CPU sampler: %s\n", strerror(-err));
 		return err;
 	}
 	__atomic_store_n(&skel->bss->enabled, true, __ATOMIC_RELEASE);
@@ -364,16 +364,16 @@ void off_cpu_report(const struct off_cpu *oc)
 	__u64 agg_lost = oc->skel->bss->agg_lost, out_lost = oc->skel->bss->out_lost;
 	__u64 unstarted = oc->skel->bss->unstarted;
 
-	fprintf(stderr, "bpfrec: off-CPU: %.3f s in %llu samples (%llu intervals >= %llu us as they ended, %llu sums of shorter ones)\n",
+	fprintf(stderr, "bpfrec record: off-CPU: %.3f s in %llu samples (%llu intervals >= %llu us as they ended, %llu sums of shorter ones)\n",
 		oc->total_ns / 1e9, (unsigned long long)(oc->direct + oc->sums),
 		(unsigned long long)oc->direct, (unsigned long long)(oc->o.thresh_ns / 1000),
 		(unsigned long long)oc->sums);
 	if (oc->lost || out_lost || agg_lost || unstarted)
-		fprintf(stderr, "bpfrec: off-CPU: LOST %llu intervals (raise -m or --off-cpu-thresh), %llu short ones (too many stacks to sum), %llu unmeasured (task storage busy)\n",
+		fprintf(stderr, "bpfrec record: off-CPU: LOST %llu intervals (raise -m or --off-cpu-thresh), %llu short ones (too many stacks to sum), %llu unmeasured (task storage busy)\n",
 			(unsigned long long)(oc->lost + out_lost), (unsigned long long)agg_lost,
 			(unsigned long long)unstarted);
 	if (oc->no_stack)
-		fprintf(stderr, "bpfrec: off-CPU: %llu sample%s with a stack that could not be read (stack map full or collided)\n",
+		fprintf(stderr, "bpfrec record: off-CPU: %llu sample%s with a stack that could not be read (stack map full or collided)\n",
 			(unsigned long long)oc->no_stack, oc->no_stack == 1 ? "" : "s");
 }
 

@@ -54,12 +54,12 @@ int recording_start(struct recording *rec, __u64 time, bool obj_events)
 
 	err = evlist_enable(rec->evlist, true);
 	if (err) {
-		fprintf(stderr, "bpfrec: enabling events: %s\n", strerror(-err));
+		fprintf(stderr, "bpfrec record: enabling events: %s\n", strerror(-err));
 		return err;
 	}
 	err = recording_drain(rec);
 	if (err) {
-		fprintf(stderr, "bpfrec: writing the first records: %s\n", strerror(-err));
+		fprintf(stderr, "bpfrec record: writing the first records: %s\n", strerror(-err));
 		return err;
 	}
 	s.sample.time = time;
@@ -68,10 +68,10 @@ int recording_start(struct recording *rec, __u64 time, bool obj_events)
 	err = synth_existing(&s);
 	/* listing ids needs CAP_SYS_ADMIN; recording needs only CAP_PERFMON and CAP_BPF */
 	if (err == -EPERM) {
-		fprintf(stderr, "bpfrec: without CAP_SYS_ADMIN, the BPF objects that existed before the recording are not listed\n");
+		fprintf(stderr, "bpfrec record: without CAP_SYS_ADMIN, the BPF objects that existed before the recording are not listed\n");
 		return 0;
 	}
 	if (err)
-		fprintf(stderr, "bpfrec: listing existing BPF objects: %s\n", strerror(-err));
+		fprintf(stderr, "bpfrec record: listing existing BPF objects: %s\n", strerror(-err));
 	return err;
 }

@@ -123,7 +123,7 @@ int sampler_synthesize(struct sampler *s, struct pd_writer *w, const struct pd_s
 	if (!err)
 		err = pd_write_finished_round(w);
 	if (err)
-		fprintf(stderr, "bpfrec: writing the existing tasks: %s\n", strerror(-err));
+		fprintf(stderr, "bpfrec record: writing the existing tasks: %s\n", strerror(-err));
 	return err;
 }
 
@@ -148,7 +148,7 @@ void sampler_describe(const struct sampler *s)
 		snprintf(where, sizeof(where), "the command");
 	else
 		snprintf(where, sizeof(where), "every CPU");
-	fprintf(stderr, "bpfrec: sampling %s%s %s%s on %s\n", s->specs[0],
+	fprintf(stderr, "bpfrec record: sampling %s%s %s%s on %s\n", s->specs[0],
 		s->nr_specs > 1 ? " and more" : "", how, s->opts.callchain ? " with stacks" : "",
 		where);
 }

@@ -21,10 +21,10 @@ const char *tracefs_dir(void)
 	if (!access(TRACEFS_DEBUG "/events", F_OK))
 		return TRACEFS_DEBUG;
 	if (mount("nodev", TRACEFS, "tracefs", 0, NULL)) {
-		fprintf(stderr, "bpfrec: tracefs is not mounted and mounting it on %s failed: %s (mount -t tracefs nodev %s)\n",
+		fprintf(stderr, "bpfrec record: tracefs is not mounted and mounting it on %s failed: %s (mount -t tracefs nodev %s)\n",
 			TRACEFS, strerror(errno), TRACEFS);
 		return NULL;
 	}
-	fprintf(stderr, "bpfrec: mounted tracefs on %s\n", TRACEFS);
+	fprintf(stderr, "bpfrec record: mounted tracefs on %s\n", TRACEFS);
 	return TRACEFS;
 }

@@ -162,7 +162,7 @@ int tracing_data_build(const char *const *tps, int nr, void **data, size_t *len)
 	/* saved cmdlines: the file's COMM records name the tasks */
 	put(&b, &none, 8);
 	if (b.err) {
-		fprintf(stderr, "bpfrec: reading the tracepoint formats and kallsyms: %s\n",
+		fprintf(stderr, "bpfrec record: reading the tracepoint formats and kallsyms: %s\n",
 			strerror(-b.err));
 		free(b.p);
 		return b.err;

@@ -165,21 +165,21 @@ static int check_prog(const char *path, struct bpf_program *prog)
 		return 0;
 	for (i = 0; i < sizeof(newer_sections) / sizeof(*newer_sections); i++) {
 		if (has_prefix(sec, newer_sections[i].prefix)) {
-			fprintf(stderr, "bpfrec: %s: program '%s': section '%s' needs libbpf >= %s, this is libbpf %s\n",
+			fprintf(stderr, "bpfrec record: %s: program '%s': section '%s' needs libbpf >= %s, this is libbpf %s\n",
 				path, bpf_program__name(prog), sec, newer_sections[i].version,
 				libbpf_version_string() + (libbpf_version_string()[0] == 'v'));
 			return -EOPNOTSUPP;
 		}
 	}
 	if (bpf_program__type(prog) == BPF_PROG_TYPE_UNSPEC) {
-		fprintf(stderr, "bpfrec: %s: program '%s': unknown section '%s'\n", path,
+		fprintf(stderr, "bpfrec record: %s: program '%s': unknown section '%s'\n", path,
 			bpf_program__name(prog), sec);
 		return -EINVAL;
 	}
 	for (i = 0; i < sizeof(attachable) / sizeof(*attachable); i++)
 		if (has_prefix(sec, attachable[i]) && sec[strlen(attachable[i])])
 			return 0;
-	fprintf(stderr, "bpfrec: %s: program '%s': bpfrec cannot attach section '%s' (it attaches kprobe/FUNC, uprobe/PATH:FUNC, tracepoint/CAT/NAME, raw_tp/NAME, tp_btf/NAME, fentry/FUNC, fexit/FUNC, lsm/HOOK, usdt/...)\n",
+	fprintf(stderr, "bpfrec record: %s: program '%s': bpfrec cannot attach section '%s' (it attaches kprobe/FUNC, uprobe/PATH:FUNC, tracepoint/CAT/NAME, raw_tp/NAME, tp_btf/NAME, fentry/FUNC, fexit/FUNC, lsm/HOOK, usdt/...)\n",
 		path, bpf_program__name(prog), sec);
 	return -EOPNOTSUPP;
 }
@@ -195,13 +195,13 @@ static int open_one(struct user_objs *u, size_t i)
 	/* libbpf's "failed to open": say which of the usual it is */
 	f = fopen(path, "r");
 	if (!f) {
-		fprintf(stderr, "bpfrec: --object %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "bpfrec record: --object %s: %s\n", path, strerror(errno));
 		return -errno;
 	}
 	err = fread(name, 1, 4, f) != 4 || memcmp(name, "\177ELF", 4);
 	fclose(f);
 	if (err) {
-		fprintf(stderr, "bpfrec: --object %s: not an ELF file (a BPF object is built with clang -target bpf)\n",
+		fprintf(stderr, "bpfrec record: --object %s: not an ELF file (a BPF object is built with clang -target bpf)\n",
 			path);
 		return -ENOEXEC;
 	}
@@ -210,7 +210,7 @@ static int open_one(struct user_objs *u, size_t i)
 	u->objs[i] = bpf_object__open_file(path, NULL);
 	if (!u->objs[i]) {
 		err = -errno;
-		fprintf(stderr, "bpfrec: --object %s: %s\n", path, reason(err));
+		fprintf(stderr, "bpfrec record: --object %s: %s\n", path, reason(err));
 		return err;
 	}
 	bpf_object__for_each_program(prog, u->objs[i]) {
@@ -220,7 +220,7 @@ static int open_one(struct user_objs *u, size_t i)
 		n += bpf_program__autoload(prog);
 	}
 	if (!n) {
-		fprintf(stderr, "bpfrec: --object %s: no program to load\n", path);
+		fprintf(stderr, "bpfrec record: --object %s: no program to load\n", path);
 		return -ENOENT;
 	}
 	return 0;
@@ -299,7 +299,7 @@ static int load_one(struct user_objs *u, size_t i, char **logs)
 	n = 0;
 	bpf_object__for_each_program(prog, obj) {
 		if (logs[n][0]) {
-			fprintf(stderr, "bpfrec: %s: the verifier rejected program '%s' (section '%s'): %s; its log ends:\n",
+			fprintf(stderr, "bpfrec record: %s: the verifier rejected program '%s' (section '%s'): %s; its log ends:\n",
 				u->paths[i], bpf_program__name(prog),
 				bpf_program__section_name(prog), strerror(-err));
 			print_tail(logs[n], LOG_TAIL_LINES);
@@ -307,7 +307,7 @@ static int load_one(struct user_objs *u, size_t i, char **logs)
 		}
 		n++;
 	}
-	fprintf(stderr, "bpfrec: %s: loading failed: %s\n", u->paths[i], load_reason(err));
+	fprintf(stderr, "bpfrec record: %s: loading failed: %s\n", u->paths[i], load_reason(err));
 	return err;
 }
 
@@ -352,7 +352,7 @@ static int attach_one(struct user_objs *u, size_t i)
 		link = bpf_program__attach(prog);
 		if (!link) {
 			err = -errno;
-			fprintf(stderr, "bpfrec: %s: program '%s': cannot attach to '%s': %s\n",
+			fprintf(stderr, "bpfrec record: %s: program '%s': cannot attach to '%s': %s\n",
 				u->paths[i], bpf_program__name(prog),
 				bpf_program__section_name(prog),
 				err == -ENOENT ? no_target(bpf_program__section_name(prog)) :
@@ -480,7 +480,7 @@ int user_objs_load(struct user_objs *u, struct pd_writer *w)
 		bpf_object__for_each_program(prog, u->objs[i])
 			nr_progs++;
 		if (nr_progs > sizeof(logs) / sizeof(*logs)) {
-			fprintf(stderr, "bpfrec: %s: more than %zu programs\n", u->paths[i],
+			fprintf(stderr, "bpfrec record: %s: more than %zu programs\n", u->paths[i],
 				sizeof(logs) / sizeof(*logs));
 			err = -E2BIG;
 			break;

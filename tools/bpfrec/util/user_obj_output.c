@@ -77,7 +77,7 @@ int user_objs_add_events(struct user_objs *u, struct evlist *el)
 	for (i = 0; i < u->nr_chans; i++) {
 		err = evlist_add(el, &attr, u->chans[i].name);
 		if (err) {
-			fprintf(stderr, "bpfrec: opening the output event %s: %s\n",
+			fprintf(stderr, "bpfrec record: opening the output event %s: %s\n",
 				u->chans[i].name, strerror(-err));
 			return err;
 		}
@@ -122,12 +122,12 @@ static int wire_perf(struct uobj_chan *c)
 	for (i = 0; i < c->ev->nr; i++) {
 		cpu = c->ev->rings[i].cpu;
 		if ((__u32)cpu >= max) {
-			fprintf(stderr, "bpfrec: map '%s' has %u entries, CPU %d has no slot (leave max_entries 0)\n",
+			fprintf(stderr, "bpfrec record: map '%s' has %u entries, CPU %d has no slot (leave max_entries 0)\n",
 				bpf_map__name(c->map), max, cpu);
 			return -E2BIG;
 		}
 		if (bpf_map_update_elem(fd, &cpu, &c->ev->rings[i].fd, BPF_ANY)) {
-			fprintf(stderr, "bpfrec: wiring map '%s' to CPU %d: %s\n",
+			fprintf(stderr, "bpfrec record: wiring map '%s' to CPU %d: %s\n",
 				bpf_map__name(c->map), cpu, strerror(errno));
 			return -errno;
 		}
@@ -147,7 +147,7 @@ static int wire_ringbuf(struct user_objs *u, struct uobj_chan *c)
 		err = ring_buffer__add(u->rb, fd, on_ringbuf, c);
 	}
 	if (err)
-		fprintf(stderr, "bpfrec: reading ring buffer '%s': %s\n",
+		fprintf(stderr, "bpfrec record: reading ring buffer '%s': %s\n",
 			bpf_map__name(c->map), strerror(-err));
 	return err;
 }

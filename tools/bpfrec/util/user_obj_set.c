@@ -132,13 +132,13 @@ static int parse_int(const struct found *f, const char *name, const char *val, v
 	return 0;
 bad:
 	if (is_bool)
-		fprintf(stderr, "bpfrec: --set %s=%s: '%s' is a bool: true, false, 1 or 0\n",
+		fprintf(stderr, "bpfrec record: --set %s=%s: '%s' is a bool: true, false, 1 or 0\n",
 			name, val, name);
 	else if (is_signed)
-		fprintf(stderr, "bpfrec: --set %s=%s: '%s' is a %u-byte signed integer (%lld..%lld)\n",
+		fprintf(stderr, "bpfrec record: --set %s=%s: '%s' is a %u-byte signed integer (%lld..%lld)\n",
 			name, val, name, f->size, -smax - 1, smax);
 	else
-		fprintf(stderr, "bpfrec: --set %s=%s: '%s' is a %u-byte unsigned integer (0..%llu)\n",
+		fprintf(stderr, "bpfrec record: --set %s=%s: '%s' is a %u-byte unsigned integer (0..%llu)\n",
 			name, val, name, f->size, max);
 	return -EINVAL;
 }
@@ -165,7 +165,7 @@ static int parse_chars(const struct found *f, const char *name, const char *val,
 	size_t len = strlen(val);
 
 	if (len >= f->size) {
-		fprintf(stderr, "bpfrec: --set %s=%s: '%s' holds at most %u characters\n",
+		fprintf(stderr, "bpfrec record: --set %s=%s: '%s' holds at most %u characters\n",
 			name, val, name, f->size - 1);
 		return -EINVAL;
 	}
@@ -182,7 +182,7 @@ static int write_value(const struct found *f, const char *name, const char *val)
 	__u8 enc;
 
 	if (!data || f->offset + f->size > size) {
-		fprintf(stderr, "bpfrec: --set %s: section %s cannot be written before load\n",
+		fprintf(stderr, "bpfrec record: --set %s: section %s cannot be written before load\n",
 			name, f->sec);
 		return -EINVAL;
 	}
@@ -200,7 +200,7 @@ static int write_value(const struct found *f, const char *name, const char *val)
 		if (elem && btf_is_int(elem) && elem->size == 1)
 			return parse_chars(f, name, val, data);
 	}
-	fprintf(stderr, "bpfrec: --set %s: only integers, bools, enums and char arrays can be set\n",
+	fprintf(stderr, "bpfrec record: --set %s: only integers, bools, enums and char arrays can be set\n",
 		name);
 	return -EINVAL;
 }
@@ -218,7 +218,7 @@ int uobj_apply_sets(struct user_objs *u)
 			if (!find_var(u->objs[j], s->name, &f))
 				continue;
 			if (!strncmp(f.sec, ".rodata", 7) && !f.is_volatile) {
-				fprintf(stderr, "bpfrec: --set %s: '%s' is const but not volatile: the compiler folded it into the code, declare it 'const volatile'\n",
+				fprintf(stderr, "bpfrec record: --set %s: '%s' is const but not volatile: the compiler folded it into the code, declare it 'const volatile'\n",
 					s->name, s->name);
 				return -EINVAL;
 			}
@@ -228,7 +228,7 @@ int uobj_apply_sets(struct user_objs *u)
 			s->used = true;
 		}
 		if (!s->used) {
-			fprintf(stderr, "bpfrec: --set %s: no global variable '%s' in .rodata, .data or .bss of the objects\n",
+			fprintf(stderr, "bpfrec record: --set %s: no global variable '%s' in .rodata, .data or .bss of the objects\n",
 				s->name, s->name);
 			return -ENOENT;
 		}

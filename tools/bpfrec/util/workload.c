@@ -14,18 +14,18 @@
 #include <sys/wait.h>
 #include "util/workload.h"
 
-int workload_prepare(struct workload *w, char **argv)
+int workload_prepare(struct workload *w, const char *cmd, char **argv)
 {
 	int go[2];
 	char c;
 
 	if (pipe2(go, O_CLOEXEC)) {
-		fprintf(stderr, "bpfrec: pipe: %s\n", strerror(errno));
+		fprintf(stderr, "bpfrec %s: pipe: %s\n", cmd, strerror(errno));
 		return -errno;
 	}
 	w->pid = fork();
 	if (w->pid < 0) {
-		fprintf(stderr, "bpfrec: fork: %s\n", strerror(errno));
+		fprintf(stderr, "bpfrec %s: fork: %s\n", cmd, strerror(errno));
 		close(go[0]);
 		close(go[1]);
 		return -errno;
@@ -41,7 +41,8 @@ int workload_prepare(struct workload *w, char **argv)
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		execvp(argv[0], argv);
-		fprintf(stderr, "bpfrec: cannot run %s: %s\n", argv[0], strerror(errno));
+		fprintf(stderr, "bpfrec %s: cannot run %s: %s\n", cmd, argv[0],
+			strerror(errno));
 		_exit(127);
 	}
 	close(go[0]);

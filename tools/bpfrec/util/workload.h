@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The command a recording runs: `bpfrec record -- CMD [ARGS]`. */
+/* The command a recording runs: `bpfrec record|stat -- CMD [ARGS]`. */
 #ifndef BPFREC_WORKLOAD_H
 #define BPFREC_WORKLOAD_H
 
@@ -13,7 +13,8 @@ struct workload {
 	int stops;		/* stop requests so far */
 };
 
-int workload_prepare(struct workload *w, char **argv);
+/* Fork @argv, held before its exec; @cmd ("record", "stat") says who in messages. */
+int workload_prepare(struct workload *w, const char *cmd, char **argv);
 int workload_start(struct workload *w);
 int workload_reap(struct workload *w, bool block);
 /* Ask the running workload to end: SIGTERM, SIGKILL from the second time. */

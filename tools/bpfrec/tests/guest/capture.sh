@@ -9,9 +9,9 @@
 
 cap_line() {
 	case $1 in
-	fentry)	echo "bpfrec: capturing programs, maps, links, BTF (fentry)" ;;
-	syscall) echo "bpfrec: capturing programs, maps, links, BTF (syscall: sys_enter_bpf/sys_exit_bpf tracepoints)" ;;
-	off)	echo "bpfrec: capture off: objects are resolved by id, short-lived ones stay unresolved" ;;
+	fentry)	echo "bpfrec record: capturing programs, maps, links, BTF (fentry)" ;;
+	syscall) echo "bpfrec record: capturing programs, maps, links, BTF (syscall: sys_enter_bpf/sys_exit_bpf tracepoints)" ;;
+	off)	echo "bpfrec record: capture off: objects are resolved by id, short-lived ones stay unresolved" ;;
 	esac
 }
 

@@ -25,9 +25,9 @@ tmp=$(mktemp -d /tmp/bpfrec-capture.XXXXXX)
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
-syscall_line="bpfrec: capturing programs, maps, links, BTF (syscall: sys_enter_bpf/sys_exit_bpf tracepoints)"
-fentry_line="bpfrec: capturing programs, maps, links, BTF (fentry)"
-off_line="bpfrec: capture off: objects are resolved by id, short-lived ones stay unresolved"
+syscall_line="bpfrec record: capturing programs, maps, links, BTF (syscall: sys_enter_bpf/sys_exit_bpf tracepoints)"
+fentry_line="bpfrec record: capturing programs, maps, links, BTF (fentry)"
+off_line="bpfrec record: capture off: objects are resolved by id, short-lived ones stay unresolved"
 
 # said NAME STATUS LINE ARGS...: `bpfrec record ARGS` exits STATUS, saying LINE alone
 said() {
@@ -63,7 +63,7 @@ fentry*)
 	skip "--capture=fentry refused" "this kernel takes trampolines" ;;
 *)
 	said "--capture=fentry: the kernel's refusal said in one line, exit 1" 1 \
-		"bpfrec: --capture=fentry: the kernel refuses BPF trampolines (Operation not permitted); try --capture=syscall" \
+		"bpfrec record: --capture=fentry: the kernel refuses BPF trampolines (Operation not permitted); try --capture=syscall" \
 		--capture=fentry -o "$tmp/f.data" --duration 1 ;;
 esac
 
@@ -75,7 +75,7 @@ if command -v setpriv >/dev/null && [ "$(stat -c %a /sys/kernel/tracing)" = 700 
 		--ambient-caps=-all,+perfmon,+bpf \
 		"$BPFREC" record -o "$tmp/caps/caps.data" --duration 1 >/dev/null 2>"$tmp/err"
 	rc=$?
-	if [ $rc -eq 0 ] && [ "$(head -n 1 "$tmp/err")" = "bpfrec: capture off: the bpf() tracepoints' ids are in /sys/kernel/tracing, unreadable to this user (give read access or run as root)" ]; then
+	if [ $rc -eq 0 ] && [ "$(head -n 1 "$tmp/err")" = "bpfrec record: capture off: the bpf() tracepoints' ids are in /sys/kernel/tracing, unreadable to this user (give read access or run as root)" ]; then
 		pass "tracefs unreadable: capture off, said why, recorded"
 	else
 		fail "tracefs unreadable: capture off, said why" "exit $rc: $(tr '\n' ' ' <"$tmp/err")"
@@ -164,7 +164,7 @@ if command -v bpftool >/dev/null; then
 	"$BPFREC" record --capture=syscall -o "$tmp/runs.data" >/dev/null 2>"$tmp/runs.err" &
 	rec=$!
 	i=0
-	while ! grep -q '^bpfrec: capturing' "$tmp/runs.err" && [ $i -lt 100 ]; do
+	while ! grep -q '^bpfrec record: capturing' "$tmp/runs.err" && [ $i -lt 100 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
 	python3 "$tmp/runs.py" $rec >"$tmp/runs.check" 2>&1
@@ -243,9 +243,9 @@ case $paths in
 	rc=$?
 	id=$(cat "$tmp/lskel.id")
 	if [ $rc -eq 0 ] && [ -n "$id" ] &&
-	   grep -qx "bpfrec: warning: the capture has no facts of program $id, resolved by id instead; counts at the end" "$tmp/lskel.err" &&
+	   grep -qx "bpfrec record: warning: the capture has no facts of program $id, resolved by id instead; counts at the end" "$tmp/lskel.err" &&
 	   [ "$(grep -c 'warning: the capture' "$tmp/lskel.err")" -eq 1 ] &&
-	   grep -qx 'bpfrec: records without captured facts: 1 program (resolved by id, if still there)' "$tmp/lskel.err"; then
+	   grep -qx 'bpfrec record: records without captured facts: 1 program (resolved by id, if still there)' "$tmp/lskel.err"; then
 		pass "self-check: a program loaded by a BPF program is warned of once and counted"
 	else
 		fail "self-check: a program loaded by a BPF program" \

@@ -283,7 +283,7 @@ KNOWN = 0
 rs = [json.loads(l) for l in sys.stdin]
 print(sum(1 for r in rs if r["event"] == "offcpu-time" and r.get("comm") == "sleeper"
           and not frames(r)[1] and frames(r)[0]))')
-	said=$(sed -n 's/^bpfrec: off-CPU: \([0-9]*\) samples\{0,1\} with a stack that could not be read.*/\1/p' "$tmp/b.err")
+	said=$(sed -n 's/^bpfrec record: off-CPU: \([0-9]*\) samples\{0,1\} with a stack that could not be read.*/\1/p' "$tmp/b.err")
 	why=
 	[ "$n" -ge 2048 ] && [ "$n" -lt 4096 ] || why="$n distinct stacks in the known function, want 2048..4095"
 	[ -z "$why" ] && { [ -n "$said" ] && [ "$said" -ge 1 ]; } || why=${why:-"no report of lost stacks: $(grep off-CPU "$tmp/b.err")"}

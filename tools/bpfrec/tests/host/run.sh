@@ -128,14 +128,14 @@ if command -v setpriv >/dev/null; then
 		--ambient-caps=-all,+perfmon,+bpf \
 		"$BPFREC" record -o "$tmp/caps/caps.data" --duration 6 >/dev/null 2>"$tmp/err" &
 	pid=$!
-	started "$tmp/err" '^bpfrec: without CAP_SYS_ADMIN'
+	started "$tmp/err" '^bpfrec record: without CAP_SYS_ADMIN'
 	"$STORM" -n 20 -p caps -l "$tmp/caps.list"
 	wait $pid
 	rc=$?
 	mount -o remount,gid=0,mode=700 /sys/kernel/tracing
 	named=$("$BPFREC" script -i "$tmp/caps/caps.data" 2>/dev/null | grep -c ' PROG_LOAD .* caps[0-9]')
 	if [ $rc -eq 0 ] && [ "$named" -eq 20 ] &&
-	   grep -qx 'bpfrec: without CAP_SYS_ADMIN, the BPF objects that existed before the recording are not listed' "$tmp/err"; then
+	   grep -qx 'bpfrec record: without CAP_SYS_ADMIN, the BPF objects that existed before the recording are not listed' "$tmp/err"; then
 		pass "CAP_PERFMON and CAP_BPF: recorded without the snapshot, and said"
 	else
 		fail "CAP_PERFMON and CAP_BPF: recorded without the snapshot" \
@@ -165,6 +165,11 @@ fi
 "$BPFREC" record -o "$tmp/cmd.data" -- /nonexistent-cmd >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc -eq 127 ] && pass "-- CMD not found: 127" || fail "-- CMD not found: 127" "exit $rc"
+# every line of record is its own, the workload's failure too
+result "-- CMD not found: said by 'bpfrec record:' as every line" "$(
+	grep -qx 'bpfrec record: cannot run /nonexistent-cmd: No such file or directory' "$tmp/err" ||
+		echo "no line of the command"
+	grep -v '^bpfrec record: ' "$tmp/err" | head -1)"
 
 "$BPFREC" record -o "$tmp/dur.data" --duration 1 >/dev/null 2>"$tmp/err" &&
 	valid_file "$tmp/dur.data" && pass "--duration" || fail "--duration" "$(cat "$tmp/err")"
@@ -173,8 +178,8 @@ rc=$?
 # online CPU, without it programs only.
 first=$(head -n 1 "$tmp/err")
 case "$first" in
-"bpfrec: recording programs, maps, links and BTF on $(nproc) CPU"*|\
-"bpfrec: kernel lacks bpf_obj_event: recording programs only")
+"bpfrec record: recording programs, maps, links and BTF on $(nproc) CPU"*|\
+"bpfrec record: kernel lacks bpf_obj_event: recording programs only")
 	pass "record says what it records" ;;
 *)	fail "record says what it records" "first line: $first" ;;
 esac
@@ -185,7 +190,7 @@ signum() { kill -l "$1"; }
 for sig in INT TERM; do
 	"$BPFREC" record -o "$tmp/sig.data" 2>"$tmp/err" &
 	pid=$!
-	started "$tmp/err" '^bpfrec: captur'
+	started "$tmp/err" '^bpfrec record: captur'
 	"$STORM" -n 50 -p sig
 	sleep 0.3
 	kill -$sig $pid
@@ -193,7 +198,7 @@ for sig in INT TERM; do
 	rc=$?
 	if [ $rc -eq $((128 + $(signum $sig))) ] && valid_file "$tmp/sig.data" &&
 	   [ "$(grep -c 'PERF_RECORD_BPF_EVENT type 1,' "$tmp/perf.out")" -ge 50 ] &&
-	   [ "$(tail -1 "$tmp/err")" = "bpfrec: stopped by SIG$sig" ]; then
+	   [ "$(tail -1 "$tmp/err")" = "bpfrec record: stopped by SIG$sig" ]; then
 		pass "SIG$sig gives a valid file, exit $rc"
 	else
 		fail "SIG$sig gives a valid file" "exit $rc: $(tail -1 "$tmp/err")"
@@ -220,8 +225,8 @@ for sig in INT TERM HUP; do
 	valid_file "$tmp/sigw.data"
 	loads=$(grep -c '^ *storm .*PERF_RECORD_BPF_EVENT type 1,' "$tmp/perf.out")
 	if [ $rc -eq $((128 + $(signum $sig))) ] && [ $ms -lt 3000 ] && [ "$loads" -eq 20 ] &&
-	   grep -qx 'got TERM' "$tmp/err" && grep -qx 'bpfrec: sh exited with status 3' "$tmp/err" &&
-	   [ "$(tail -1 "$tmp/err")" = "bpfrec: stopped by SIG$sig" ]; then
+	   grep -qx 'got TERM' "$tmp/err" && grep -qx 'bpfrec record: sh exited with status 3' "$tmp/err" &&
+	   [ "$(tail -1 "$tmp/err")" = "bpfrec record: stopped by SIG$sig" ]; then
 		pass "SIG$sig to bpfrec alone: workload sent SIGTERM, file finished, exit $rc"
 	else
 		fail "SIG$sig to bpfrec alone" \
@@ -239,7 +244,7 @@ rm -f "$tmp/two-a.err"
 "$BPFREC" record -o "$tmp/two-a.data" 2>"$tmp/two-a.err" &
 a=$!
 i=0
-while ! grep -q '^bpfrec: recording\|^bpfrec: kernel lacks' "$tmp/two-a.err" && [ $i -lt 100 ]; do
+while ! grep -q '^bpfrec record: recording\|^bpfrec record: kernel lacks' "$tmp/two-a.err" && [ $i -lt 100 ]; do
 	sleep 0.1; i=$((i + 1))
 done
 "$PERF" record -q -e dummy -a -o "$tmp/two-p.data" -- \
@@ -278,7 +283,7 @@ for f in two-a two-b two-p; do
 	fi
 done
 # the host runs a stock kernel: the first listener's records need repair
-repaired=$(sed -n 's/^bpfrec: \([0-9]*\) oversized side-band records repaired.*/\1/p' \
+repaired=$(sed -n 's/^bpfrec record: \([0-9]*\) oversized side-band records repaired.*/\1/p' \
 	"$tmp/two-a.err" "$tmp/two-b.err" | awk '{ s += $1 } END { print s + 0 }')
 read_fixes=$(sed -n 's/.* \([0-9]*\) oversized side-band records repaired.*/\1/p' \
 	"$tmp/two-p.script.err")
@@ -316,7 +321,7 @@ for hold in 700 3000; do
 	   ! grep -q 'still alive' "$tmp/err"; then
 		pass "a release $hold ms after the workload exited is recorded (in $ms ms)"
 	elif [ $hold -eq 3000 ] && [ $rc -eq 0 ] && [ $loads -eq 1 ] && [ $unloads -eq 0 ] &&
-	     grep -qx 'bpfrec: 1 object of python3 still alive 1000 ms after it exited' "$tmp/err"; then
+	     grep -qx 'bpfrec record: 1 object of python3 still alive 1000 ms after it exited' "$tmp/err"; then
 		pass "a release later than 1 s is not waited for, and said (in $ms ms)"
 	else
 		fail "a release $hold ms after the workload exited" \
@@ -515,7 +520,7 @@ fi
 # ring cannot hold a storm.
 "$BPFREC" record -m 1 -o "$tmp/lost.data" -- "$STORM" -n 5000 >/dev/null 2>"$tmp/err"
 rc=$?
-if [ $rc -eq 0 ] && grep -q '^bpfrec: LOST [1-9]' "$tmp/err" &&
+if [ $rc -eq 0 ] && grep -q '^bpfrec record: LOST [1-9]' "$tmp/err" &&
    "$BPFREC" report -i "$tmp/lost.data" 2>/dev/null | grep -q 'lost records: [1-9]'; then
 	pass "lost records reported and kept"
 else

@@ -116,7 +116,7 @@ wpid=$(sed -n 's/^pid //p' "$tmp/busy.out")
 result "record -e cpu-clock -F 999 -g -- busy loop" \
 	"$([ $rc -eq 0 ] || echo "exit $rc: $(head -c 300 "$tmp/busy.err")")"
 result "record says what it samples" \
-	"$(grep -qx 'bpfrec: sampling cpu-clock at 999 Hz with stacks on the command' "$tmp/busy.err" || head -c 300 "$tmp/busy.err")"
+	"$(grep -qx 'bpfrec record: sampling cpu-clock at 999 Hz with stacks on the command' "$tmp/busy.err" || head -c 300 "$tmp/busy.err")"
 perf_ok "perf script and perf report read the cpu-clock -g file" "$tmp/busy.data"
 if [ $have_perf -eq 1 ]; then
 	# samples of the workload whose stack goes busy_inner <- busy_outer <- main

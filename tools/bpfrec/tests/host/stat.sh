@@ -69,6 +69,8 @@ usage "-e with --all-progs exits 2" 2 \
 	"bpfrec stat: --all-progs counts runs and run time, not events: no -e $see" --all-progs -e cpu-clock
 usage "-b: an id that is no program exits 1" 1 "bpfrec stat: -b: no BPF program with id 4000000000" \
 	-b 4000000000 1
+usage "a command that cannot run: 127, said by 'bpfrec stat:'" 127 \
+	"bpfrec stat: cannot run /nonexistent-cmd: No such file or directory" --all-progs -- /nonexistent-cmd
 usage "-C 0-x exits 2" 2 "bpfrec stat: -C wants CPUs like 0,2-3, not '0-x' $see" --bpf-counters -C 0-x
 for ids in 0 abc 1,,2 1, -1; do
 	for opt in p t; do
