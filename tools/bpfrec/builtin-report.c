@@ -57,12 +57,12 @@ static const char report_doc[] =
 	"alive at the end of the recording, and lost records.\n"
 	"\n"
 	"A file with samples (record -e cpu-clock, --off-cpu, or perf record)\n"
-	"gets a profile instead: samples by command, file and symbol, named as\n"
-	"they were at the time - BPF programs by their KSYMBOL records (also\n"
-	"those unloaded since), user code by ELF symbols of the mapped files,\n"
-	"the kernel by the kallsyms the file kept (perf's keep none: this\n"
-	"machine's, or --kallsyms).  --folded, --svg and --json are its other\n"
-	"outputs.\n"
+	"gets a profile instead, unless --lifecycle asks for the summary:\n"
+	"samples by command, file and symbol, named as they were at the time -\n"
+	"BPF programs by their KSYMBOL records (also those unloaded since), user\n"
+	"code by ELF symbols of the mapped files, the kernel by the kallsyms the\n"
+	"file kept (perf's keep none: this machine's, or --kallsyms).  --folded,\n"
+	"--svg and --json are its other outputs.\n"
 	"\n"
 	"Reads files written by 'bpfrec record' and by 'perf record': without\n"
 	"-i, bpfrec.data, or perf.data when there is no bpfrec.data.\n"
@@ -74,8 +74,17 @@ static const char report_doc[] =
 	"  bpfrec report --folded > out.folded\n"
 	"  bpfrec report --svg flame.svg\n"
 	"  bpfrec report --off-cpu\n"
+	"  bpfrec report -i prof.data --lifecycle\n"
 	"\v"
 	"Exit status: 0 ok, 1 unreadable or malformed file, 2 usage error.";
+
+enum { OPT_LIFECYCLE = 0x100 };
+
+static const struct argp_option report_options[] = {
+	{ "lifecycle", OPT_LIFECYCLE, NULL, 0,
+	  "the summary of BPF objects, also of a file with samples (instead of its profile)", 0 },
+	{ 0 }
+};
 
 static const struct argp_child report_children[] = {
 	{ &input_argp, 0, NULL, 0 },
@@ -86,6 +95,7 @@ static const struct argp_child report_children[] = {
 
 struct report_args {
 	const char *input;
+	bool lifecycle;			/* --lifecycle */
 	struct report_profile_args profile;
 };
 
@@ -94,11 +104,21 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 	struct report_args *a = state->input;
 
 	(void)arg;
-	if (key != ARGP_KEY_INIT)
-		return ARGP_ERR_UNKNOWN;
-	state->child_inputs[0] = &a->input;
-	state->child_inputs[1] = &a->profile;
-	return 0;
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->input;
+		state->child_inputs[1] = &a->profile;
+		return 0;
+	case OPT_LIFECYCLE:
+		a->lifecycle = true;
+		return 0;
+	case ARGP_KEY_END:
+		if (a->lifecycle && report_profile_asked(&a->profile))
+			return cmd_usage_error(state, "%s",
+					       "--lifecycle shows no profile: not with --sort, --off-cpu, --folded, --svg or --json");
+		return 0;
+	}
+	return ARGP_ERR_UNKNOWN;
 }
 
 static bool event_kind(__u16 type, enum kind *k, bool *create)
@@ -269,7 +289,7 @@ static int collect(struct timeline *tl, struct collection *c, char *err, size_t 
 			return -ENOMEM;
 		}
 	}
-	if (!ret)
+	if (!ret && c->nr)
 		qsort(c->objs, c->nr, sizeof(*c->objs), obj_cmp);
 	return ret;
 }
@@ -571,6 +591,7 @@ int cmd_report(int argc, char **argv)
 	struct report_args args = {};
 	const char *input;
 	struct argp argp = {
+		.options = report_options,
 		.parser = report_parse,
 		.doc = report_doc,
 		.children = report_children,
@@ -587,9 +608,11 @@ int cmd_report(int argc, char **argv)
 	if (cmd_help_shown())
 		return BPFREC_EXIT_OK;
 	input = args.input;
-	ret = report_profile(input, &args.profile);
-	if (ret != REPORT_NO_PROFILE)
-		return ret;
+	if (!args.lifecycle) {
+		ret = report_profile(input, &args.profile);
+		if (ret != REPORT_NO_PROFILE)
+			return ret;
+	}
 	ret = BPFREC_EXIT_OK;
 	if (timeline_open(&tl, input, err, sizeof(err))) {
 		fprintf(stderr, "bpfrec report: %s: %s\n", input, err);

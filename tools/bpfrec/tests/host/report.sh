@@ -5,7 +5,8 @@
 # perf (`perf record -e cpu-clock -g`, the same format bpfrec's samplers
 # write): user symbols of a test binary's hot function, a BPF program kept
 # busy with BPF_PROG_TEST_RUN named after it was unloaded, --folded, the
-# flame graph's XML and widths, and bad input.  Root on the running kernel.
+# flame graph's XML and widths, kernel names through --kallsyms, the
+# lifecycle summary of --lifecycle, and bad input.  Root on the running kernel.
 #
 #   BPFREC=path/to/bpfrec STAT_PROG=path/to/stat-prog tests/host/report.sh
 #
@@ -184,6 +185,13 @@ PY
 		[ "$(cat "$tmp/err")" = "bpfrec report: $tmp/bpf.data: kernel symbols not shown: the file holds none; $tmp/empty.kallsyms: no symbols" ] ||
 			echo "stderr: $(head -c 300 "$tmp/err")"
 		grep -q '__sys_bpf' "$tmp/ks.folded" && echo "__sys_bpf named")"
+	# the lifecycle summary of the same file: the program's load and unload by stat-prog
+	"$BPFREC" report -i "$tmp/bpf.data" --lifecycle >"$tmp/life.txt" 2>"$tmp/err"
+	result "--lifecycle: the summary of a file with samples, not its profile" "$(
+		grep -q '^# event: ' "$tmp/life.txt" && echo "a profile header"
+		grep -Eq '^  prog  xdp +1 +1 +0 ' "$tmp/life.txt" ||
+			echo "no xdp program created and destroyed: $(grep -A8 '^Objects by kind' "$tmp/life.txt")"
+		grep -Eq '^ +[0-9]+ stat-prog +[1-9]' "$tmp/life.txt" || echo "no stat-prog loader row")"
 fi
 
 # --- bad input ---------------------------------------------------------------
@@ -211,6 +219,9 @@ one_line "unwritable --svg path: exit 1, one line, before reading" 1 \
 	report -i "$tmp/hot.data" --svg /nonexistent/dir/x.svg
 "$BPFREC" report -i "$tmp/nosamples.data" --svg "$tmp/none.svg" >/dev/null 2>&1
 result "--svg of a file without samples leaves no file" "$([ -e "$tmp/none.svg" ] && echo "$tmp/none.svg exists")"
+one_line "--lifecycle with --folded: exit 2, one line" 2 \
+	"bpfrec report: --lifecycle shows no profile: not with --sort, --off-cpu, --folded, --svg or --json (see bpfrec report --help)" \
+	report -i "$tmp/hot.data" --lifecycle --folded
 one_line "bad --sort key: exit 2" 2 \
 	"bpfrec report: bad --sort 'comm,cycles': keys are comm, dso, sym, bpf (see bpfrec report --help)" \
 	report -i "$tmp/hot.data" --sort comm,cycles

@@ -263,10 +263,13 @@ static void test_malformed(const char *data)
  */
 static void test_report(const char *data, const char *cut)
 {
-	char file[512], empty[512], line[1024], want[1024];
+	char file[512], empty[512], line[1024], want[1024], samples[512], cut_file[512];
 	char *argv[] = { "report", "-i", file, "--kallsyms", empty, NULL, NULL };
 	int ret;
 
+	/* path()'s results are overwritten after a few calls: copies */
+	snprintf(samples, sizeof(samples), "%s", data);
+	snprintf(cut_file, sizeof(cut_file), "%s", cut);
 	snprintf(file, sizeof(file), "%s", data);
 	snprintf(empty, sizeof(empty), "%s", path("empty.kallsyms"));
 	fclose(fopen(empty, "w"));
@@ -278,7 +281,7 @@ static void test_report(const char *data, const char *cut)
 	ret = run_cmd(cmd_report, 6, argv, path("folded.txt"));
 	CHECK(ret == 0 && count_lines(path("folded.txt"), ";other_func;bpf_prog_", NULL, 0) == 2,
 	      "report --folded: the kernel frame under the BPF samples named other_func");
-	snprintf(file, sizeof(file), "%s", cut);
+	snprintf(file, sizeof(file), "%s", cut_file);
 	argv[5] = NULL;
 	ret = run_cmd(cmd_report, 5, argv, path("report-cut.txt"));
 	first(path("report-cut.txt"), "# kernel symbols", line, sizeof(line));
@@ -289,6 +292,13 @@ static void test_report(const char *data, const char *cut)
 	      "report of cut tracing data: --kallsyms used, and it has no symbols: %s", line);
 	CHECK(count_lines(path("report-cut.txt"), "other_func", NULL, 0) == 0,
 	      "report of cut tracing data: no kernel frame named");
+	snprintf(file, sizeof(file), "%s", samples);
+	argv[3] = "--lifecycle";
+	argv[4] = NULL;
+	ret = run_cmd(cmd_report, 4, argv, path("lifecycle.txt"));
+	CHECK(ret == 0 && count_lines(path("lifecycle.txt"), "Objects by kind and type:", NULL, 0) == 1 &&
+	      count_lines(path("lifecycle.txt"), "# event: cpu-clock", NULL, 0) == 0,
+	      "report --lifecycle of a file with samples: the summary, no profile (%d)", ret);
 }
 
 int main(void)
