@@ -61,7 +61,7 @@ sec == "stat-counters" {
 }
 
 sec == "record" {
-	if ($1 == "bpfrec:" && / records, .* objects /)
+	if ($1 == "bpfrec" && $2 == "record:" && / records, .* objects /)
 		summary = $0
 	if (/exited with status/)
 		wexit = $NF
