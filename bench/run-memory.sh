@@ -13,36 +13,9 @@
 #   bench/run-memory.sh [N ...]     default: 0 20000 100000; root, python3
 set -eu
 
-here=$(cd "$(dirname "$0")" && pwd)
-bpfrec_dir=$here/../tools/bpfrec
-BPFREC=${BPFREC:-$bpfrec_dir/bpfrec}
-STORM=${STORM:-$bpfrec_dir/.output/storm}
-PERF=${PERF:-/usr/bin/perf}
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(0 20000 100000)
-
-[ "$(id -u)" -eq 0 ] || { echo "run-memory: needs root" >&2; exit 1; }
-make -s -C "$bpfrec_dir" bpfrec .output/storm >&2
-
-tmp=$(mktemp -d /tmp/bpfrec-bench-mem.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-
-# run NAME CMD...: CMD as the child of a waiter that writes its peak RSS
-# (KiB) into $tmp/NAME.rss
-run() {
-	local name=$1
-	shift
-	python3 -c '
-import os, sys
-pid = os.fork()
-if pid == 0:
-    os.execvp(sys.argv[2], sys.argv[2:])
-ru = os.wait4(pid, 0)[2]
-with open(sys.argv[1], "w") as f:
-    print(ru.ru_maxrss, file=f)
-' "$tmp/$name.rss" "$@" >"$tmp/$name.log" 2>&1 &
-	echo $! >"$tmp/$name.pid"
-}
+. "$(dirname "$0")/lib.sh"
 
 # KiB resident in PID's mappings of BPF maps and perf rings
 rings_of() {
@@ -57,24 +30,20 @@ mb() {
 printf '%-7s %-8s %14s %12s\n' storm recorder "peak RSS (MB)" "rings (MB)"
 declare -A peak
 for n in "${sizes[@]}"; do
-	run bpfrec "$BPFREC" record -e bpf-events -o "$tmp/bpfrec.data"
-	run perf "$PERF" record -a -e dummy -o "$tmp/perf.data"
-	sleep 3
+	recorders_start
 	[ "$n" -gt 0 ] && "$STORM" -n "$n" -p mem
 	sleep 2
 	for r in bpfrec perf; do
-		pgrep -P "$(cat "$tmp/$r.pid")" >"$tmp/$r.rpid"
-		rings_of "$(cat "$tmp/$r.rpid")" >"$tmp/$r.rings"
-		kill -INT "$(cat "$tmp/$r.rpid")"
+		rings_of "$(recorder_pid $r)" >"$tmp/$r.rings"
 	done
-	wait
+	recorders_stop
 	for r in perf bpfrec; do
-		printf '%-7s %-8s %14.1f %12.1f\n' "$n" "$r" "$(mb "$(cat "$tmp/$r.rss")")" \
+		printf '%-7s %-8s %14.1f %12.1f\n' "$n" "$r" "$(mb "$(rss_of $r)")" \
 			"$(mb "$(cat "$tmp/$r.rings")")"
 	done
-	peak[$n]=$(cat "$tmp/bpfrec.rss")
+	peak[$n]=$(rss_of bpfrec)
 	printf '%-7s %-8s peak RSS bpfrec/perf = %.2f\n' "$n" ratio \
-		"$(echo "$(cat "$tmp/bpfrec.rss") / $(cat "$tmp/perf.rss")" | bc -l)"
+		"$(echo "$(rss_of bpfrec) / $(rss_of perf)" | bc -l)"
 done
 first=${sizes[0]} last=${sizes[${#sizes[@]} - 1]}
 if [ "$last" -gt "$first" ]; then

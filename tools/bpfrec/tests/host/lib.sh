@@ -2,7 +2,8 @@
 #
 # The host tests' verdicts, sourced by each tests/host/*.sh: one line per
 # check ("ok", "FAIL", "skip" and the check's name), counted for the
-# script's last line "NAME: N passed, N failed, N skipped".
+# script's last line "NAME: N passed, N failed, N skipped"; and the check
+# of bad input, with the script's $BPFREC and $tmp.
 
 passed=0 failed=0 skipped=0
 pass() { passed=$((passed + 1)); echo "ok    $1"; }
@@ -10,3 +11,19 @@ fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+: $2}"; }
 skip() { skipped=$((skipped + 1)); echo "skip  $1${2:+: $2}"; }
 # result NAME DETAIL: pass when DETAIL is empty, else fail with it
 result() { if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi; }
+
+# one_line NAME STATUS LINE ARGS...: `$BPFREC ARGS...` exits STATUS and says
+# exactly LINE on stderr (its output in $tmp/out and $tmp/err)
+one_line() {
+	local name=$1 want=$2 line=$3 rc
+	shift 3
+	"$BPFREC" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "$name" "exit $rc, want $want ($(head -c 200 "$tmp/err"))"
+	elif [ "$(cat "$tmp/err")" != "$line" ]; then
+		fail "$name" "said '$(head -c 300 "$tmp/err")', want '$line'"
+	else
+		pass "$name"
+	fi
+}

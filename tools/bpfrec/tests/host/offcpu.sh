@@ -35,20 +35,8 @@ tmp=$(mktemp -d /tmp/bpfrec-offcpu.XXXXXX)
 cg=
 trap '[ -n "$cg" ] && rmdir "$cg" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-# usage NAME EXPECTED_STATUS EXPECTED_LINE ARGS...: the status and exactly that one line
-usage() {
-	local name=$1 want=$2 line=$3 rc
-	shift 3
-	"$BPFREC" record -o "$tmp/usage.data" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "$name" "exit $rc, want $want ($(head -c 200 "$tmp/err"))"
-	elif [ "$(cat "$tmp/err")" != "$line" ]; then
-		fail "$name" "said '$(head -c 300 "$tmp/err")', want '$line'"
-	else
-		pass "$name"
-	fi
-}
+# usage NAME STATUS LINE ARGS...: bpfrec record ARGS... exits STATUS saying exactly LINE
+usage() { one_line "$1" "$2" "$3" record -o "$tmp/usage.data" "${@:4}"; }
 
 see="(see bpfrec record --help)"
 for t in abc -1 +5 1.5 '' 3600000001 18446744073709551616; do
@@ -75,13 +63,17 @@ usage "--off-cpu-thresh without --off-cpu exits 2" 2 \
 read -r fstart fsize < <(nm -S "$SLEEPER" | awk '$4 == "sleep_in_known_place" { print $1, $2 }')
 fstart=$((16#$fstart)) fend=$((16#$fstart + 16#$fsize))
 
-frames_py='def frames(r):
-    """(kernel frames, user frames, innermost user address or None) of a sample"""
+# frames(r): the frames of a sample of script --json, for the checks below
+# (PYTHONPATH=$tmp, from frames import frames)
+cat >"$tmp/frames.py" <<'PY'
+def frames(r, known=0):
+    """(kernel frames, user frames, innermost user address or None) of a
+    sample; a frame named in the known function is at address @known"""
     k = u = 0
     uip = None
     for f in r.get("callchain", []):
         if f.startswith("sleep_in_known_place+"):
-            a = KNOWN
+            a = known
         else:
             try:
                 a = int(f, 16)
@@ -95,7 +87,7 @@ frames_py='def frames(r):
         if uip is None:
             uip = a
     return k, u, uip
-'
+PY
 
 # stats FILE [THRESH_NS]: "DIRECT ALL SUM TIMES PIDS" of the samples in the
 # known stack: how many last at least THRESH_NS (0), how many in all, their
@@ -103,30 +95,10 @@ frames_py='def frames(r):
 # durations of the long ones in $tmp/durations
 stats() {
 	"$BPFREC" script -i "$1" --json >"$tmp/json" || return 1
-	python3 - "$tmp/json" "$fstart" "$fend" "$tmp/durations" "${2:-0}" <<'PY'
+	PYTHONPATH=$tmp python3 - "$tmp/json" "$fstart" "$fend" "$tmp/durations" "${2:-0}" <<'PY'
 import json, sys
+from frames import frames
 lo, hi, thresh = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[5])
-KNOWN = lo
-def frames(r):
-    """(kernel frames, user frames, innermost user address or None) of a sample"""
-    k = u = 0
-    uip = None
-    for f in r.get("callchain", []):
-        if f.startswith("sleep_in_known_place+"):
-            a = KNOWN
-        else:
-            try:
-                a = int(f, 16)
-            except ValueError:
-                k += 1
-                continue
-        if a >= 1 << 47:
-            k += 1
-            continue
-        u += 1
-        if uip is None:
-            uip = a
-    return k, u, uip
 
 long = n = total = 0
 times, pids = set(), set()
@@ -135,7 +107,7 @@ with open(sys.argv[4], "w") as out:
         r = json.loads(line)
         if r["event"] != "offcpu-time":
             continue
-        k, u, uip = frames(r)
+        k, u, uip = frames(r, lo)
         ns = r["details"]["off_cpu_ns"]
         if uip is not None and lo <= uip < hi:
             n += 1
@@ -256,9 +228,8 @@ fi
 # 5. kernel threads: no user stack, and none of the workload's samples
 if "$BPFREC" record --off-cpu --off-cpu-threads kernel --off-cpu-thresh 0 --duration 1 \
 	-o "$tmp/k.data" >/dev/null 2>"$tmp/k.err"; then
-	why=$("$BPFREC" script -i "$tmp/k.data" --json | python3 -c 'import json, sys
-KNOWN = 0
-'"$frames_py"'
+	why=$("$BPFREC" script -i "$tmp/k.data" --json | PYTHONPATH=$tmp python3 -c 'import json, sys
+from frames import frames
 rs = [json.loads(l) for l in sys.stdin]
 rs = [r for r in rs if r["event"] == "offcpu-time"]
 bad = [r for r in rs if frames(r)[1] or not frames(r)[0]]
@@ -277,9 +248,8 @@ fi
 if "$BPFREC" record --off-cpu --off-cpu-thresh 1000000 -o "$tmp/b.data" -- "$SLEEPER" -b 12 \
 	>/dev/null 2>"$tmp/b.err"; then
 	read -r n all sum ntimes pids < <(stats "$tmp/b.data")
-	lost=$("$BPFREC" script -i "$tmp/b.data" --json | python3 -c 'import json, sys
-KNOWN = 0
-'"$frames_py"'
+	lost=$("$BPFREC" script -i "$tmp/b.data" --json | PYTHONPATH=$tmp python3 -c 'import json, sys
+from frames import frames
 rs = [json.loads(l) for l in sys.stdin]
 print(sum(1 for r in rs if r["event"] == "offcpu-time" and r.get("comm") == "sleeper"
           and not frames(r)[1] and frames(r)[0]))')

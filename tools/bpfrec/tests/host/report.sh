@@ -195,15 +195,6 @@ PY
 fi
 
 # --- bad input ---------------------------------------------------------------
-# one_line NAME STATUS MESSAGE ARGS...: that status and exactly that line on stderr
-one_line() {
-	local name=$1 want=$2 msg=$3 rc
-	shift 3
-	"$BPFREC" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	result "$name" "$([ $rc -eq "$want" ] || echo "exit $rc, want $want")$(
-		[ "$(cat "$tmp/err")" = "$msg" ] || echo " stderr: $(head -c 300 "$tmp/err")")"
-}
 
 "$PERF" record -q -e dummy -o "$tmp/nosamples.data" -- true 2>/dev/null
 one_line "--folded of a file without samples: exit 1, one line" 1 \

@@ -36,20 +36,8 @@ tmp=$(mktemp -d /tmp/bpfrec-sampling.XXXXXX)
 bg=
 trap '[ -n "$bg" ] && kill $bg 2>/dev/null; rm -rf "$tmp"' EXIT
 
-# usage NAME EXPECTED_STATUS EXPECTED_LINE ARGS...: the status and exactly that one line
-usage() {
-	local name=$1 want=$2 line=$3 rc
-	shift 3
-	"$BPFREC" record -o "$tmp/bad.data" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		fail "$name" "exit $rc, want $want ($(head -c 200 "$tmp/err"))"
-	elif [ "$(cat "$tmp/err")" != "$line" ]; then
-		fail "$name" "said '$(head -c 300 "$tmp/err")', want '$line'"
-	else
-		pass "$name"
-	fi
-}
+# usage NAME STATUS LINE ARGS...: bpfrec record ARGS... exits STATUS saying exactly LINE
+usage() { one_line "$1" "$2" "$3" record -o "$tmp/bad.data" "${@:4}"; }
 
 see="(see bpfrec record --help)"
 usage "unknown tracepoint exits 2" 2 \
