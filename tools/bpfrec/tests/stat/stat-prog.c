@@ -4,14 +4,16 @@
  * (tests/stat/target.bpf.c, with BTF), or one without BTF, or test-runs a
  * program already loaded, with BPF_PROG_TEST_RUN.
  *
- *   stat-prog [-n] [-r RUNS] [-k REPEAT] [-s SEC] [-i ID]
+ *   stat-prog [-n] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]
  *
  * Prints "id N" (and flushes) once the program is loaded, then runs it
  * RUNS times (test runs of REPEAT each: RUNS must be a multiple), prints
  * "ran N NS ns/run" (the kernel's mean time per run), holds it SEC seconds
  * (default 0) and exits, which unloads it.
- *   -n     a program without BTF (raw instructions, no func_info)
- *   -i ID  run the loaded program ID instead of loading one
+ *   -n       a program without BTF (raw instructions, no func_info)
+ *   -w SPIN  each run first adds up SPIN numbers in the program (at most
+ *            10000: the verifier walks the loop), for profiles of its code
+ *   -i ID    run the loaded program ID instead of loading one
  */
 #include <errno.h>
 #include <stdio.h>
@@ -56,7 +58,7 @@ static int test_run(int fd, unsigned long runs, unsigned long repeat, double *ns
 
 int main(int argc, char **argv)
 {
-	unsigned long runs = 0, repeat = 1, hold = 0, id = 0;
+	unsigned long runs = 0, repeat = 1, hold = 0, id = 0, spin = 0;
 	struct target_bpf *skel = NULL;
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
@@ -64,15 +66,16 @@ int main(int argc, char **argv)
 	double ns;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "nr:k:s:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "nr:k:s:w:i:")) != -1) {
 		switch (opt) {
 		case 'n': no_btf = true; break;
 		case 'r': runs = strtoul(optarg, NULL, 10); break;
 		case 'k': repeat = strtoul(optarg, NULL, 10); break;
 		case 's': hold = strtoul(optarg, NULL, 10); break;
+		case 'w': spin = strtoul(optarg, NULL, 10); break;
 		case 'i': id = strtoul(optarg, NULL, 10); break;
 		default:
-			fprintf(stderr, "usage: stat-prog [-n] [-r RUNS] [-k REPEAT] [-s SEC] [-i ID]\n");
+			fprintf(stderr, "usage: stat-prog [-n] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]\n");
 			return 2;
 		}
 	}
@@ -80,12 +83,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stat-prog: RUNS must be a multiple of REPEAT\n");
 		return 2;
 	}
+	if (spin > 10000) {
+		fprintf(stderr, "stat-prog: SPIN is at most 10000\n");
+		return 2;
+	}
 	if (id) {
 		fd = bpf_prog_get_fd_by_id(id);
 	} else if (no_btf) {
 		fd = load_no_btf();
 	} else {
-		skel = target_bpf__open_and_load();
+		skel = target_bpf__open();
+		if (skel)
+			skel->rodata->spin = spin;
+		if (skel && target_bpf__load(skel)) {
+			target_bpf__destroy(skel);
+			skel = NULL;
+		}
 		fd = skel ? bpf_program__fd(skel->progs.stat_target_with_a_long_name) : -1;
 	}
 	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len)) {

@@ -2,16 +2,24 @@
 /*
  * Targets of the stat tests and benchmarks: an XDP program with BTF (so
  * fentry/fexit can attach to it) whose name is longer than the 16 bytes
- * bpf_prog_info keeps, to check that the full BTF name is shown.
+ * bpf_prog_info keeps, to check that the full BTF name is shown.  With
+ * spin set (stat-prog -w) each run first adds up that many numbers: a
+ * program that holds the CPU long enough to be sampled in its own code.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 
-__u64 runs;
+const volatile __u32 spin;
+__u64 runs, work;
 
 SEC("xdp")
 int stat_target_with_a_long_name(struct xdp_md *ctx)
 {
+	__u32 i;
+
+	/* bounded: the verifier knows spin, .rodata is frozen at load */
+	for (i = 0; i < spin; i++)
+		__sync_fetch_and_add(&work, i);
 	__sync_fetch_and_add(&runs, 1);
 	return XDP_PASS;
 }
