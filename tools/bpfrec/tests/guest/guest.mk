@@ -17,6 +17,7 @@ GUEST_OBJECTS := $(GUEST_OUT)/objects/execs.bpf.o $(GUEST_OUT)/objects/latency.b
 
 guest-tests: $(GUEST_OUT)/workload $(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/stat-prog \
 	     $(GUEST_OUT)/perf-count $(GUEST_OUT)/spinner $(GUEST_OUT)/object.sh $(GUEST_OUT)/capture.sh \
+	     $(GUEST_OUT)/sampling.sh $(GUEST_OUT)/profile.sh $(GUEST_OUT)/sleeper $(GUEST_OUT)/sleeper.syms \
 	     $(GUEST_OBJECTS)
 
 $(GUEST_OUT)/workload: tests/guest/workload.c ../../include/uapi/linux/perf_event.h
@@ -24,14 +25,29 @@ $(GUEST_OUT)/workload: tests/guest/workload.c ../../include/uapi/linux/perf_even
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(GUEST_CFLAGS) $< -o $@
 
-$(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/object.sh $(GUEST_OUT)/capture.sh: \
+$(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/object.sh $(GUEST_OUT)/capture.sh \
+$(GUEST_OUT)/sampling.sh: \
 		$(GUEST_OUT)/%: tests/guest/%
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,INSTALL,$@)
 	$(Q)install -m 0755 $< $@
 
-# the stat tests' programs (tests/stat/stat.mk); libbpf goes along
-$(GUEST_OUT)/stat-prog $(GUEST_OUT)/perf-count $(GUEST_OUT)/spinner: $(GUEST_OUT)/%: $(OUTPUT)/%
+# the profile checks the host tests share (tests/lib/)
+$(GUEST_OUT)/profile.sh: tests/lib/profile.sh
+	$(Q)mkdir -p $(dir $@)
+	$(Q)install -m 0644 $< $@
+
+# where the sleeper sleeps, "START SIZE" in hex: the guest has no nm
+$(GUEST_OUT)/sleeper.syms: $(OFFCPU_SLEEPER)
+	$(Q)mkdir -p $(dir $@)
+	$(call msg,NM,$@)
+	$(Q)nm -S $< | awk '$$4 == "sleep_in_known_place" { print $$1, $$2 }' >$@
+	$(Q)test -s $@
+
+# the stat tests' programs (tests/stat/stat.mk), libbpf going along, and the
+# off-CPU tests' sleeper (tests/offcpu/offcpu.mk, static)
+$(GUEST_OUT)/stat-prog $(GUEST_OUT)/perf-count $(GUEST_OUT)/spinner $(GUEST_OUT)/sleeper: \
+		$(GUEST_OUT)/%: $(OUTPUT)/%
 	$(Q)mkdir -p $(dir $@)
 	$(Q)install -m 0755 $< $@
 

@@ -510,5 +510,7 @@ fi
 [ -f "$here/object.sh" ] && . "$here/object.sh"
 # the capture's paths, each forced
 [ -f "$here/capture.sh" ] && . "$here/capture.sh"
+# the profilers: samples in a BPF program, off-CPU time
+[ -f "$here/sampling.sh" ] && . "$here/sampling.sh"
 
 finish

@@ -8,7 +8,8 @@
 #
 # sleeper (tests/offcpu/) sleeps ten times 100 ms in sleep_in_known_place();
 # a sample is in that stack when its innermost user frame (of bpfrec
-# script's callchain) lies in the function, as nm tells.  The other tasks of a
+# script's callchain) lies in the function, as nm tells (offcpu_stats of
+# tests/lib/profile.sh, which the guest tests share).  The other tasks of a
 # busy machine delay its wakeups, and preempt it in the function (state
 # R): its sleeps are recorded in states R, S and D, and the time off CPU
 # checked against the time they took by its own clock (within 5 %), and
@@ -22,6 +23,7 @@ BPFREC=${BPFREC:-$here/../../bpfrec}
 SLEEPER=${SLEEPER:-$here/../../.output/sleeper}
 
 . "$here/lib.sh"
+. "$here/../lib/profile.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "offcpu host tests need root" >&2
@@ -59,9 +61,8 @@ usage "--off-cpu-cgroup of no cgroup exits 2" 2 \
 usage "--off-cpu-thresh without --off-cpu exits 2" 2 \
 	"bpfrec record: the --off-cpu-* options need --off-cpu $see" --off-cpu-thresh 5 -- true
 
-# the address range of sleep_in_known_place, as "START END" in decimal
+# where sleep_in_known_place is, "START SIZE" in hex
 read -r fstart fsize < <(nm -S "$SLEEPER" | awk '$4 == "sleep_in_known_place" { print $1, $2 }')
-fstart=$((16#$fstart)) fend=$((16#$fstart + 16#$fsize))
 
 # frames(r): the frames of a sample of script --json, for the checks below
 # (PYTHONPATH=$tmp, from frames import frames)
@@ -89,49 +90,15 @@ def frames(r, known=0):
     return k, u, uip
 PY
 
-# stats FILE [THRESH_NS]: "DIRECT ALL SUM TIMES PIDS" of the samples in the
-# known stack: how many last at least THRESH_NS (0), how many in all, their
-# ns, their distinct times, the pids they name ("1234,1240"); the
-# durations of the long ones in $tmp/durations
-stats() {
-	"$BPFREC" script -i "$1" --json >"$tmp/json" || return 1
-	PYTHONPATH=$tmp python3 - "$tmp/json" "$fstart" "$fend" "$tmp/durations" "${2:-0}" <<'PY'
-import json, sys
-from frames import frames
-lo, hi, thresh = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[5])
+# stats FILE [THRESH_NS]: offcpu_stats of the sleeper's function
+stats() { offcpu_stats "$1" "$fstart" "$fsize" sleep_in_known_place "${2:-0}"; }
 
-long = n = total = 0
-times, pids = set(), set()
-with open(sys.argv[4], "w") as out:
-    for line in open(sys.argv[1]):
-        r = json.loads(line)
-        if r["event"] != "offcpu-time":
-            continue
-        k, u, uip = frames(r, lo)
-        ns = r["details"]["off_cpu_ns"]
-        if uip is not None and lo <= uip < hi:
-            n += 1
-            total += ns
-            times.add(r["time_ns"])
-            pids.add(r["pid"])
-            if ns >= thresh:
-                long += 1
-                print(ns, file=out)
-print(long, n, total, len(times), ",".join(map(str, sorted(pids))) or "-")
-PY
-}
-
-within() { python3 -c "import sys; a, b, p = map(float, sys.argv[1:]); sys.exit(abs(a - b) > b * p / 100)" "$@"; }
-
-# record NAME THRESH_US FILE: the sleeper, its report line in $tmp/FILE.err,
-# how long it slept in $slept
+# record NAME THRESH_US FILE: the sleeper's ten sleeps of 100 ms, its
+# report line in $tmp/FILE.err, how long it slept in $slept
 record() {
 	"$BPFREC" record --off-cpu --off-cpu-state RSD --off-cpu-thresh "$2" -o "$tmp/$3" -- \
 		"$SLEEPER" -n 10 -m 100 >"$tmp/$3.out" 2>"$tmp/$3.err" || return 1
-	slept=$(awk '$1 == "slept" { print $2 }' "$tmp/$3.out")
-	# intervals the kernel gave no task storage for (another BPF user held it): said, not measured
-	unmeasured=$(sed -n 's/.* \([0-9]*\) unmeasured (task storage busy)$/\1/p' "$tmp/$3.err")
-	unmeasured=${unmeasured:-0}
+	sleeper_ran "$tmp/$3.out" "$tmp/$3.err"
 	# a machine so busy that the sleeps took 5 % longer cannot tell 1 s within 5 %
 	within "$slept" 1000000000 5 || echo "note: the sleeps took $slept ns by the sleeper's clock"
 }
@@ -151,7 +118,7 @@ if record direct 50000 direct.data; then
 	grep -q "intervals >= 50000 us as they ended" "$tmp/direct.data.err" ||
 		why=${why:-"report: $(grep off-CPU "$tmp/direct.data.err")"}
 	result "--off-cpu-thresh 50000: ten direct samples of 100 ms, $sum ns in all" "$why"
-	direct_ratio=$(python3 -c "print($sum / $slept)")
+	direct_ratio=$(ratio "$sum" "$slept")
 	[ "$unmeasured" = 0 ] || direct_ratio=
 else
 	fail "--off-cpu-thresh 50000 records" "$(tail -1 "$tmp/direct.data.err")"
@@ -184,7 +151,7 @@ if record sums 200000 sums.data; then
 		why="$sum ns off CPU, want $slept within 5 %"
 	result "--off-cpu-thresh 200000: the sleeps summed at the stop, $sum ns in all" "$why"
 	if [ -n "$direct_ratio" ] && [ "$unmeasured" = 0 ]; then
-		ratio=$(python3 -c "print($sum / $slept)")
+		ratio=$(ratio "$sum" "$slept")
 		why=
 		within "$ratio" "$direct_ratio" 2 || why="summed $ratio of the sleeps, direct $direct_ratio"
 		result "direct and summed totals agree within 2 % (of the time slept)" "$why"

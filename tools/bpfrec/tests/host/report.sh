@@ -21,6 +21,7 @@ PERF=${PERF:-/usr/bin/perf}
 CC=${CC:-gcc}
 
 . "$here/lib.sh"
+. "$here/../lib/profile.sh"
 
 finish() {
 	echo "report: $passed passed, $failed failed, $skipped skipped"
@@ -151,20 +152,10 @@ else
 	result "the program is unloaded before the report" \
 		"$(bpftool prog show id "$id" >/dev/null 2>&1 && echo "prog $id still loaded")"
 	"$BPFREC" report -i "$tmp/bpf.data" --sort dso,bpf --json >"$tmp/bpf.json" 2>"$tmp/err"
-	result "BPF samples attributed to the unloaded program by its BTF name and id" \
-		"$(python3 - "$tmp/bpf.json" "$id" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-bpf = [r for r in rows if r["dso"] == "[bpf]"]
-mine = [r for r in bpf if r["bpf"] == "stat_target_with_a_long_name (id %s)" % sys.argv[2]]
-n_bpf = sum(r["samples"] for r in bpf)
-n_mine = sum(r["samples"] for r in mine)
-if n_bpf < 20:
-    print("only %d samples in BPF code" % n_bpf)
-elif 2 * n_mine <= n_bpf:
-    print("%d of %d BPF samples are the program's: %s" % (n_mine, n_bpf, bpf[:3]))
-PY
-)"
+	read -r mine all < <(bpf_share "$tmp/bpf.json" "stat_target_with_a_long_name (id $id)")
+	result "BPF samples attributed to the unloaded program by its BTF name and id ($mine of $all)" \
+		"$([ "$all" -ge 20 ] && [ $((2 * mine)) -gt "$all" ] ||
+		   echo "$mine of $all BPF samples are the program's: $(grep '"\[bpf\]"' "$tmp/bpf.json" | head -3)")"
 	"$BPFREC" report -i "$tmp/bpf.data" --sort sym >"$tmp/bpf.txt" 2>"$tmp/err"
 	result "the text table names it, and says where kernel symbols came from" "$(
 		grep -q '^ .*%.* stat_target_with_a_long_name$' "$tmp/bpf.txt" || echo "no row: $(head -12 "$tmp/bpf.txt")"
