@@ -1,8 +1,10 @@
 # Checks of the `make run` demo's output (scripts/check-demo.sh): one "ok" or "not ok"
 # line per check, then a summary line; exits 1 when a check failed.
-# The output has six sections, each opened by a "==== COMMAND" line: bpfrec record,
-# bpfrec script, bpfrec report, bpfrec stat -b, bpfrec stat --bpf-counters, and the ids
-# the workload read back (demo.ids):
+# The output has eleven sections, each opened by a "==== COMMAND" line: bpfrec record,
+# bpfrec script, bpfrec report, bpfrec stat -b, bpfrec stat --bpf-counters, the profile
+# (bpfrec record -e cpu-clock of stat-prog, bpfrec script of its program's load and
+# unload, bpfrec report --sort dso,bpf), off-CPU time (bpfrec record --off-cpu of the
+# sleeper, bpfrec report --off-cpu --folded), and the ids the workload read back (demo.ids):
 #   pid PID | btf ID SIZE | map ID TYPE NAME | prog ID TYPE NAME TAG | link ID TYPE PROGID
 # The ids come last, so the checks that need them run at the end. Ids are per kind
 # (program 11 and BTF 11 are two objects): objects are keyed "KIND:ID".
@@ -34,7 +36,62 @@ BEGIN {
 	sec = $2 == "bpfrec" ? $3 : "ids"
 	if (sec == "stat")
 		sec = $4 == "-b" ? "stat-b" : "stat-counters"
+	else if (sec == "record" && $4 == "-e" && $5 == "cpu-clock")
+		sec = "prof-record"
+	else if (sec == "record" && $4 == "--off-cpu")
+		sec = "offcpu-record"
+	else if ($5 == "prof.data" || $5 == "prof.data:")
+		sec = "prof-" sec
+	else if ($5 == "offcpu.data")
+		sec = "offcpu-" sec
 	seen[sec] = 1
+	next
+}
+
+# the profile: stat-prog's program, sampled; its load and unload; the report by program
+sec == "prof-record" {
+	if ($1 == "id")
+		pid_prog = $2
+	if ($1 == "ran")
+		pran = $2
+	if (/exited with status/)
+		pexit = $NF
+	next
+}
+
+sec == "prof-script" && ($5 == "PROG_LOAD" || $5 == "PROG_UNLOAD") {
+	pev = pev " " $5 ":" $6 ":" $7
+	next
+}
+
+# Overhead Samples Shared-Object BPF-program: samples in BPF code, and the program's
+sec == "prof-report" && $1 ~ /%$/ && $3 == "[bpf]" {
+	pbpf += $2
+	prog = $0
+	sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +/, "", prog)
+	if (prog == "stat_target_with_a_long_name (id " pid_prog ")")
+		pmine += $2
+	next
+}
+
+# off-CPU: the sleeper's ten sleeps of 50 ms, as folded stacks
+sec == "offcpu-record" {
+	if ($1 == "slept")
+		oslept = $2
+	if (/exited with status/)
+		oexit = $NF
+	next
+}
+
+sec == "offcpu-report" {
+	ofolded++
+	if ($0 !~ /^[^; ]+(;[^;]+)+ [0-9]+$/ && obad == "")
+		obad = "line '" $0 "'"
+	m = index($0, ";main;")
+	if (index($0, "sleeper;") == 1 && m && index(substr($0, m + 1), ";sleep_in_known_place;")) {
+		oknown++
+		ons += $NF
+	}
 	next
 }
 
@@ -116,10 +173,11 @@ sec == "report" {
 
 END {
 	bad = ""
-	for (i = split("record script report ids", f, " "); i > 0; i--)
+	for (i = split("record script report ids prof-record prof-script prof-report offcpu-record offcpu-report",
+		       f, " "); i > 0; i--)
 		if (!seen[f[i]])
 			bad = bad " " f[i]
-	check("the demo printed its four sections", bad == "" ? "" : "missing:" bad)
+	check("the demo printed its sections", bad == "" ? "" : "missing:" bad)
 	bad = ""
 	if (wpid == "" || !done)
 		bad = "no pid line or no 'done' line in demo.ids;"
@@ -242,6 +300,36 @@ END {
 		      "' (want " cncpu " +-5 %);"
 	check("--bpf-counters: two sessions share one perf event per CPU; the loop <= 1 CPU, -a all of them",
 	      bad)
+
+	bad = ""
+	if (pid_prog == "" || pran != 20000 || pexit != "0")
+		bad = "program id '" pid_prog "', ran '" pran "', exit status '" pexit "'"
+	check("profile: stat-prog ran its program 20000 times and exited 0", bad)
+	want = " PROG_LOAD:" pid_prog ":stat_target_with_a_long_name PROG_UNLOAD:" pid_prog \
+	       ":stat_target_with_a_long_name"
+	check("profile: the program loaded, then unloaded, before the report",
+	      pev == want ? "" : "script shows '" pev "', want '" want "'")
+	bad = ""
+	if (pbpf < 20 || 2 * pmine <= pbpf)
+		bad = pmine + 0 " of " pbpf + 0 " samples in BPF code"
+	check("profile: > 50 % of the samples in BPF code are stat_target_with_a_long_name (id " \
+	      pid_prog ")'s (" pmine + 0 " of " pbpf + 0 ")", bad)
+	bad = ""
+	if (oexit != "0" || oslept == "")
+		bad = "sleeper exit status '" oexit "', slept '" oslept "'"
+	else if (obad != "")
+		bad = obad
+	else if (!oknown)
+		bad = "no stack sleeper;...;main;...;sleep_in_known_place;... in " ofolded + 0 " lines"
+	else if (ons < 499500000 || ons > oslept)
+		bad = ons " ns off CPU in sleep_in_known_place, want 500 ms to the " oslept \
+		      " ns the sleeps took by the sleeper's clock"
+	else if (oslept <= 525000000 && ons > 525000000)
+		bad = ons " ns off CPU in sleep_in_known_place, want 500 ms within 5 %"
+	# a host busy enough delays the guest's timers: the sleeps take longer
+	check("off-CPU --folded: sleeper;...;main;...;sleep_in_known_place;..., 10 x 50 ms within 5 % (" \
+	      sprintf("%.1f", ons / 1e6) " ms" (oslept > 525000000 ? ", the sleeps took " \
+	      sprintf("%.1f", oslept / 1e6) " ms: 5 % not asked" : "") ")", bad)
 
 	printf "demo: %d of %d checks passed\n", nchecks - nfail, nchecks
 	exit nfail > 0

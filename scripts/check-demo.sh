@@ -11,7 +11,13 @@
 #     of the workload counted in the lifetimes, none of them alive at the end;
 #   - `bpfrec stat -b`: the target's 1000 runs, its BTF name, a cost per run > 0;
 #   - `bpfrec stat --bpf-counters`: two sessions at once hold one perf event per CPU,
-#     the shell loop's session counts at most one CPU, the -a session all of them.
+#     the shell loop's session counts at most one CPU, the -a session all of them;
+#   - the profile: stat-prog ran its program 20000 times, the file has its load and its
+#     unload, and `bpfrec report --sort dso,bpf` (run after the unload) gives it by name
+#     and id more than half of the samples in BPF code;
+#   - off CPU: `bpfrec report --off-cpu --folded` has the sleeper's stacks through main
+#     into sleep_in_known_place, its ten sleeps of 50 ms = 500 ms within 5 % (never
+#     more than the sleeper's own clock says they took: a busy host delays the guest).
 #   usage: scripts/check-demo.sh [--base NAME]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

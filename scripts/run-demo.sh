@@ -2,7 +2,9 @@
 # `make run`: boot the patched kernel and record a sample BPF workload with bpfrec, then
 # print what was recorded: the timeline (bpfrec script) and the summary (bpfrec report);
 # then count with bpfrec stat: a program's cost per run (-b) and shared counters
-# (--bpf-counters), which need the BPF trampolines the guest kernel allows.
+# (--bpf-counters), which need the BPF trampolines the guest kernel allows; then profile:
+# CPU samples in a BPF program kept busy, reported by its name once it is unloaded, and
+# where a sleeper spends its time off CPU, as folded stacks.
 #   usage: scripts/run-demo.sh [--base NAME] [--debug] [--out FILE]
 #   --out FILE  also keep the demo's output in FILE (scripts/check-demo.sh asserts it)
 # Stage lines go to stderr before and after the demo; the demo's own output is printed in
@@ -58,6 +60,23 @@ bpfrec stat --bpf-counters -e cpu-clock -- sh -c 'i=0; while [ $i -lt 5000 ]; do
 	exit
 wait $all || { cat all.out; exit 1; }
 cat all.out
+# A profile: the program busy in BPF_PROG_TEST_RUN, sampled with stacks; stat-prog
+# exits before the report, which names the program from the recorded KSYMBOL and BTF.
+echo "==== bpfrec record -e cpu-clock -F 999 -g -o prof.data -- stat-prog -w 1000 -r 20000 -k 1000"
+bpfrec record -e cpu-clock -F 999 -g -o prof.data -- $t/stat-prog -w 1000 -r 20000 -k 1000 \
+	>prof.out || exit
+cat prof.out
+id=$(awk '$1 == "id" { print $2 }' prof.out)
+echo "==== bpfrec script -i prof.data: program $id loaded, then unloaded"
+bpfrec script -i prof.data | awk -v id="$id" '$5 ~ /^PROG_/ && $6 == id' || exit
+echo "==== bpfrec report -i prof.data --sort dso,bpf"
+bpfrec report -i prof.data --sort dso,bpf || exit
+# Off CPU: ten sleeps of 50 ms in one function; the cpu-clock samples beside them
+# bring the mappings that name the user frames.
+echo "==== bpfrec record --off-cpu -e cpu-clock -F 99 -o offcpu.data -- sleeper -n 10 -m 50"
+bpfrec record --off-cpu -e cpu-clock -F 99 -o offcpu.data -- $t/sleeper -n 10 -m 50 || exit
+echo "==== bpfrec report -i offcpu.data --off-cpu --folded"
+bpfrec report -i offcpu.data --off-cpu --folded || exit
 echo "==== what the workload read back with BPF_OBJ_GET_INFO_BY_FD (demo.ids)"
 cat demo.ids
 SH
