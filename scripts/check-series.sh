@@ -5,7 +5,8 @@
 #  - the tree's scripts/checkpatch.pl --strict reports 0 errors and 0 warnings per patch
 #    (CHECK lines are printed and counted, and fail the check too);
 #  - include/uapi/linux/perf_event.h of this repository is byte-identical to the header of
-#    the fully patched tree;
+#    the fully patched primary base (the first of kernel/bases); a backport series changes
+#    its base's header by exactly the lines the primary series adds and removes;
 #  - with --build: the kernel (tinyconfig + kernel/config) builds after every patch, i.e.
 #    the series is bisectable. Builds are incremental in one directory, with ccache.
 #   usage: scripts/check-series.sh [--base NAME] [--build]
@@ -93,7 +94,10 @@ for p in $(series_patches); do
 		problem "patch $n ($name) does not apply"
 		break
 	fi
-	res=$(cd "$wt" && ./scripts/checkpatch.pl --strict --quiet --show-types "$p" 2>&1 || true)
+	# The base is a tarball without history: the commits named by Fixes: tags (looked
+	# up in mainline) cannot be found in it.
+	res=$(cd "$wt" && ./scripts/checkpatch.pl --strict --quiet --show-types \
+		--ignore UNKNOWN_COMMIT_ID "$p" 2>&1 || true)
 	summary=$(echo "$res" | grep -E '^total: ' || echo "total: 0 errors, 0 warnings, 0 checks")
 	errors=$(echo "$summary" | sed -E 's/^total: ([0-9]+) errors.*/\1/')
 	warnings=$(echo "$summary" | sed -E 's/.* ([0-9]+) warnings.*/\1/')
@@ -111,14 +115,31 @@ for p in $(series_patches); do
 	fi
 done
 
+# changed_lines OLD NEW: the lines a diff from OLD to NEW removes and adds, in order.
+changed_lines() {
+	diff -U0 "$1" "$2" | grep -vE '^(\+\+\+|---) ' | grep -E '^[-+]' || true
+}
+
+uapi=include/uapi/linux/perf_event.h
+primary=$(bases | head -n 1)
 if [ $fail = 0 ]; then
 	if [ $n = 0 ]; then
 		stage "empty series"
-	elif cmp -s "$wt/include/uapi/linux/perf_event.h" "$TOP/include/uapi/linux/perf_event.h"; then
-		stage "include/uapi/linux/perf_event.h matches the patched tree"
+	elif [ "$BASE" = "$primary" ]; then
+		if cmp -s "$wt/$uapi" "$TOP/$uapi"; then
+			stage "$uapi matches the patched tree"
+		else
+			diff -u "$wt/$uapi" "$TOP/$uapi" >&2 || true
+			problem "$uapi drifted from the series (diff above: tree -> repo)"
+		fi
 	else
-		diff -u "$wt/include/uapi/linux/perf_event.h" "$TOP/include/uapi/linux/perf_event.h" >&2 || true
-		problem "include/uapi/linux/perf_event.h drifted from the series (diff above: tree -> repo)"
+		pbase=$("$TOP/scripts/prepare-source.sh" --base "$primary" --unpatched)
+		if diff -u <(changed_lines <(git -C "$pbase" show "base:$uapi") "$TOP/$uapi") \
+			<(changed_lines <(git -C "$wt" show "base:$uapi") "$wt/$uapi") >&2; then
+			stage "$uapi: the backport changes it as the $primary series does"
+		else
+			problem "the $BASE series changes $uapi differently from the $primary series (diff above: $primary -> $BASE)"
+		fi
 	fi
 fi
 

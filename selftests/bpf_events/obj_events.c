@@ -244,14 +244,20 @@ TEST(prog_records_unchanged)
 
 /* ---- privilege ------------------------------------------------------- */
 
-static int drop_all_caps(void)
+/* Keep only the capabilities of @caps (a mask of CAP_* below 64). */
+static int set_caps(uint64_t caps)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct data[2];
+	int i;
 
 	memset(data, 0, sizeof(data));
+	for (i = 0; i < 2; i++) {
+		data[i].effective = caps >> (32 * i);
+		data[i].permitted = caps >> (32 * i);
+	}
 	return syscall(__NR_capset, &hdr, data);
 }
 
@@ -304,11 +310,12 @@ static bool write_paranoid(int level)
 }
 
 /*
- * In a child without any capability: bpf_obj_event fails with EACCES,
- * while bpf_event on itself is as allowed as before. Exit status encodes
- * the two results.
+ * In a child that keeps only @caps: open a per-task event with
+ * bpf_obj_event, and one with bpf_event alone. Returns the two results
+ * as -errno (0 for success) through @obj and @prog; -1 if the child could
+ * not run.
  */
-static int unprivileged_child(void)
+static int child_opens(uint64_t caps, int *obj, int *prog)
 {
 	pid_t pid = fork();
 	int status;
@@ -316,25 +323,42 @@ static int unprivileged_child(void)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		if (drop_all_caps())
-			_exit(10);
-		if (open_self(false, true) != -EACCES)
-			_exit(11);
-		if (open_self(true, true) != -EACCES)
-			_exit(12);
-		if (open_self(true, false) != 0)
-			_exit(13);
-		_exit(0);
+		if (set_caps(caps))
+			_exit(255);
+		/* Exit status: bit 0 obj refused, bit 1 prog refused. */
+		_exit((open_self(false, true) == -EACCES) |
+		      (open_self(true, false) == -EACCES) << 1);
 	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) == 255)
 		return -1;
-	return WEXITSTATUS(status);
+	*obj = WEXITSTATUS(status) & 1 ? -EACCES : 0;
+	*prog = WEXITSTATUS(status) & 2 ? -EACCES : 0;
+	return 0;
 }
 
-TEST(eacces_unprivileged)
+/*
+ * bpf_obj_event is allowed as text_poke is, through perf_allow_kernel():
+ * at perf_event_paranoid <= 1 for anyone, above that with CAP_PERFMON.
+ * bpf_event alone on a per-task event with exclude_kernel stays allowed.
+ */
+TEST(privilege_like_kernel_data)
 {
-	static const int levels[] = { 2, 1, 0, -1 };
-	int saved, ret;
+	static const struct {
+		int paranoid;
+		uint64_t caps;
+		int obj;
+	} cases[] = {
+		{ 2, 0, -EACCES },
+		{ 2, 1ULL << CAP_PERFMON, 0 },
+		{ 1, 0, 0 },
+		{ 1, 1ULL << CAP_PERFMON, 0 },
+		{ 0, 0, 0 },
+		{ 0, 1ULL << CAP_PERFMON, 0 },
+		{ -1, 0, 0 },
+		{ -1, 1ULL << CAP_PERFMON, 0 },
+	};
+	int saved, ret, obj, prog;
 	unsigned int i;
 
 	if (geteuid() != 0)
@@ -346,15 +370,17 @@ TEST(eacces_unprivileged)
 
 	saved = read_paranoid();
 	ASSERT_NE(-100, saved);
-	/*
-	 * perf_event_paranoid does not relax the rule: not even -1 lets an
-	 * unprivileged task see BPF object records.
-	 */
-	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
-		ASSERT_TRUE(write_paranoid(levels[i]));
-		ret = unprivileged_child();
-		EXPECT_EQ(0, ret) TH_LOG("paranoid %d: child step %d failed",
-					 levels[i], ret);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ASSERT_TRUE(write_paranoid(cases[i].paranoid));
+		ASSERT_EQ(0, child_opens(cases[i].caps, &obj, &prog));
+		EXPECT_EQ(cases[i].obj, obj)
+			TH_LOG("paranoid %d, caps %#llx: bpf_obj_event",
+			       cases[i].paranoid,
+			       (unsigned long long)cases[i].caps);
+		EXPECT_EQ(0, prog)
+			TH_LOG("paranoid %d, caps %#llx: bpf_event",
+			       cases[i].paranoid,
+			       (unsigned long long)cases[i].caps);
 	}
 	ASSERT_TRUE(write_paranoid(saved));
 }

@@ -455,8 +455,9 @@ struct perf_event_attr {
 				inherit_thread :  1, /* children only inherit if cloned with CLONE_THREAD */
 				remove_on_exec :  1, /* event is removed from task on exec */
 				sigtrap        :  1, /* send synchronous SIGTRAP on event */
+				__reserved_defer:  2, /* mainline: defer_callchain, defer_output */
 				bpf_obj_event  :  1, /* include bpf map, link and btf events */
-				__reserved_1   : 25;
+				__reserved_1   : 23;
 
 	union {
 		__u32		wakeup_events;	  /* wakeup every n events */
@@ -1170,9 +1171,9 @@ enum perf_event_type {
 	 * program id, tag the program tag and flags is 0.
 	 *
 	 * MAP_*, LINK_* and BTF_* records go to events with
-	 * attr.bpf_obj_event, which does not need attr.bpf_event and
-	 * requires CAP_PERFMON (or CAP_SYS_ADMIN) whatever the value of
-	 * perf_event_paranoid. id is the map, link or BTF object id and tag
+	 * attr.bpf_obj_event, which does not need attr.bpf_event and is
+	 * allowed as attr.text_poke is: like kernel data, whatever
+	 * exclude_kernel says. id is the map, link or BTF object id and tag
 	 * is all zero. flags tells what the object was, so that a consumer
 	 * that sees only the release still knows it:
 	 *   MAP_*:  the enum bpf_map_type of the map;
