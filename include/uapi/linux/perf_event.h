@@ -1175,9 +1175,11 @@ enum perf_event_type {
 	 *	PERF_BPF_EVENT_MAP_CREATE	= 3,
 	 *	PERF_BPF_EVENT_MAP_FREE		= 4,
 	 *	PERF_BPF_EVENT_LINK_ATTACH	= 5,
-	 *	PERF_BPF_EVENT_LINK_DETACH	= 6,
+	 *	PERF_BPF_EVENT_LINK_RELEASE	= 6,
 	 *	PERF_BPF_EVENT_BTF_LOAD		= 7,
 	 *	PERF_BPF_EVENT_BTF_UNLOAD	= 8,
+	 *	PERF_BPF_EVENT_LINK_DETACH	= 9,
+	 *	PERF_BPF_EVENT_LINK_UPDATE	= 10,
 	 *  };
 	 *
 	 * struct {
@@ -1186,35 +1188,60 @@ enum perf_event_type {
 	 *	u16				flags;
 	 *	u32				id;
 	 *	u8				tag[BPF_TAG_SIZE];
+	 *	union {
+	 *		struct perf_bpf_event_map	map;
+	 *		struct perf_bpf_event_link	link;
+	 *		struct perf_bpf_event_btf	btf;
+	 *	} && MAP_*, LINK_*, BTF_*
 	 *	struct sample_id		sample_id;
 	 * };
 	 *
 	 * PROG_* records go to events with attr.bpf_event; id is the
-	 * program id, tag the program tag and flags is 0.
+	 * program id, tag the program tag and flags is 0. They have no
+	 * description: the program's ksymbols come in PERF_RECORD_KSYMBOL.
 	 *
 	 * MAP_*, LINK_* and BTF_* records go to events with
 	 * attr.bpf_obj_event, which does not need attr.bpf_event and is
 	 * allowed as attr.text_poke is: like kernel data, whatever
 	 * exclude_kernel says. id is the map, link or BTF object id and tag
-	 * is all zero. flags tells what the object was, so that a consumer
-	 * that sees only the release still knows it:
+	 * is all zero. flags tells what the object was:
 	 *   MAP_*:  the enum bpf_map_type of the map;
 	 *   LINK_*: the enum bpf_link_type of the link;
 	 *   BTF_*:  PERF_BPF_EVENT_FLAG_BTF_KERNEL for vmlinux and module
-	 *           BTF, 0 for BTF loaded with BPF_BTF_LOAD.
+	 *           BTF, with PERF_BPF_EVENT_FLAG_BTF_MODULE for module BTF;
+	 *           0 for BTF loaded with BPF_BTF_LOAD.
+	 * The description after tag (struct perf_bpf_event_map, _link or
+	 * _btf by type) says what the bpf() syscall would have said, so a
+	 * consumer knows an object that is gone before it could ask. Its
+	 * size is the record's size less the fixed part and sample_id: a
+	 * later kernel may append fields, and consumers skip what they do
+	 * not know.
 	 *
 	 * *_CREATE, *_ATTACH and *_LOAD are emitted once the id can be
 	 * looked up, before the creating syscall returns; the matching
 	 * release record is emitted when the id is removed, which is
 	 * always later. A link that fails to attach gets no record.
-	 * LINK_DETACH is emitted when the link is released, not on
-	 * BPF_LINK_DETACH, as the id stays valid until then; MAP_FREE of
-	 * an offloaded map may come early, when its device goes away.
+	 * LINK_RELEASE comes before the PROG_UNLOAD of the link's program.
+	 *
+	 * Between its ATTACH and RELEASE a link may get LINK_DETACH, when
+	 * BPF_LINK_DETACH succeeds or when what it is attached to goes away
+	 * (a cgroup or network namespace; other automatic detaches are not
+	 * reported), and LINK_UPDATE, when BPF_LINK_UPDATE gives it another
+	 * program: prog_id is the new program, old_prog_id the one replaced
+	 * if the caller named it with BPF_F_REPLACE, else 0 (the link's
+	 * previous record names it). BPF_LINK_DETACH of a link that is
+	 * already detached may be reported again.
+	 * MAP_FREE of an offloaded map may come early, when its device
+	 * goes away.
 	 *
 	 * With sample_id_all, pid/tid identify the task in which the
 	 * kernel emitted the record: the creator for creation records,
 	 * and for release records the task that dropped the last
-	 * reference, or a kernel worker when that release was deferred.
+	 * reference, or a kernel worker when that release was deferred
+	 * (program and link free work, BTF freed from an RCU callback in
+	 * softirq, whose pid/tid is the interrupted task's). An event bound
+	 * to a task therefore misses deferred releases: consumers that want
+	 * every release open one event per CPU (pid == -1).
 	 */
 	PERF_RECORD_BPF_EVENT			= 18,
 
@@ -1284,13 +1311,45 @@ enum perf_bpf_event_type {
 	PERF_BPF_EVENT_MAP_CREATE	= 3,
 	PERF_BPF_EVENT_MAP_FREE		= 4,
 	PERF_BPF_EVENT_LINK_ATTACH	= 5,
-	PERF_BPF_EVENT_LINK_DETACH	= 6,
+	PERF_BPF_EVENT_LINK_RELEASE	= 6,
 	PERF_BPF_EVENT_BTF_LOAD		= 7,
 	PERF_BPF_EVENT_BTF_UNLOAD	= 8,
+	PERF_BPF_EVENT_LINK_DETACH	= 9,
+	PERF_BPF_EVENT_LINK_UPDATE	= 10,
 	PERF_BPF_EVENT_MAX,		/* non-ABI */
 };
 
 #define PERF_BPF_EVENT_FLAG_BTF_KERNEL	(1 << 0)
+#define PERF_BPF_EVENT_FLAG_BTF_MODULE	(1 << 1)
+
+#define PERF_BPF_EVENT_NAME_LEN		16	/* BPF_OBJ_NAME_LEN */
+#define PERF_BPF_EVENT_BTF_NAME_LEN	64	/* >= MODULE_NAME_LEN */
+
+/* The description of a map in PERF_BPF_EVENT_MAP_* records */
+struct perf_bpf_event_map {
+	__u32	map_type;	/* enum bpf_map_type */
+	__u32	key_size;
+	__u32	value_size;
+	__u32	max_entries;
+	__u32	map_flags;
+	__u32	btf_id;		/* id of the map's BTF, 0 if none */
+	char	name[PERF_BPF_EVENT_NAME_LEN];
+};
+
+/* The description of a link in PERF_BPF_EVENT_LINK_* records */
+struct perf_bpf_event_link {
+	__u32	prog_id;	/* the program the link runs */
+	__u32	attach_type;	/* the program's expected_attach_type */
+	__u32	old_prog_id;	/* LINK_UPDATE: the program replaced, or 0 */
+	__u32	__reserved;
+};
+
+/* The description of BTF in PERF_BPF_EVENT_BTF_* records */
+struct perf_bpf_event_btf {
+	__u32	size;		/* bytes of BTF data */
+	__u32	__reserved;
+	char	name[PERF_BPF_EVENT_BTF_NAME_LEN];	/* module name, or "" */
+};
 
 #define PERF_MAX_STACK_DEPTH		127
 #define PERF_MAX_CONTEXTS_PER_STACK	  8
