@@ -7,6 +7,8 @@
 #  - include/uapi/linux/perf_event.h of this repository is byte-identical to the header of
 #    the fully patched primary base (the first of kernel/bases); a backport series changes
 #    its base's header by exactly the lines the primary series adds and removes;
+#  - every kselftest target of selftests/ is in the series, byte-identical, in the tree's
+#    tools/testing/selftests (the series carries its tests; selftests/ is their copy);
 #  - with --build: the kernel (tinyconfig + kernel/config) builds after every patch, i.e.
 #    the series is bisectable. Builds are incremental in one directory, with ccache.
 #   usage: scripts/check-series.sh [--base NAME] [--build]
@@ -141,6 +143,17 @@ if [ $fail = 0 ]; then
 			problem "the $BASE series changes $uapi differently from the $primary series (diff above: $primary -> $BASE)"
 		fi
 	fi
+fi
+
+if [ $fail = 0 ] && [ $n -gt 0 ]; then
+	for d in "$TOP"/selftests/*/; do
+		t=$(basename "$d")
+		if diff -r "$d" "$wt/tools/testing/selftests/$t" >&2; then
+			stage "selftests/$t matches the series' tools/testing/selftests/$t"
+		else
+			problem "selftests/$t differs from the series' copy (diff above: repo -> tree)"
+		fi
+	done
 fi
 
 [ $fail = 0 ] || die "series check failed"

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +22,10 @@
 #include <linux/bpf.h>
 #include <linux/btf.h>
 #include <linux/perf_event.h>
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 static inline long sys_bpf(int cmd, union bpf_attr *attr)
 {
@@ -52,17 +57,28 @@ static inline uint64_t now_ns(void)
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 #define REC_MAX_CPUS	256
 
-/* One PERF_RECORD_BPF_EVENT as it arrives with REC_SAMPLE_TYPE as sample_id. */
-struct bpf_event_record {
+/* The fixed part of a PERF_RECORD_BPF_EVENT */
+struct bpf_event_head {
 	struct perf_event_header header;
 	uint16_t type;
 	uint16_t flags;
 	uint32_t id;
 	uint8_t tag[BPF_TAG_SIZE];
+};
+
+/* The sample_id that ends every record with REC_SAMPLE_TYPE */
+struct rec_sample_id {
 	uint32_t pid, tid;
 	uint64_t time;
 	uint32_t cpu, res;
 	uint64_t identifier;
+};
+
+/* What describes each kind of object after the fixed part */
+union bpf_event_desc {
+	struct perf_bpf_event_map map;
+	struct perf_bpf_event_link link;
+	struct perf_bpf_event_btf btf;
 };
 
 struct rec {
@@ -73,7 +89,28 @@ struct rec {
 	uint32_t pid, tid;
 	uint64_t time;
 	uint32_t cpu;
+	union bpf_event_desc desc;
 };
+
+/* The size of the description this kernel gives a record of @type. */
+static inline size_t bpf_event_desc_size(int type)
+{
+	switch (type) {
+	case PERF_BPF_EVENT_MAP_CREATE:
+	case PERF_BPF_EVENT_MAP_FREE:
+		return sizeof(struct perf_bpf_event_map);
+	case PERF_BPF_EVENT_LINK_ATTACH:
+	case PERF_BPF_EVENT_LINK_RELEASE:
+	case PERF_BPF_EVENT_LINK_DETACH:
+	case PERF_BPF_EVENT_LINK_UPDATE:
+		return sizeof(struct perf_bpf_event_link);
+	case PERF_BPF_EVENT_BTF_LOAD:
+	case PERF_BPF_EVENT_BTF_UNLOAD:
+		return sizeof(struct perf_bpf_event_btf);
+	default:
+		return 0;
+	}
+}
 
 struct recorder {
 	int nr;			/* events opened, one per CPU */
@@ -149,10 +186,23 @@ static inline int recorder_open(struct recorder *r, bool prog, bool obj,
 	return r->nr ? 0 : -ENODEV;
 }
 
-static inline void recorder_push(struct recorder *r,
-				 const struct bpf_event_record *e)
+/*
+ * Keep the record in @buf, @size bytes: the fixed part, the description
+ * of its type, and the sample_id. Any other size is corrupt.
+ */
+static inline void recorder_push(struct recorder *r, const void *buf,
+				 size_t size)
 {
+	const struct bpf_event_head *e = buf;
+	const struct rec_sample_id *sid;
+	size_t desc_size = bpf_event_desc_size(e->type);
 	struct rec *x;
+
+	if (size != sizeof(*e) + desc_size + sizeof(*sid)) {
+		r->corrupt++;
+		return;
+	}
+	sid = (const void *)((const char *)buf + sizeof(*e) + desc_size);
 
 	if (r->nr_recs == r->cap) {
 		r->cap = r->cap ? 2 * r->cap : 1024;
@@ -165,10 +215,12 @@ static inline void recorder_push(struct recorder *r,
 	x->flags = e->flags;
 	x->id = e->id;
 	memcpy(x->tag, e->tag, sizeof(x->tag));
-	x->pid = e->pid;
-	x->tid = e->tid;
-	x->time = e->time;
-	x->cpu = e->cpu;
+	x->pid = sid->pid;
+	x->tid = sid->tid;
+	x->time = sid->time;
+	x->cpu = sid->cpu;
+	memset(&x->desc, 0, sizeof(x->desc));
+	memcpy(&x->desc, e + 1, desc_size);
 }
 
 /* Copy everything available out of every ring and parse it. */
@@ -185,7 +237,8 @@ static inline void recorder_drain(struct recorder *r)
 		uint64_t mask = r->data_size - 1;
 
 		while (tail < head) {
-			unsigned char buf[256];
+			uint64_t buf64[32];
+			unsigned char *buf = (unsigned char *)buf64;
 			struct perf_event_header hdr;
 			uint64_t k;
 
@@ -198,12 +251,13 @@ static inline void recorder_drain(struct recorder *r)
 				break;
 			}
 			if (hdr.type == PERF_RECORD_BPF_EVENT) {
-				if (hdr.size != sizeof(struct bpf_event_record)) {
+				if (hdr.size > sizeof(buf64) ||
+				    hdr.size < sizeof(struct bpf_event_head)) {
 					r->corrupt++;
 				} else {
 					for (k = 0; k < hdr.size; k++)
 						buf[k] = data[(tail + k) & mask];
-					recorder_push(r, (void *)buf);
+					recorder_push(r, buf, hdr.size);
 				}
 			} else if (hdr.type == PERF_RECORD_LOST) {
 				uint64_t lost[2];
@@ -238,7 +292,8 @@ static inline void recorder_free(struct recorder *r)
 {
 	free(r->recs);
 	r->recs = NULL;
-	r->nr_recs = r->cap = 0;
+	r->nr_recs = 0;
+	r->cap = 0;
 }
 
 /* The first record of @type for @id, or NULL. */
@@ -294,10 +349,13 @@ static inline int prog_load(enum bpf_prog_type type)
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = type;
 	attr.insns = (uintptr_t)insns;
-	attr.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	attr.insn_cnt = ARRAY_SIZE(insns);
 	attr.license = (uintptr_t)"GPL";
 	return sys_bpf(BPF_PROG_LOAD, &attr);
 }
+
+/* The name of every map the tests create: records must carry it. */
+#define MAP_NAME "bpf_events_map"
 
 static inline int map_create(enum bpf_map_type type)
 {
@@ -308,6 +366,7 @@ static inline int map_create(enum bpf_map_type type)
 	attr.key_size = 4;
 	attr.value_size = 4;
 	attr.max_entries = 1;
+	snprintf(attr.map_name, sizeof(attr.map_name), "%s", MAP_NAME);
 	return sys_bpf(BPF_MAP_CREATE, &attr);
 }
 
@@ -331,7 +390,7 @@ static inline int btf_load(void)
 		struct btf_type t;
 		uint32_t enc;
 		char strs[sizeof(strs)];
-	} __attribute__((packed)) blob;
+	} blob;
 	union bpf_attr attr;
 
 	memset(&blob, 0, sizeof(blob));
@@ -350,7 +409,8 @@ static inline int btf_load(void)
 
 	memset(&attr, 0, sizeof(attr));
 	attr.btf = (uintptr_t)&blob;
-	attr.btf_size = sizeof(blob);
+	/* Without the tail padding of the struct */
+	attr.btf_size = offsetof(typeof(blob), strs) + sizeof(strs);
 	return sys_bpf(BPF_BTF_LOAD, &attr);
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PERF_RECORD_BPF_EVENT for BPF maps, links and BTF objects, requested
- * with attr.bpf_obj_event: id, type, flags and acting pid/tid of every
- * record, create before free, opt-in and privilege rules, and a stress
+ * with attr.bpf_obj_event: id, type, flags, description and acting
+ * pid/tid of every record, create before free, link detach and update
+ * (by command and automatic), opt-in and privilege rules, and a stress
  * test that counts records exactly and checks overflow handling.
  *
  * On a kernel without attr.bpf_obj_event, opening such an event fails with
@@ -13,22 +14,32 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <linux/capability.h>
+#include <linux/magic.h>
 
 #include "../kselftest_harness.h"
 #include "bpf_events.h"
 
-/* Open a recorder; SKIP when the kernel or the caller cannot. */
-#define OPEN_RECORDER(r, prog, obj, pages) do {				\
-	int __err = recorder_open(r, prog, obj, pages);			\
-									\
-	if (__err == -EINVAL && (obj))					\
-		SKIP(return, "kernel has no perf_event_attr.bpf_obj_event"); \
-	if (__err == -EACCES || __err == -EPERM)			\
-		SKIP(return, "system-wide perf events need CAP_PERFMON"); \
-	ASSERT_EQ(0, __err) TH_LOG("perf_event_open: %s", strerror(-__err)); \
-} while (0)
+/*
+ * Open a recorder; false when the test cannot go on: it is marked SKIP
+ * when the kernel or the caller cannot open one, FAIL on other errors.
+ */
+static bool open_recorder(struct __test_metadata *_metadata, struct recorder *r,
+			  bool prog, bool obj, int pages)
+{
+	int err = recorder_open(r, prog, obj, pages);
+
+	if (err == -EINVAL && obj)
+		SKIP(return false, "kernel has no perf_event_attr.bpf_obj_event");
+	if (err == -EACCES || err == -EPERM)
+		SKIP(return false, "system-wide perf events need CAP_PERFMON");
+	EXPECT_EQ(0, err) TH_LOG("perf_event_open: %s", strerror(-err));
+	return err == 0;
+}
 
 static const uint8_t zero_tag[BPF_TAG_SIZE];
 
@@ -44,12 +55,25 @@ static void check_rec(struct __test_metadata *_metadata, struct rec *x,
 	EXPECT_EQ(tid, x->tid);
 }
 
+/* The record describes the object as BPF_OBJ_GET_INFO_BY_FD did. */
+static void check_desc(struct __test_metadata *_metadata, struct rec *x,
+		       const union bpf_event_desc *want)
+{
+	size_t size = bpf_event_desc_size(x->type);
+
+	ASSERT_NE(0, size);
+	EXPECT_EQ(0, memcmp(&x->desc, want, size))
+		TH_LOG("record type %d id %u: description differs", x->type,
+		       x->id);
+}
+
 /*
  * Wait for the release record, then check both records: exactly one of
- * each, the creation first.
+ * each, the creation first, both describing the object as @want.
  */
 static void check_pair(struct __test_metadata *_metadata, struct recorder *r,
-		       int create, int release, uint32_t id, uint16_t flags)
+		       int create, int release, uint32_t id, uint16_t flags,
+		       const union bpf_event_desc *want)
 {
 	struct rec *c, *f;
 
@@ -58,6 +82,8 @@ static void check_pair(struct __test_metadata *_metadata, struct recorder *r,
 	f = recorder_find(r, release, id);
 	check_rec(_metadata, c, create, id, flags, gettid_raw());
 	check_rec(_metadata, f, release, id, flags, gettid_raw());
+	check_desc(_metadata, c, want);
+	check_desc(_metadata, f, want);
 	EXPECT_LE(c->time, f->time);
 	EXPECT_EQ(1, recorder_count(r, create, id));
 	EXPECT_EQ(1, recorder_count(r, release, id));
@@ -71,16 +97,27 @@ TEST(map_create_free)
 		BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH,
 	};
 	struct bpf_map_info info;
+	union bpf_event_desc want;
 	struct recorder r;
 	unsigned int i;
 
-	OPEN_RECORDER(&r, false, true, 16);
-	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+	if (!open_recorder(_metadata, &r, false, true, 16))
+		return;
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
 		int fd = map_create(types[i]);
 
 		ASSERT_LE(0, fd) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
 		ASSERT_EQ(0, obj_info(fd, &info, sizeof(info)));
 		ASSERT_EQ(types[i], info.type);
+		ASSERT_STREQ(MAP_NAME, info.name);
+		memset(&want, 0, sizeof(want));
+		want.map.map_type = info.type;
+		want.map.key_size = info.key_size;
+		want.map.value_size = info.value_size;
+		want.map.max_entries = info.max_entries;
+		want.map.map_flags = info.map_flags;
+		want.map.btf_id = info.btf_id;
+		memcpy(want.map.name, info.name, sizeof(want.map.name));
 		/* The record precedes the return of the syscall. */
 		recorder_drain(&r);
 		check_rec(_metadata,
@@ -89,32 +126,65 @@ TEST(map_create_free)
 			  gettid_raw());
 		close(fd);
 		check_pair(_metadata, &r, PERF_BPF_EVENT_MAP_CREATE,
-			   PERF_BPF_EVENT_MAP_FREE, info.id, info.type);
+			   PERF_BPF_EVENT_MAP_FREE, info.id, info.type, &want);
 	}
 	recorder_close(&r);
 	recorder_free(&r);
 }
 
-TEST(link_attach_detach)
+TEST(link_attach_release)
 {
 	struct bpf_link_info info;
+	union bpf_event_desc want = {};
 	struct recorder r;
 	int prog, link;
 
-	OPEN_RECORDER(&r, false, true, 16);
+	if (!open_recorder(_metadata, &r, false, true, 16))
+		return;
 	prog = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT);
 	ASSERT_LE(0, prog) TH_LOG("BPF_PROG_LOAD: %s", strerror(errno));
 	link = link_create(prog);
 	ASSERT_LE(0, link) TH_LOG("BPF_RAW_TRACEPOINT_OPEN: %s", strerror(errno));
 	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
 	ASSERT_EQ(BPF_LINK_TYPE_RAW_TRACEPOINT, info.type);
+	want.link.prog_id = info.prog_id;
 	recorder_drain(&r);
 	check_rec(_metadata, recorder_find(&r, PERF_BPF_EVENT_LINK_ATTACH, info.id),
 		  PERF_BPF_EVENT_LINK_ATTACH, info.id, info.type, gettid_raw());
 	close(link);
 	check_pair(_metadata, &r, PERF_BPF_EVENT_LINK_ATTACH,
-		   PERF_BPF_EVENT_LINK_DETACH, info.id, info.type);
+		   PERF_BPF_EVENT_LINK_RELEASE, info.id, info.type, &want);
 	close(prog);
+	recorder_close(&r);
+	recorder_free(&r);
+}
+
+/*
+ * A link holding the last reference to its program: LINK_RELEASE comes
+ * before the PROG_UNLOAD that its release causes.
+ */
+TEST(link_release_before_prog_unload)
+{
+	struct bpf_link_info info;
+	struct rec *l, *p;
+	struct recorder r;
+	int prog, link;
+
+	if (!open_recorder(_metadata, &r, true, true, 16))
+		return;
+	prog = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT);
+	ASSERT_LE(0, prog);
+	link = link_create(prog);
+	ASSERT_LE(0, link);
+	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
+	close(prog);
+	close(link);
+	p = recorder_wait(&r, PERF_BPF_EVENT_PROG_UNLOAD, info.prog_id, 5000);
+	ASSERT_NE(NULL, p);
+	l = recorder_find(&r, PERF_BPF_EVENT_LINK_RELEASE, info.id);
+	ASSERT_NE(NULL, l);
+	EXPECT_LE(l->time, p->time);
+	EXPECT_EQ(info.prog_id, l->desc.link.prog_id);
 	recorder_close(&r);
 	recorder_free(&r);
 }
@@ -122,20 +192,23 @@ TEST(link_attach_detach)
 TEST(btf_load_unload)
 {
 	struct bpf_btf_info info;
+	union bpf_event_desc want = {};
 	struct recorder r;
 	int fd;
 
-	OPEN_RECORDER(&r, false, true, 16);
+	if (!open_recorder(_metadata, &r, false, true, 16))
+		return;
 	fd = btf_load();
 	ASSERT_LE(0, fd) TH_LOG("BPF_BTF_LOAD: %s", strerror(errno));
 	ASSERT_EQ(0, obj_info(fd, &info, sizeof(info)));
 	ASSERT_EQ(0, info.kernel_btf);
+	want.btf.size = info.btf_size;
 	recorder_drain(&r);
 	check_rec(_metadata, recorder_find(&r, PERF_BPF_EVENT_BTF_LOAD, info.id),
 		  PERF_BPF_EVENT_BTF_LOAD, info.id, 0, gettid_raw());
 	close(fd);
 	check_pair(_metadata, &r, PERF_BPF_EVENT_BTF_LOAD,
-		   PERF_BPF_EVENT_BTF_UNLOAD, info.id, 0);
+		   PERF_BPF_EVENT_BTF_UNLOAD, info.id, 0, &want);
 	recorder_close(&r);
 	recorder_free(&r);
 }
@@ -179,11 +252,13 @@ TEST(no_obj_records_without_bit)
 	uint32_t prog_id;
 
 	/* Only meaningful where the bit exists. */
-	OPEN_RECORDER(&probe, false, true, 1);
+	if (!open_recorder(_metadata, &probe, false, true, 1))
+		return;
 	recorder_close(&probe);
 	recorder_free(&probe);
 
-	OPEN_RECORDER(&r, true, false, 16);
+	if (!open_recorder(_metadata, &r, true, false, 16))
+		return;
 	churn_all(_metadata, &prog_id);
 	/* PROG_UNLOAD comes last: once it is here, everything else is too. */
 	ASSERT_NE(NULL, recorder_wait(&r, PERF_BPF_EVENT_PROG_UNLOAD, prog_id, 5000));
@@ -205,9 +280,12 @@ TEST(prog_records_unchanged)
 	struct bpf_prog_info info;
 	int fd;
 
-	OPEN_RECORDER(&obj_only, false, true, 16);
-	OPEN_RECORDER(&both, true, true, 16);
-	OPEN_RECORDER(&prog_only, true, false, 16);
+	if (!open_recorder(_metadata, &obj_only, false, true, 16))
+		return;
+	if (!open_recorder(_metadata, &both, true, true, 16))
+		return;
+	if (!open_recorder(_metadata, &prog_only, true, false, 16))
+		return;
 
 	fd = prog_load(BPF_PROG_TYPE_SOCKET_FILTER);
 	ASSERT_LE(0, fd);
@@ -240,6 +318,266 @@ TEST(prog_records_unchanged)
 	recorder_free(&both);
 	recorder_free(&prog_only);
 	recorder_free(&obj_only);
+}
+
+/* ---- link detach and update ------------------------------------------- */
+
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+/*
+ * Make a fresh cgroup v2 directory in @path, mounting cgroup2 first if
+ * nothing is mounted there. 0, or -errno.
+ */
+static int cgroup_make(char *path, size_t len)
+{
+	struct statfs st;
+
+	if (statfs(CGROUP_ROOT, &st) || st.f_type != CGROUP2_SUPER_MAGIC) {
+		if (mount("none", CGROUP_ROOT, "cgroup2", 0, NULL))
+			return -errno;
+	}
+	snprintf(path, len, CGROUP_ROOT "/bpf_events.%d", getpid());
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* A BPF_LINK_CREATE link of @prog to @target; the fd or -1. */
+static int link_create_attach(int prog, int target, enum bpf_attach_type type)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog;
+	attr.link_create.target_fd = target;
+	attr.link_create.attach_type = type;
+	return sys_bpf(BPF_LINK_CREATE, &attr);
+}
+
+static int link_update(int link, int new_prog, int old_prog)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_update.link_fd = link;
+	attr.link_update.new_prog_fd = new_prog;
+	if (old_prog >= 0) {
+		attr.link_update.flags = BPF_F_REPLACE;
+		attr.link_update.old_prog_fd = old_prog;
+	}
+	return sys_bpf(BPF_LINK_UPDATE, &attr);
+}
+
+static int link_detach(int link)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_detach.link_fd = link;
+	return sys_bpf(BPF_LINK_DETACH, &attr);
+}
+
+static uint32_t prog_id_of(int fd)
+{
+	struct bpf_prog_info info;
+
+	return obj_info(fd, &info, sizeof(info)) ? 0 : info.id;
+}
+
+static bool is_link_record(int type)
+{
+	return type == PERF_BPF_EVENT_LINK_ATTACH ||
+	       type == PERF_BPF_EVENT_LINK_RELEASE ||
+	       type == PERF_BPF_EVENT_LINK_DETACH ||
+	       type == PERF_BPF_EVENT_LINK_UPDATE;
+}
+
+#define MAX_HISTORY 8
+
+/*
+ * The records of link @id in time order (the rings of several CPUs are
+ * drained one after the other) into @out; their types as a string of
+ * numbers, "5 10 9 6", into @buf. Returns how many.
+ */
+static size_t link_history(struct recorder *r, uint32_t id,
+			   struct rec *out[MAX_HISTORY], char *buf, size_t len)
+{
+	size_t i, j, nr = 0, n = 0;
+
+	for (i = 0; i < r->nr_recs && nr < MAX_HISTORY; i++) {
+		struct rec *x = &r->recs[i];
+
+		if (!is_link_record(x->type) || x->id != id)
+			continue;
+		for (j = nr++; j > 0 && out[j - 1]->time > x->time; j--)
+			out[j] = out[j - 1];
+		out[j] = x;
+	}
+	buf[0] = 0;
+	for (i = 0; i < nr; i++)
+		n += snprintf(buf + n, len - n, "%s%u", i ? " " : "",
+			      out[i]->type);
+	return nr;
+}
+
+/*
+ * A cgroup link updated twice (without, then with BPF_F_REPLACE), detached
+ * with BPF_LINK_DETACH, then released: ATTACH, UPDATE, UPDATE, DETACH,
+ * RELEASE, each naming the program the link runs from then on.
+ */
+TEST(link_update_detach)
+{
+	uint32_t a_id, b_id, id;
+	struct rec *x[MAX_HISTORY];
+	struct bpf_link_info info;
+	struct recorder r;
+	char cg[128], hist[64];
+	int a, b, cgfd, link, i;
+
+	if (!open_recorder(_metadata, &r, false, true, 16))
+		return;
+	ASSERT_EQ(0, cgroup_make(cg, sizeof(cg)));
+	cgfd = open(cg, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, cgfd);
+	a = prog_load(BPF_PROG_TYPE_CGROUP_SKB);
+	b = prog_load(BPF_PROG_TYPE_CGROUP_SKB);
+	ASSERT_LE(0, a) TH_LOG("BPF_PROG_LOAD: %s", strerror(errno));
+	ASSERT_LE(0, b);
+	a_id = prog_id_of(a);
+	b_id = prog_id_of(b);
+	link = link_create_attach(a, cgfd, BPF_CGROUP_INET_INGRESS);
+	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE: %s", strerror(errno));
+	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
+	id = info.id;
+
+	ASSERT_EQ(0, link_update(link, b, -1));
+	ASSERT_EQ(0, link_update(link, a, b));
+	/* A failed update is not reported. */
+	ASSERT_NE(0, link_update(link, a, b));
+	ASSERT_EQ(0, link_detach(link));
+	close(link);
+	ASSERT_NE(NULL, recorder_wait(&r, PERF_BPF_EVENT_LINK_RELEASE, id, 5000));
+
+	ASSERT_EQ(5, link_history(&r, id, x, hist, sizeof(hist)));
+	ASSERT_STREQ("5 10 10 9 6", hist);
+	for (i = 0; i < 5; i++) {
+		EXPECT_EQ(BPF_LINK_TYPE_CGROUP, x[i]->flags);
+		EXPECT_EQ(gettid_raw(), x[i]->tid);
+	}
+	EXPECT_EQ(a_id, x[0]->desc.link.prog_id);
+	EXPECT_EQ(b_id, x[1]->desc.link.prog_id);
+	EXPECT_EQ(0, x[1]->desc.link.old_prog_id);
+	EXPECT_EQ(a_id, x[2]->desc.link.prog_id);
+	EXPECT_EQ(b_id, x[2]->desc.link.old_prog_id);
+	EXPECT_EQ(a_id, x[3]->desc.link.prog_id);
+	EXPECT_EQ(a_id, x[4]->desc.link.prog_id);
+	EXPECT_EQ(0, r.corrupt);
+
+	close(a);
+	close(b);
+	close(cgfd);
+	rmdir(cg);
+	recorder_close(&r);
+	recorder_free(&r);
+}
+
+/*
+ * Removing the cgroup detaches its links: LINK_DETACH from the worker that
+ * releases the cgroup's BPF state, before the owner releases the link.
+ */
+TEST(link_cgroup_auto_detach)
+{
+	struct rec *x, *h[MAX_HISTORY];
+	struct bpf_link_info info;
+	struct recorder r;
+	char cg[128], hist[64];
+	int prog, cgfd, link;
+
+	if (!open_recorder(_metadata, &r, false, true, 16))
+		return;
+	ASSERT_EQ(0, cgroup_make(cg, sizeof(cg)));
+	cgfd = open(cg, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, cgfd);
+	prog = prog_load(BPF_PROG_TYPE_CGROUP_SKB);
+	ASSERT_LE(0, prog);
+	link = link_create_attach(prog, cgfd, BPF_CGROUP_INET_EGRESS);
+	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE: %s", strerror(errno));
+	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
+	close(cgfd);
+	ASSERT_EQ(0, rmdir(cg)) TH_LOG("rmdir %s: %s", cg, strerror(errno));
+
+	x = recorder_wait(&r, PERF_BPF_EVENT_LINK_DETACH, info.id, 10000);
+	ASSERT_NE(NULL, x) TH_LOG("no LINK_DETACH after the cgroup went away");
+	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
+	EXPECT_NE(getpid(), x->pid);
+	close(link);
+	ASSERT_NE(NULL, recorder_wait(&r, PERF_BPF_EVENT_LINK_RELEASE, info.id,
+				      5000));
+	link_history(&r, info.id, h, hist, sizeof(hist));
+	EXPECT_STREQ("5 9 6", hist);
+	close(prog);
+	recorder_close(&r);
+	recorder_free(&r);
+}
+
+/*
+ * A network namespace that exits detaches its links: a flow dissector
+ * link attached to a child's namespace gets LINK_DETACH when the child
+ * exits, while the link itself lives on until closed.
+ */
+TEST(link_netns_auto_detach)
+{
+	int go[2], ready[2], prog, nsfd, link, status;
+	struct rec *x, *h[MAX_HISTORY];
+	struct bpf_link_info info;
+	struct recorder r;
+	char path[64], hist[64], c;
+	pid_t child;
+
+	if (!open_recorder(_metadata, &r, false, true, 16))
+		return;
+	prog = prog_load(BPF_PROG_TYPE_FLOW_DISSECTOR);
+	ASSERT_LE(0, prog) TH_LOG("BPF_PROG_LOAD: %s", strerror(errno));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(ready));
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		c = unshare(CLONE_NEWNET) ? 'e' : 'k';
+		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	if (c != 'k') {
+		close(go[1]);
+		waitpid(child, &status, 0);
+		SKIP(return, "no network namespaces (CONFIG_NET_NS)");
+	}
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", child);
+	nsfd = open(path, O_RDONLY);
+	ASSERT_LE(0, nsfd);
+	link = link_create_attach(prog, nsfd, BPF_FLOW_DISSECTOR);
+	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE: %s", strerror(errno));
+	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
+	ASSERT_EQ(BPF_LINK_TYPE_NETNS, info.type);
+	close(nsfd);
+	close(go[1]);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+
+	x = recorder_wait(&r, PERF_BPF_EVENT_LINK_DETACH, info.id, 10000);
+	ASSERT_NE(NULL, x) TH_LOG("no LINK_DETACH after the namespace exited");
+	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
+	EXPECT_EQ(BPF_LINK_TYPE_NETNS, x->flags);
+	EXPECT_NE(getpid(), x->pid);
+	close(link);
+	ASSERT_NE(NULL, recorder_wait(&r, PERF_BPF_EVENT_LINK_RELEASE, info.id,
+				      5000));
+	link_history(&r, info.id, h, hist, sizeof(hist));
+	EXPECT_STREQ("5 9 6", hist);
+	close(prog);
+	recorder_close(&r);
+	recorder_free(&r);
 }
 
 /* ---- privilege ------------------------------------------------------- */
@@ -370,7 +708,7 @@ TEST(privilege_like_kernel_data)
 
 	saved = read_paranoid();
 	ASSERT_NE(-100, saved);
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		ASSERT_TRUE(write_paranoid(cases[i].paranoid));
 		ASSERT_EQ(0, child_opens(cases[i].caps, &obj, &prog));
 		EXPECT_EQ(cases[i].obj, obj)
@@ -396,26 +734,38 @@ struct obj_note {
 	uint16_t flags;
 	uint32_t id;
 	pid_t tid;
+	union bpf_event_desc desc;
 };
 
 struct stress {
-	volatile bool stop;
+	bool stop;		/* read and set with stress_stopped/_stop() */
 	pthread_mutex_t lock;
 	struct obj_note *objs;
 	size_t nr_objs;
 	int errors;
 };
 
-static void note(struct stress *s, int create, uint16_t flags, uint32_t id)
+static bool stress_stopped(struct stress *s)
+{
+	return __atomic_load_n(&s->stop, __ATOMIC_RELAXED);
+}
+
+static void stress_stop(struct stress *s)
+{
+	__atomic_store_n(&s->stop, true, __ATOMIC_RELAXED);
+}
+
+static void note(struct stress *s, int create, uint16_t flags, uint32_t id,
+		 const union bpf_event_desc *desc)
 {
 	pthread_mutex_lock(&s->lock);
 	if (s->nr_objs < STRESS_MAX_OBJS)
 		s->objs[s->nr_objs++] = (struct obj_note){
 			.create = create, .flags = flags, .id = id,
-			.tid = gettid_raw(),
+			.tid = gettid_raw(), .desc = *desc,
 		};
 	else
-		s->stop = true;
+		stress_stop(s);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -431,7 +781,7 @@ static void *stress_worker(void *arg)
 		__atomic_add_fetch(&s->errors, 1, __ATOMIC_RELAXED);
 		return NULL;
 	}
-	while (!s->stop) {
+	while (!stress_stopped(s)) {
 		int map = map_create(BPF_MAP_TYPE_HASH);
 		int btf = btf_load();
 		int link = link_create(prog);
@@ -441,11 +791,26 @@ static void *stress_worker(void *arg)
 		    obj_info(btf, &binfo, sizeof(binfo)) ||
 		    obj_info(link, &linfo, sizeof(linfo))) {
 			__atomic_add_fetch(&s->errors, 1, __ATOMIC_RELAXED);
-			s->stop = true;
+			stress_stop(s);
 		} else {
-			note(s, PERF_BPF_EVENT_MAP_CREATE, minfo.type, minfo.id);
-			note(s, PERF_BPF_EVENT_BTF_LOAD, 0, binfo.id);
-			note(s, PERF_BPF_EVENT_LINK_ATTACH, linfo.type, linfo.id);
+			union bpf_event_desc d = {};
+
+			d.map = (struct perf_bpf_event_map){
+				.map_type = minfo.type,
+				.key_size = minfo.key_size,
+				.value_size = minfo.value_size,
+				.max_entries = minfo.max_entries,
+				.map_flags = minfo.map_flags,
+			};
+			memcpy(d.map.name, minfo.name, sizeof(d.map.name));
+			note(s, PERF_BPF_EVENT_MAP_CREATE, minfo.type, minfo.id, &d);
+			memset(&d, 0, sizeof(d));
+			d.btf.size = binfo.btf_size;
+			note(s, PERF_BPF_EVENT_BTF_LOAD, 0, binfo.id, &d);
+			memset(&d, 0, sizeof(d));
+			d.link.prog_id = linfo.prog_id;
+			note(s, PERF_BPF_EVENT_LINK_ATTACH, linfo.type, linfo.id,
+			     &d);
 		}
 		if (link >= 0)
 			close(link);
@@ -464,7 +829,7 @@ static void *stress_reopener(void *arg)
 	struct stress *s = arg;
 	struct recorder r;
 
-	while (!s->stop) {
+	while (!stress_stopped(s)) {
 		if (recorder_open(&r, true, true, 1) == 0) {
 			recorder_close(&r);
 			if (r.corrupt)
@@ -505,12 +870,12 @@ static void run_stress(struct __test_metadata *_metadata, struct stress *s,
 	for (i = 0; i < STRESS_THREADS; i++)
 		ASSERT_EQ(0, pthread_create(&workers[i], NULL, stress_worker, s));
 	ASSERT_EQ(0, pthread_create(&reopener, NULL, stress_reopener, s));
-	while (!s->stop && now_ns() < end) {
+	while (!stress_stopped(s) && now_ns() < end) {
 		if (drain)
 			recorder_drain(r);
 		usleep(2000);
 	}
-	s->stop = true;
+	stress_stop(s);
 	for (i = 0; i < STRESS_THREADS; i++)
 		pthread_join(workers[i], NULL);
 	pthread_join(reopener, NULL);
@@ -574,7 +939,8 @@ TEST_F_TIMEOUT(stress, exact_count, 120)
 	struct stress *s = &self->s;
 	size_t i, bad = 0;
 
-	OPEN_RECORDER(r, false, true, 512);
+	if (!open_recorder(_metadata, r, false, true, 512))
+		return;
 	run_stress(_metadata, s, r, true);
 	/* All releases happened in close(): they are in the rings now. */
 	recorder_drain(r);
@@ -587,8 +953,12 @@ TEST_F_TIMEOUT(stress, exact_count, 120)
 		long c = find_unique(r, o->create, o->id);
 		long f = find_unique(r, release_of(o->create), o->id);
 
+		size_t dsize = bpf_event_desc_size(o->create);
+
 		if (c < 0 || f < 0 ||
 		    r->recs[c].flags != o->flags || r->recs[f].flags != o->flags ||
+		    memcmp(&r->recs[c].desc, &o->desc, dsize) ||
+		    memcmp(&r->recs[f].desc, &o->desc, dsize) ||
 		    r->recs[c].tid != (uint32_t)o->tid ||
 		    r->recs[f].tid != (uint32_t)o->tid ||
 		    r->recs[c].pid != (uint32_t)getpid() ||
@@ -610,7 +980,8 @@ TEST_F_TIMEOUT(stress, tiny_buffer_lost, 120)
 	struct stress *s = &self->s;
 	size_t i;
 
-	OPEN_RECORDER(r, false, true, 1);
+	if (!open_recorder(_metadata, r, false, true, 1))
+		return;
 	run_stress(_metadata, s, r, false);
 	/*
 	 * A ring reports what it dropped with its next record once there is
