@@ -9,6 +9,8 @@
 #    its base's header by exactly the lines the primary series adds and removes;
 #  - every kselftest target of selftests/ is in the series, byte-identical, in the tree's
 #    tools/testing/selftests (the series carries its tests; selftests/ is their copy);
+#  - on the primary base, the perf tools follow-up (patches/perf-tools, sent to the perf
+#    tools tree separately) applies on top of the series, checkpatch --strict clean;
 #  - with --build: the kernel (tinyconfig + kernel/config) builds after every patch, i.e.
 #    the series is bisectable. Builds are incremental in one directory, with ccache.
 #   usage: scripts/check-series.sh [--base NAME] [--build]
@@ -153,6 +155,29 @@ if [ $fail = 0 ] && [ $n -gt 0 ]; then
 		else
 			problem "selftests/$t differs from the series' copy (diff above: repo -> tree)"
 		fi
+	done
+fi
+
+# The perf tools patch copies include/uapi/linux/perf_event.h verbatim into tools/include:
+# checkpatch skips BIT_MACRO for include/uapi only, so the copied lines are exempt too.
+tools_series=$TOP/patches/perf-tools/series
+if [ $fail = 0 ] && [ "$BASE" = "$primary" ] && [ -f "$tools_series" ]; then
+	for name in $(grep -v '^#' "$tools_series"); do
+		p=$TOP/patches/perf-tools/$name
+		if ! out=$(git -C "$wt" am -q --whitespace=nowarn "$p" 2>&1); then
+			echo "$out" >&2
+			git -C "$wt" am --abort >/dev/null 2>&1 || true
+			problem "perf tools patch $name does not apply on top of the series"
+			break
+		fi
+		res=$(cd "$wt" && ./scripts/checkpatch.pl --strict --quiet --show-types \
+			--ignore BIT_MACRO "$p" 2>&1 || true)
+		summary=$(echo "$res" | grep -E '^total: ' || echo "total: 0 errors, 0 warnings, 0 checks")
+		stage "perf tools $name: applies on top; checkpatch --strict ${summary#total: }"
+		[ "$summary" = "total: 0 errors, 0 warnings, 0 checks" ] || {
+			echo "$res" >&2
+			problem "checkpatch --strict is not clean on $name"
+		}
 	done
 fi
 
