@@ -21,7 +21,8 @@
 /* And this many creating processes, the most prolific first; the rest summed. */
 #define MAX_LOADERS_LISTED	20
 
-enum kind { K_PROG, K_MAP, K_LINK, K_BTF, NR_KINDS };
+enum kind { K_PROG = PD_PROG, K_MAP = PD_MAP, K_LINK = PD_LINK, K_BTF = PD_BTF,
+	    NR_KINDS = PD_NR_KINDS };
 
 static const char *const kind_names[NR_KINDS] = { "prog", "map", "link", "btf" };
 
@@ -37,6 +38,7 @@ struct obj {
 	char *comm;			/* malloc'ed; NULL if unknown */
 	size_t seq;			/* position of its first record, in time order */
 	char type[40];
+	char name[PD_BTF_NAME_LEN];	/* the facts', else its record's description */
 	bool synthesised;
 	bool unresolved;
 	bool self;			/* the recorder's own (PD_F_SELF) */
@@ -47,6 +49,7 @@ struct collection {
 	struct obj *objs;
 	size_t nr, cap;
 	struct hashmap open;		/* kind << 32 | id -> its latest obj */
+	struct hashmap link_changes;	/* link type << 1 | updated -> LINK_DETACH/UPDATE records */
 	__u64 lost, first, last;	/* LOST total, times of the records */
 	size_t nr_lost, nr_records;
 };
@@ -121,14 +124,6 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
-static bool event_kind(__u16 type, enum kind *k, bool *create)
-{
-	if (type < PERF_BPF_EVENT_PROG_LOAD || type > PERF_BPF_EVENT_BTF_UNLOAD)
-		return false;
-	*k = (type - 1) / 2;
-	*create = type % 2;
-	return true;
-}
 
 /* Kind, then id, then time: how survivors are listed. */
 static int obj_cmp(const void *a, const void *b)
@@ -151,13 +146,14 @@ static void set_type(struct obj *o, const char *s, const char *kind,
 		snprintf(o->type, sizeof(o->type), "%s_type_%u", kind, type);
 }
 
-/* Type, creator and marks of @o from the stored facts, else the record. */
+/* Type, name, creator and marks of @o from the stored facts, else the record. */
 static void describe(struct obj *o, const struct timeline *tl,
 		     const struct tl_event *e)
 {
 	struct pd_reader *rd = tl->reader;
 	const struct pd_origin *origin = NULL;
-	__u32 flags = PD_F_UNRESOLVED;
+	/* without facts, a record that describes its object resolves it */
+	__u32 flags = e->bpf.described ? 0 : PD_F_UNRESOLVED;
 
 	switch (o->kind) {
 	case K_PROG: {
@@ -166,6 +162,7 @@ static void describe(struct obj *o, const struct timeline *tl,
 		if (p) {
 			flags = p->flags;
 			origin = &p->origin;
+			snprintf(o->name, sizeof(o->name), "%s", p->name);
 			set_type(o, libbpf_bpf_prog_type_str(p->type), "prog",
 				 p->type);
 		}
@@ -178,7 +175,10 @@ static void describe(struct obj *o, const struct timeline *tl,
 		if (m) {
 			flags = m->flags;
 			origin = &m->origin;
+			snprintf(o->name, sizeof(o->name), "%s", m->name);
 		}
+		if (!o->name[0] && e->bpf.described)
+			snprintf(o->name, sizeof(o->name), "%s", e->bpf.desc.map.name);
 		set_type(o, libbpf_bpf_map_type_str(t), "map", t);
 		break;
 	}
@@ -199,10 +199,16 @@ static void describe(struct obj *o, const struct timeline *tl,
 		if (b) {
 			flags = b->flags;
 			origin = &b->origin;
+			snprintf(o->name, sizeof(o->name), "%s", b->name);
 		}
-		snprintf(o->type, sizeof(o->type), "%s",
-			 e->bpf.flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL ?
-			 "kernel" : "user");
+		if (!o->name[0])
+			snprintf(o->name, sizeof(o->name), "%s", pd_bpf_btf_name(&e->bpf));
+		if (!(e->bpf.flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL))
+			snprintf(o->type, sizeof(o->type), "user");
+		else if (e->bpf.flags & PERF_BPF_EVENT_FLAG_BTF_MODULE)
+			snprintf(o->type, sizeof(o->type), "module");
+		else
+			snprintf(o->type, sizeof(o->type), "kernel");
 		break;
 	}
 	}
@@ -215,9 +221,12 @@ static void describe(struct obj *o, const struct timeline *tl,
 	if (o->self) {
 		o->pid = origin->pid;
 		o->comm = strdup(TL_SELF_NAME);
-	} else if (origin && (origin->pid || origin->comm[0])) {
+	} else if (origin && origin->comm[0]) {
 		o->pid = origin->pid;
 		o->comm = strdup(origin->comm);
+	} else if (origin && origin->pid && (!e->has_sample || e->sample.pid != origin->pid)) {
+		o->pid = origin->pid;
+		o->comm = strdup("");
 	} else if (e->has_sample) {
 		o->pid = e->sample.pid;
 		if (timeline_comm(tl, e))
@@ -225,20 +234,37 @@ static void describe(struct obj *o, const struct timeline *tl,
 	}
 }
 
+/* A LINK_DETACH or LINK_UPDATE, counted by the link's type (in the record's flags). */
+static int link_changed(struct collection *c, const struct tl_event *e)
+{
+	__u64 *n = hashmap_add(&c->link_changes, (__u64)e->bpf.flags << 1 |
+			       (e->bpf.type == PERF_BPF_EVENT_LINK_UPDATE), NULL);
+
+	if (!n)
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
 /*
- * A BPF record pairs with the open lifetime of its id: a destruction
- * closes it, anything else starts a new one.
+ * A BPF record pairs with the open lifetime of its id: a release closes
+ * it, a creation starts a new one, and so does a release without one.
+ * A link detached or updated lives on until its LINK_RELEASE.
  */
 static int add_change(struct collection *c, const struct timeline *tl,
 		      const struct tl_event *e)
 {
-	enum kind kind;
+	enum pd_bpf_change change;
+	enum pd_kind kind;
 	bool create, added;
 	struct obj *o;
 	__u64 *latest;
 
-	if (e->type != PERF_RECORD_BPF_EVENT || !event_kind(e->bpf.type, &kind, &create))
+	if (e->type != PERF_RECORD_BPF_EVENT || !pd_bpf_event_kind(e->bpf.type, &kind, &change))
 		return 0;
+	if (change == PD_BPF_CHANGE)
+		return link_changed(c, e);
+	create = change == PD_BPF_CREATE;
 	latest = hashmap_add(&c->open, (__u64)kind << 32 | e->bpf.id, &added);
 	if (!latest)
 		return -ENOMEM;
@@ -253,7 +279,7 @@ static int add_change(struct collection *c, const struct timeline *tl,
 	*latest = c->nr;
 	o = &c->objs[c->nr++];
 	memset(o, 0, sizeof(*o));
-	o->kind = kind;
+	o->kind = (enum kind)kind;
 	o->id = e->bpf.id;
 	o->seq = tl->nr;
 	if (create) {
@@ -302,6 +328,7 @@ static void collection_free(struct collection *c)
 		free(c->objs[i].comm);
 	free(c->objs);
 	hashmap_free(&c->open);
+	hashmap_free(&c->link_changes);
 }
 
 struct type_count {
@@ -454,10 +481,31 @@ static int u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Created and destroyed during the recording: one that existed at start has no creation time. */
+static bool lived(const struct obj *o)
+{
+	return o->created && !o->synthesised && o->destroyed;
+}
+
+/* COUNT MIN MEDIAN MAX of the @m lifetimes @d (sorted here), after @label. */
+static void lifetime_line(const char *fmt, const char *label, __u64 *d, size_t m)
+{
+	char lo[32] = "-", med[32] = "-", hi[32] = "-";
+
+	if (m) {
+		qsort(d, m, sizeof(*d), u64_cmp);
+		timeline_duration(d[0], lo, sizeof(lo));
+		timeline_duration(m % 2 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2,
+				  med, sizeof(med));
+		timeline_duration(d[m - 1], hi, sizeof(hi));
+	}
+	printf(fmt, label);
+	printf(" %8zu %12s %12s %12s\n", m, lo, med, hi);
+}
+
 static int lifetimes(struct obj *objs, size_t n)
 {
 	__u64 *d = calloc(n ? n : 1, sizeof(*d));
-	char lo[32], med[32], hi[32];
 	size_t i, m;
 	int k;
 
@@ -468,51 +516,146 @@ static int lifetimes(struct obj *objs, size_t n)
 	       "MAX");
 	for (k = 0; k < NR_KINDS; k++) {
 		for (i = m = 0; i < n; i++) {
-			/* one that existed at start has no known creation time */
-			if (objs[i].kind == (enum kind)k && objs[i].created &&
-			    !objs[i].synthesised && objs[i].destroyed)
+			if (objs[i].kind == (enum kind)k && lived(&objs[i]))
 				d[m++] = objs[i].t_destroy - objs[i].t_create;
 		}
-		if (!m) {
-			printf("  %-5s %8d %12s %12s %12s\n", kind_names[k], 0,
-			       "-", "-", "-");
-			continue;
-		}
-		qsort(d, m, sizeof(*d), u64_cmp);
-		timeline_duration(d[0], lo, sizeof(lo));
-		timeline_duration(m % 2 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2,
-			     med, sizeof(med));
-		timeline_duration(d[m - 1], hi, sizeof(hi));
-		printf("  %-5s %8zu %12s %12s %12s\n", kind_names[k], m, lo,
-		       med, hi);
+		lifetime_line("  %-5s", kind_names[k], d, m);
 	}
 	free(d);
 	return 0;
 }
 
-static const char *obj_name(const struct timeline *tl, const struct obj *o)
-{
-	const struct pd_prog *p;
-	const struct pd_map *m;
-	const struct pd_btf *b;
+/* At most this many map names get a line of their own, the most frequent first. */
+#define MAX_MAP_NAMES_LISTED	10
 
-	switch (o->kind) {
-	case K_PROG:
-		p = pd_reader_prog(tl->reader, o->id);
-		return p && p->name[0] ? p->name : "-";
-	case K_MAP:
-		m = pd_reader_map(tl->reader, o->id);
-		return m && m->name[0] ? m->name : "-";
-	case K_BTF:
-		b = pd_reader_btf(tl->reader, o->id);
-		return b && b->name[0] ? b->name : "-";
-	default:
-		return "-";
+static int name_cmp(const void *a, const void *b)
+{
+	const struct obj *x = *(const struct obj **)a, *y = *(const struct obj **)b;
+
+	return strcmp(x->name, y->name);
+}
+
+/* One name's maps: where they start in the sorted list, and how many. */
+struct name_group {
+	size_t first, nr;
+};
+
+static int group_cmp(const void *a, const void *b)
+{
+	const struct name_group *x = a, *y = b;
+
+	if (x->nr != y->nr)
+		return x->nr > y->nr ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/*
+ * The lifetimes of the maps of each name (a storm's maps are many of a
+ * few names): named from the facts, or the descriptions of their records.
+ */
+static int map_lifetimes(struct obj *objs, size_t n)
+{
+	struct obj **v = calloc(n ? n : 1, sizeof(*v));
+	struct name_group *g = calloc(n ? n : 1, sizeof(*g));
+	__u64 *d = calloc(n ? n : 1, sizeof(*d));
+	size_t i, j, nr = 0, ng = 0, rest = 0;
+	char name[TL_NAME_LEN];
+	int err = -1;
+
+	if (!v || !g || !d)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (objs[i].kind == K_MAP && !objs[i].self && lived(&objs[i]))
+			v[nr++] = &objs[i];
+	err = 0;
+	if (!nr)
+		goto out;
+	qsort(v, nr, sizeof(*v), name_cmp);
+	for (i = 0; i < nr; i = j, ng++) {
+		for (j = i; j < nr && !name_cmp(&v[i], &v[j]); j++)
+			;
+		g[ng] = (struct name_group){ .first = i, .nr = j - i };
 	}
+	qsort(g, ng, sizeof(*g), group_cmp);
+	printf("\nMap lifetimes by name:\n");
+	printf("  %-16s %8s %12s %12s %12s\n", "NAME", "COUNT", "MIN", "MEDIAN", "MAX");
+	for (i = 0; i < ng && i < MAX_MAP_NAMES_LISTED; i++) {
+		for (j = 0; j < g[i].nr; j++)
+			d[j] = v[g[i].first + j]->t_destroy - v[g[i].first + j]->t_create;
+		printable(v[g[i].first]->name[0] ? v[g[i].first]->name : "-", name, sizeof(name));
+		lifetime_line("  %-16s", name, d, g[i].nr);
+	}
+	for (; i < ng; i++)
+		rest += g[i].nr;
+	if (rest)
+		printf("  ... and %zu maps of %zu other names\n", rest, ng - MAX_MAP_NAMES_LISTED);
+out:
+	free(v);
+	free(g);
+	free(d);
+	return err;
+}
+
+struct link_change_count {
+	__u32 type;
+	size_t detaches, updates;
+};
+
+static int link_type_cmp(const void *a, const void *b)
+{
+	const struct link_change_count *x = a, *y = b;
+
+	return x->type < y->type ? -1 : x->type > y->type;
+}
+
+/* LINK_DETACH and LINK_UPDATE records by link type; nothing when none came. */
+static int link_changes(const struct collection *c)
+{
+	struct link_change_count *t = calloc(c->link_changes.nr + 1, sizeof(*t));
+	const struct hashmap_entry *e;
+	char type[40];
+	size_t i, j, nr = 0;
+
+	if (!t)
+		return -1;
+	for (i = 0; i < c->link_changes.cap; i++) {
+		e = &c->link_changes.e[i];
+		if (!e->used)
+			continue;
+		for (j = 0; j < nr && t[j].type != e->key >> 1; j++)
+			;
+		nr += j == nr;
+		t[j].type = e->key >> 1;
+		if (e->key & 1)
+			t[j].updates += e->val;
+		else
+			t[j].detaches += e->val;
+	}
+	if (nr) {
+		qsort(t, nr, sizeof(*t), link_type_cmp);
+		printf("\nLinks detached and updated, by link type:\n");
+		printf("  %-24s %8s %8s\n", "TYPE", "DETACHES", "UPDATES");
+	}
+	for (i = 0; i < nr; i++) {
+		const char *s = libbpf_bpf_link_type_str(t[i].type);
+
+		if (s)
+			snprintf(type, sizeof(type), "%s", s);
+		else
+			snprintf(type, sizeof(type), "link_type_%u", t[i].type);
+		printf("  %-24s %8zu %8zu\n", type, t[i].detaches, t[i].updates);
+	}
+	free(t);
+	return 0;
+}
+
+static const char *obj_name(const struct obj *o)
+{
+	return o->name[0] ? o->name : "-";
 }
 
 /* The user's survivors, listed; the recorder's own, counted apart. */
-static void survivors(const struct timeline *tl, struct obj *objs, size_t n)
+static void survivors(struct obj *objs, size_t n)
 {
 	size_t i, nr = 0, listed = 0, self[NR_KINDS] = { 0 };
 	char name[TL_NAME_LEN], comm[64];
@@ -535,7 +678,7 @@ static void survivors(const struct timeline *tl, struct obj *objs, size_t n)
 		if (o->self || !alive(o))
 			continue;
 		printf("  %-5s %8u %-16s %-24s %u %s%s\n", kind_names[o->kind],
-		       o->id, printable(obj_name(tl, o), name, sizeof(name)), o->type, o->pid,
+		       o->id, printable(obj_name(o), name, sizeof(name)), o->type, o->pid,
 		       printable(o->comm ? o->comm : "-", comm, sizeof(comm)),
 		       o->synthesised ? " (existed at start)" : "");
 		listed++;
@@ -633,12 +776,13 @@ int cmd_report(int argc, char **argv)
 		v[i] = &c.objs[i];
 	summary(input, &tl, &c);
 	by_type(v, c.nr);
-	if (by_process(v, c.nr) || lifetimes(c.objs, c.nr)) {
+	if (by_process(v, c.nr) || lifetimes(c.objs, c.nr) || map_lifetimes(c.objs, c.nr) ||
+	    link_changes(&c)) {
 		fprintf(stderr, "bpfrec report: out of memory\n");
 		ret = BPFREC_EXIT_ERROR;
 		goto out;
 	}
-	survivors(&tl, c.objs, c.nr);
+	survivors(c.objs, c.nr);
 	if (pd_reader_repaired(tl.reader))
 		fprintf(stderr, "bpfrec report: %s: %llu oversized side-band records repaired (a stock kernel bug with several listeners)\n",
 			input, (unsigned long long)pd_reader_repaired(tl.reader));

@@ -21,7 +21,10 @@
 #include "util/timeline.h"
 
 /* What a record is about, for --kinds. */
-enum kind { K_PROG, K_MAP, K_LINK, K_BTF, K_KSYMBOL, K_LOST, K_OUTPUT, K_NR };
+enum kind {
+	K_PROG = PD_PROG, K_MAP = PD_MAP, K_LINK = PD_LINK, K_BTF = PD_BTF,
+	K_KSYMBOL = PD_NR_KINDS, K_LOST, K_OUTPUT, K_NR
+};
 
 static const char *const kind_names[K_NR] = {
 	"prog", "map", "link", "btf", "ksymbol", "lost", "output",
@@ -344,27 +347,43 @@ static void prog_row(struct row *r, struct pd_reader *rd, bool load)
 		kv_num(r, "uid", KV_U64, p->origin.uid);
 }
 
+/*
+ * A map's name and type, and on its creation what it holds: from the
+ * description its record carries, else from the facts the file has.
+ */
 static void map_row(struct row *r, struct pd_reader *rd, bool create)
 {
 	const struct pd_map *m = pd_reader_map(rd, r->id);
-	__u32 type = r->e->bpf.flags;	/* the record carries the map type */
+	const struct pd_bpf_event *e = &r->e->bpf;
+	bool known = m && !(m->flags & PD_F_UNRESOLVED);
+	__u32 type = e->flags;	/* the record carries the map type */
 
-	if (m && !(m->flags & PD_F_UNRESOLVED)) {
+	if (e->described) {
+		r->name = e->desc.map.name;
+	} else if (known) {
 		type = m->type;
-		if (m->name[0])
-			r->name = m->name;
+		r->name = m->name;
 	}
 	r->type = type_name(r, libbpf_bpf_map_type_str(type), "map", type);
-	if (!m || (m->flags & PD_F_UNRESOLVED)) {
+	if (!known && !e->described) {
 		kv_flag(r, "unresolved");
 		return;
 	}
-	if (m->flags & PD_F_OBJECT)
+	if (m && (m->flags & PD_F_OBJECT))
 		kv_flag(r, "user-object");
 	if (!create)
 		return;
-	if (m->flags & PD_F_SYNTHESISED)
+	if (m && (m->flags & PD_F_SYNTHESISED))
 		kv_flag(r, "synthesised");
+	if (e->described) {
+		kv_num(r, "key", KV_U64, e->desc.map.key_size);
+		kv_num(r, "value", KV_U64, e->desc.map.value_size);
+		kv_num(r, "max_entries", KV_U64, e->desc.map.max_entries);
+		kv_num(r, "flags", KV_HEX, e->desc.map.map_flags);
+		if (e->desc.map.btf_id)
+			kv_num(r, "btf", KV_U64, e->desc.map.btf_id);
+		return;
+	}
 	kv_num(r, "key", KV_U64, m->key_size);
 	kv_num(r, "value", KV_U64, m->value_size);
 	kv_num(r, "max_entries", KV_U64, m->max_entries);
@@ -373,55 +392,90 @@ static void map_row(struct row *r, struct pd_reader *rd, bool create)
 		kv_num(r, "btf", KV_U64, m->btf_id);
 }
 
+/* The program a link record names, and how the program was attached. */
+static void link_desc(struct row *r)
+{
+	const struct pd_bpf_event *e = &r->e->bpf;
+	const char *attach = libbpf_bpf_attach_type_str(e->desc.link.attach_type);
+
+	if (e->type == PERF_BPF_EVENT_LINK_UPDATE && r->e->old_prog_id)
+		kv_num(r, "old_prog", KV_U64, r->e->old_prog_id);
+	if (e->desc.link.prog_id)
+		kv_num(r, "prog", KV_U64, e->desc.link.prog_id);
+	if (attach)
+		kv_str(r, "attach", attach);
+	else
+		kv_num(r, "attach", KV_U64, e->desc.link.attach_type);
+}
+
+/*
+ * The link's type, the program of its records (a LINK_UPDATE's old one
+ * first), and on its creation its target.
+ */
 static void link_row(struct row *r, struct pd_reader *rd, bool attach)
 {
 	const struct pd_link *l = pd_reader_link(rd, r->id);
-	__u32 type = r->e->bpf.flags;	/* the record carries the link type */
+	const struct pd_bpf_event *e = &r->e->bpf;
+	bool known = l && !(l->flags & PD_F_UNRESOLVED);
+	__u32 type = e->flags;	/* the record carries the link type */
 
-	if (l && !(l->flags & PD_F_UNRESOLVED))
+	if (known && !e->described)
 		type = l->type;
 	r->type = type_name(r, libbpf_bpf_link_type_str(type), "link", type);
-	if (!l || (l->flags & PD_F_UNRESOLVED)) {
+	if (!known && !e->described) {
 		kv_flag(r, "unresolved");
 		return;
 	}
-	if (l->flags & PD_F_OBJECT)
+	if (l && (l->flags & PD_F_OBJECT))
 		kv_flag(r, "user-object");
-	if (!attach)
-		return;
-	if (l->flags & PD_F_SYNTHESISED)
+	if (attach && l && (l->flags & PD_F_SYNTHESISED))
 		kv_flag(r, "synthesised");
-	if (l->prog_id)
+	if (e->described)
+		link_desc(r);
+	else if (attach && l->prog_id)
 		kv_num(r, "prog", KV_U64, l->prog_id);
-	if (l->target[0])
+	if (attach && known && l->target[0])
 		kv_str(r, "target", l->target);
 }
 
+/* vmlinux's, a module's (named after it), or loaded with BPF_BTF_LOAD. */
 static void btf_row(struct row *r, struct pd_reader *rd, bool load)
 {
 	const struct pd_btf *b = pd_reader_btf(rd, r->id);
+	const struct pd_bpf_event *e = &r->e->bpf;
+	bool known = b && !(b->flags & PD_F_UNRESOLVED);
 
-	kv_flag(r, r->e->bpf.flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL ?
-		   "kernel" : "user");
-	if (!b || (b->flags & PD_F_UNRESOLVED)) {
+	if (!(e->flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL))
+		kv_flag(r, "user");
+	else if (e->flags & PERF_BPF_EVENT_FLAG_BTF_MODULE)
+		kv_flag(r, "module");
+	else
+		kv_flag(r, "kernel");
+	if (e->described && pd_bpf_btf_name(e)[0])
+		r->name = pd_bpf_btf_name(e);
+	else if (known && b->name[0])
+		r->name = b->name;
+	if (!known && !e->described) {
 		kv_flag(r, "unresolved");
 		return;
 	}
-	if (b->name[0])
-		r->name = b->name;
-	if (b->flags & PD_F_OBJECT)
+	if (b && (b->flags & PD_F_OBJECT))
 		kv_flag(r, "user-object");
 	if (!load)
 		return;
-	if (b->flags & PD_F_SYNTHESISED)
+	if (b && (b->flags & PD_F_SYNTHESISED))
 		kv_flag(r, "synthesised");
-	if (b->size)
+	if (e->described)
+		kv_num(r, "size", KV_U64, e->desc.btf.size);
+	else if (b->size)
 		kv_num(r, "size", KV_U64, b->size);
 }
 
 static void bpf_row(struct row *r, struct pd_reader *rd)
 {
 	__u16 type = r->e->bpf.type;
+	enum pd_bpf_change change;
+	enum pd_kind kind;
 
 	r->has_id = true;
 	r->id = r->e->bpf.id;
@@ -430,25 +484,22 @@ static void bpf_row(struct row *r, struct pd_reader *rd)
 		snprintf(r->event_buf, sizeof(r->event_buf), "BPF_EVENT_%u", type);
 		r->event = r->event_buf;
 	}
-	switch (type) {
-	case PERF_BPF_EVENT_PROG_LOAD:
-	case PERF_BPF_EVENT_PROG_UNLOAD:
-		prog_row(r, rd, type == PERF_BPF_EVENT_PROG_LOAD);
+	if (!pd_bpf_event_kind(type, &kind, &change)) {
+		kv_num(r, "flags", KV_HEX, r->e->bpf.flags);
+		return;
+	}
+	switch (kind) {
+	case PD_PROG:
+		prog_row(r, rd, change == PD_BPF_CREATE);
 		break;
-	case PERF_BPF_EVENT_MAP_CREATE:
-	case PERF_BPF_EVENT_MAP_FREE:
-		map_row(r, rd, type == PERF_BPF_EVENT_MAP_CREATE);
+	case PD_MAP:
+		map_row(r, rd, change == PD_BPF_CREATE);
 		break;
-	case PERF_BPF_EVENT_LINK_ATTACH:
-	case PERF_BPF_EVENT_LINK_DETACH:
-		link_row(r, rd, type == PERF_BPF_EVENT_LINK_ATTACH);
-		break;
-	case PERF_BPF_EVENT_BTF_LOAD:
-	case PERF_BPF_EVENT_BTF_UNLOAD:
-		btf_row(r, rd, type == PERF_BPF_EVENT_BTF_LOAD);
+	case PD_LINK:
+		link_row(r, rd, change == PD_BPF_CREATE);
 		break;
 	default:
-		kv_num(r, "flags", KV_HEX, r->e->bpf.flags);
+		btf_row(r, rd, change == PD_BPF_CREATE);
 		break;
 	}
 }
@@ -907,6 +958,9 @@ static void set_width(struct script_args *a)
 
 static int row_kind(const struct tl_event *e)
 {
+	enum pd_bpf_change change;
+	enum pd_kind kind;
+
 	switch (e->type) {
 	case PERF_RECORD_KSYMBOL:
 		return K_KSYMBOL;
@@ -915,21 +969,7 @@ static int row_kind(const struct tl_event *e)
 	case PERF_RECORD_SAMPLE:
 		return K_OUTPUT;
 	}
-	switch (e->bpf.type) {
-	case PERF_BPF_EVENT_PROG_LOAD:
-	case PERF_BPF_EVENT_PROG_UNLOAD:
-		return K_PROG;
-	case PERF_BPF_EVENT_MAP_CREATE:
-	case PERF_BPF_EVENT_MAP_FREE:
-		return K_MAP;
-	case PERF_BPF_EVENT_LINK_ATTACH:
-	case PERF_BPF_EVENT_LINK_DETACH:
-		return K_LINK;
-	case PERF_BPF_EVENT_BTF_LOAD:
-	case PERF_BPF_EVENT_BTF_UNLOAD:
-		return K_BTF;
-	}
-	return K_NR;
+	return pd_bpf_event_kind(e->bpf.type, &kind, &change) ? (int)kind : K_NR;
 }
 
 /* Whether the user asked for row @r. */

@@ -30,6 +30,9 @@
 #define PD_F_SELF		(1U << 5) /* the recorder's own (its capture) */
 #define PD_F_RECORDED		(1U << 6) /* a live record announced its creation */
 #define PD_F_OBJECT		(1U << 7) /* loaded by bpfrec for the user (--object) */
+#define PD_F_DESCRIBED		(1U << 8) /* from the description its record carried */
+/* A source told what the object is: nothing needs to be asked. */
+#define PD_F_KNOWN		(PD_F_CAPTURED | PD_F_SYSCALL | PD_F_DESCRIBED)
 
 /*
  * Who created an object, when known (all zero otherwise).  This struct,

@@ -44,7 +44,6 @@ static const enum pd_kind pd_kinds[] = {
 	[FACT_PROG] = PD_PROG, [FACT_MAP] = PD_MAP, [FACT_LINK] = PD_LINK, [FACT_BTF] = PD_BTF,
 };
 
-#define KNOWN	(PD_F_CAPTURED | PD_F_SYSCALL)
 
 static __u32 *flags_of(struct live *o)
 {
@@ -177,7 +176,7 @@ static int write_one(struct facts *f, enum pd_kind kind, __u64 *pos)
 	int err = 0;
 
 	/* a fact that came late resolves what was written unresolved */
-	if (*flags & KNOWN)
+	if (*flags & PD_F_KNOWN)
 		*flags &= ~PD_F_UNRESOLVED;
 	if (!o->revived && (*flags & PD_F_UNRESOLVED))
 		f->k[kind].unresolved++;
@@ -207,7 +206,7 @@ int facts_write_now(struct facts *f, enum fact_kind kind, __u32 id)
 	__u64 *pos = hashmap_find(&f->k[pd_kinds[kind]].live, id);
 	struct live *o = pos && *pos ? (struct live *)(uintptr_t)*pos : NULL;
 
-	if (!f->w || !o || !(*flags_of(o) & (KNOWN | PD_F_UNRESOLVED)))
+	if (!f->w || !o || !(*flags_of(o) & (PD_F_KNOWN | PD_F_UNRESOLVED)))
 		return 0;
 	return write_one(f, pd_kinds[kind], pos);
 }
@@ -217,7 +216,7 @@ void facts_give_up(struct facts *f, enum fact_kind kind, __u32 id)
 	__u64 *pos = hashmap_find(&f->k[pd_kinds[kind]].live, id);
 	struct live *o = pos && *pos ? (struct live *)(uintptr_t)*pos : NULL;
 
-	if (o && !(*flags_of(o) & KNOWN))
+	if (o && !(*flags_of(o) & PD_F_KNOWN))
 		*flags_of(o) |= PD_F_UNRESOLVED;
 }
 
@@ -242,7 +241,7 @@ static int write_live(struct facts *f, bool all)
 
 			if (!k->live.e[i].used || !o)
 				continue;
-			if (all || (*flags_of(o) & (KNOWN | PD_F_UNRESOLVED)))
+			if (all || (*flags_of(o) & (PD_F_KNOWN | PD_F_UNRESOLVED)))
 				err = write_one(f, kind, &k->live.e[i].val);
 		}
 		/* an entry per id ever asked for, 0 once written: keep the live ones */
@@ -283,7 +282,7 @@ void facts_finish(struct facts *f, struct facts_stats *st)
 			if (!k->live.e[i].used || !o)
 				continue;
 			flags = flags_of(o);
-			if (!(*flags & KNOWN))
+			if (!(*flags & PD_F_KNOWN))
 				*flags |= PD_F_UNRESOLVED;
 			unresolved += !o->revived && (*flags & PD_F_UNRESOLVED);
 		}

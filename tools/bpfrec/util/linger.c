@@ -3,24 +3,26 @@
  * The objects the workload created and that still exist.  A release can
  * come well after the workload exited: a child it left holds an fd, or
  * the kernel frees the object from a kworker or after an RCU grace
- * period (MAP_FREE, BTF_UNLOAD; PROG_UNLOAD on newer kernels).  Stopping
- * at the workload's exit lost those records, and report called the
- * objects alive.  Creations are matched by the workload's pid (the
+ * period (MAP_FREE, BTF_UNLOAD; PROG_UNLOAD and LINK_RELEASE on newer
+ * kernels).  Stopping at the workload's exit lost those records, and
+ * report called the objects alive.  Creations are matched by the workload's pid (the
  * record's tgid); releases by kind and id, whoever does them.
  */
 #include <errno.h>
-#include <linux/perf_event.h>
 #include "util/linger.h"
+#include "util/perf_data/perf_data.h"
 
 int linger_record(struct linger *l, __u16 type, __u32 id, __u32 pid)
 {
-	/* creations are odd (PROG_LOAD, MAP_CREATE, ...), their release follows */
-	__u64 key = (__u64)((type + 1) / 2) << 32 | id;
-	__u64 *alive;
+	enum pd_bpf_change change;
+	enum pd_kind kind;
+	__u64 key, *alive;
 
-	if (type == PERF_BPF_EVENT_UNKNOWN || type >= PERF_BPF_EVENT_MAX)
+	/* a link detached or updated is still alive */
+	if (!pd_bpf_event_kind(type, &kind, &change) || change == PD_BPF_CHANGE)
 		return 0;
-	if (type & 1) {
+	key = (__u64)kind << 32 | id;
+	if (change == PD_BPF_CREATE) {
 		if (pid != l->pid)
 			return 0;
 		alive = hashmap_add(&l->objs, key, NULL);

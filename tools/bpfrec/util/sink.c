@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array.h"
+#include "util/bpf_desc.h"
 #include "util/bpf_resolve.h"
 #include "util/capture.h"
 #include "util/facts.h"
@@ -302,15 +303,31 @@ struct lost_body {
 	__u64 lost;
 };
 
-#define KNOWN (PD_F_CAPTURED | PD_F_SYSCALL)
 
-/* The kind of object a BPF_EVENT type is about: PROG_LOAD and PROG_UNLOAD, ... */
+/* The kind of object a BPF_EVENT type is about. */
 static bool kind_of(__u16 type, enum fact_kind *kind)
 {
-	if (type == PERF_BPF_EVENT_UNKNOWN || type > PERF_BPF_EVENT_BTF_UNLOAD)
+	static const enum fact_kind fact_kinds[] = {
+		[PD_PROG] = FACT_PROG, [PD_MAP] = FACT_MAP, [PD_LINK] = FACT_LINK,
+		[PD_BTF] = FACT_BTF,
+	};
+	enum pd_bpf_change change;
+	enum pd_kind k;
+
+	if (!pd_bpf_event_kind(type, &k, &change))
 		return false;
-	*kind = (type + 1) / 2 - 1;
+	*kind = fact_kinds[k];
 	return true;
+}
+
+/* A described object created by the task of @s, as far as the record tells. */
+static void origin_recorded(struct pd_origin *o, const struct pd_sample *s)
+{
+	if (!s || o->pid || o->comm[0])
+		return;
+	o->pid = s->pid;
+	o->tid = s->tid;
+	o->time = s->time;
 }
 
 /*
@@ -332,7 +349,7 @@ static bool resolve_announced(struct sink *k, const struct pd_bpf_event *e,
 		if (!p)
 			return false;
 		p->flags |= PD_F_RECORDED;
-		if (p->flags & KNOWN)
+		if (p->flags & PD_F_KNOWN)
 			return false;
 		/* until resolved, the record's tag is all there is */
 		memcpy(p->tag, e->tag, sizeof(p->tag));
@@ -349,8 +366,12 @@ static bool resolve_announced(struct sink *k, const struct pd_bpf_event *e,
 		m->flags |= PD_F_RECORDED;
 		if (s)
 			map_recorded(k, m, s);
-		if (m->flags & KNOWN)
+		if (m->flags & PD_F_KNOWN)
 			return false;
+		if (e->described) {
+			map_from_desc(m, e);
+			return false;
+		}
 		m->type = e->flags;
 		if (!now)
 			return true;
@@ -361,8 +382,13 @@ static bool resolve_announced(struct sink *k, const struct pd_bpf_event *e,
 		if (!l)
 			return false;
 		l->flags |= PD_F_RECORDED;
-		if (l->flags & KNOWN)
+		if (l->flags & PD_F_KNOWN)
 			return false;
+		if (e->described) {
+			link_from_desc(l, e);
+			origin_recorded(&l->origin, s);
+			return false;
+		}
 		l->type = e->flags;
 		if (!now)
 			return true;
@@ -373,8 +399,13 @@ static bool resolve_announced(struct sink *k, const struct pd_bpf_event *e,
 		if (!b)
 			return false;
 		b->flags |= PD_F_RECORDED;
-		if (b->flags & KNOWN)
+		if (b->flags & PD_F_KNOWN)
 			return false;
+		if (e->described) {
+			btf_from_desc(b, e);
+			origin_recorded(&b->origin, s);
+			return false;
+		}
 		b->kernel = e->flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL;
 		if (!now)
 			return true;
@@ -506,9 +537,8 @@ int sink_finish(struct sink *k)
 }
 
 static int on_bpf_event(struct sink *k, const struct perf_event_header *hdr,
-			const struct pd_sample *s)
+			const struct pd_bpf_event *bpf, const struct pd_sample *s)
 {
-	const struct pd_bpf_event *bpf = (const void *)(hdr + 1);
 	enum fact_kind kind;
 	int err;
 
@@ -531,7 +561,9 @@ int sink_record(void *ctx, const struct ring *ring, const struct perf_event_head
 	const __u32 *pid_tid = (const void *)(hdr + 1);
 	struct sink *k = ctx;
 	__u64 fixed[PD_REPAIR_MAX / 8];
+	struct pd_bpf_event bpf;
 	struct pd_sample s;
+	size_t trailer;
 	bool has_s;
 	int err;
 
@@ -542,9 +574,11 @@ int sink_record(void *ctx, const struct ring *ring, const struct perf_event_head
 	}
 	k->records++;
 	has_s = !pd_sample_id_decode(ring->attr, hdr, &s);
-	if (hdr->type == PERF_RECORD_BPF_EVENT && has_s &&
-	    hdr->size >= sizeof(*hdr) + sizeof(struct pd_bpf_event) + pd_sample_id_size(ring->attr))
-		return on_bpf_event(k, hdr, &s);
+	trailer = pd_sample_id_size(ring->attr);
+	/* the record is written as it came, its description with it */
+	if (hdr->type == PERF_RECORD_BPF_EVENT && has_s && hdr->size >= sizeof(*hdr) + trailer &&
+	    pd_bpf_event_decode(hdr + 1, hdr->size - sizeof(*hdr) - trailer, &bpf))
+		return on_bpf_event(k, hdr, &bpf, &s);
 	err = pd_write_raw(k->w, hdr);
 	if (err)
 		return err;

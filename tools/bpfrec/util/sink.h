@@ -17,10 +17,13 @@ struct facts;
 struct capture;
 struct linger;
 
-/* A BPF_EVENT record as it came (with its sample_id), and its body. */
+/*
+ * A BPF_EVENT record as it came (with its sample_id and any description
+ * a later kernel may make longer), and its body.
+ */
 struct sink_held {
 	struct pd_bpf_event e;
-	__u64 raw[16];
+	__u64 raw[64];
 };
 
 struct sink {

@@ -3,7 +3,10 @@
  * Objects that exist when the recording starts produce no record: write
  * the records they would have produced (KSYMBOL + PROG_LOAD, and
  * MAP_CREATE, LINK_ATTACH, BTF_LOAD when the kernel has bpf_obj_event),
- * with their facts marked PD_F_SYNTHESISED.  Runs after the events are
+ * with their facts marked PD_F_SYNTHESISED, and for maps, links and BTF
+ * the description a kernel with series v2 gives its records, built from
+ * the facts (BPF_OBJ_GET_INFO_BY_FD, or the capture): every record of a
+ * file looks alike, whether it came from the kernel or from here.  Runs after the events are
  * enabled and drained: an id whose record was seen (PD_F_RECORDED) is
  * left alone.  Captured facts are no such proof: the capture starts
  * before the events, and an object created in between has facts and no
@@ -13,12 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <bpf/bpf.h>
+#include "util/bpf_desc.h"
 #include "util/bpf_resolve.h"
 #include "util/facts.h"
 #include "util/synthesize.h"
-
-/* Maps, links and BTF have no tag: the record carries zeros. */
-static const __u8 no_tag[BPF_TAG_SIZE];
 
 /* The symbol name the kernel gives a JIT image (bpf_get_prog_name()). */
 static void ksym_name(const struct pd_prog *p, __u32 i, char *buf, size_t len)
@@ -82,9 +83,9 @@ static int synth_prog(struct synth_ctx *s, __u32 id)
 
 static int synth_map(struct synth_ctx *s, __u32 id)
 {
+	struct pd_bpf_event e;
 	struct pd_map *m;
 	bool created;
-	__u32 type;
 	int err;
 
 	m = facts_map(s->facts, id, &created);
@@ -97,18 +98,18 @@ static int synth_map(struct synth_ctx *s, __u32 id)
 	m->flags |= PD_F_SYNTHESISED;
 	if (!s->obj_events)
 		return 0;
-	type = m->type;
+	map_to_desc(m, PERF_BPF_EVENT_MAP_CREATE, &e);
 	err = facts_write_now(s->facts, FACT_MAP, id);
 	if (err)
 		return err;
-	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_MAP_CREATE, type, id, no_tag, &s->sample);
+	return pd_write_bpf_object(s->w, &e, &s->sample);
 }
 
 static int synth_link(struct synth_ctx *s, __u32 id)
 {
+	struct pd_bpf_event e;
 	struct pd_link *l;
 	bool created;
-	__u32 type;
 	int err;
 
 	l = facts_link(s->facts, id, &created);
@@ -121,18 +122,18 @@ static int synth_link(struct synth_ctx *s, __u32 id)
 	l->flags |= PD_F_SYNTHESISED;
 	if (!s->obj_events)
 		return 0;
-	type = l->type;
+	link_to_desc(l, PERF_BPF_EVENT_LINK_ATTACH, &e);
 	err = facts_write_now(s->facts, FACT_LINK, id);
 	if (err)
 		return err;
-	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_LINK_ATTACH, type, id, no_tag, &s->sample);
+	return pd_write_bpf_object(s->w, &e, &s->sample);
 }
 
 static int synth_btf(struct synth_ctx *s, __u32 id)
 {
+	struct pd_bpf_event e;
 	struct pd_btf *b;
 	bool created;
-	__u16 flags;
 	int err;
 
 	b = facts_btf(s->facts, id, &created);
@@ -148,11 +149,11 @@ static int synth_btf(struct synth_ctx *s, __u32 id)
 	b->flags |= PD_F_SYNTHESISED;
 	if (!s->obj_events)
 		return 0;
-	flags = b->kernel ? PERF_BPF_EVENT_FLAG_BTF_KERNEL : 0;
+	btf_to_desc(b, PERF_BPF_EVENT_BTF_LOAD, &e);
 	err = facts_write_now(s->facts, FACT_BTF, id);
 	if (err)
 		return err;
-	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_BTF_LOAD, flags, id, no_tag, &s->sample);
+	return pd_write_bpf_object(s->w, &e, &s->sample);
 }
 
 static int for_each_id(int (*next)(__u32, __u32 *), int (*fn)(struct synth_ctx *, __u32),

@@ -169,11 +169,44 @@ static const char *comm_get(const struct timeline *tl, __u32 tid)
 }
 
 /*
+ * The program a link runs, followed through its described records: a
+ * LINK_UPDATE without BPF_F_REPLACE names only the new one.
+ */
+static int follow_link(struct timeline *tl, struct tl_event *e)
+{
+	__u64 *prog;
+
+	if (!e->bpf.described)
+		return 0;
+	if (e->bpf.type == PERF_BPF_EVENT_LINK_RELEASE) {
+		prog = hashmap_find(&tl->link_progs, e->bpf.id);
+		if (prog && *prog) {
+			*prog = 0;
+			tl->nr_link_progs--;
+		}
+		/* a storm's links must not stay in memory once released */
+		return hashmap_prune(&tl->link_progs, tl->nr_link_progs);
+	}
+	prog = hashmap_add(&tl->link_progs, e->bpf.id, NULL);
+	if (!prog)
+		return -ENOMEM;
+	if (e->bpf.type == PERF_BPF_EVENT_LINK_UPDATE)
+		e->old_prog_id = e->bpf.desc.link.old_prog_id ? e->bpf.desc.link.old_prog_id :
+				 (__u32)*prog;
+	tl->nr_link_progs += !!e->bpf.desc.link.prog_id - !!*prog;
+	*prog = e->bpf.desc.link.prog_id;
+	return 0;
+}
+
+/*
  * What script and report show; COMM records name tasks, SAMPLEs are
  * counted, and delivered when asked (their raw data is the record's).
  */
 static bool take(struct timeline *tl, const struct pd_record *rec, struct tl_event *e, int *err)
 {
+	enum pd_bpf_change change;
+	enum pd_kind kind;
+
 	memset(e, 0, sizeof(*e));
 	e->type = rec->type;
 	e->has_sample = rec->has_sample;
@@ -184,6 +217,10 @@ static bool take(struct timeline *tl, const struct pd_record *rec, struct tl_eve
 		if (e->bpf.type == PERF_BPF_EVENT_PROG_LOAD ||
 		    e->bpf.type == PERF_BPF_EVENT_PROG_UNLOAD)
 			pair_image(tl, e);
+		if (pd_bpf_event_kind(e->bpf.type, &kind, &change) && kind == PD_LINK)
+			*err = follow_link(tl, e);
+		if (*err)
+			return false;
 		break;
 	case PERF_RECORD_KSYMBOL:
 		e->ksymbol = rec->ksymbol;
@@ -248,6 +285,7 @@ void timeline_close(struct timeline *tl)
 		free((void *)(uintptr_t)tl->images.e[i].val);
 	}
 	hashmap_free(&tl->images);
+	hashmap_free(&tl->link_progs);
 	free(tl->nr_samples);
 	free(tl->self_addrs);
 	pd_ordered_free(tl->ordered);
@@ -259,37 +297,34 @@ void timeline_close(struct timeline *tl)
 static const struct pd_origin *creator(struct pd_reader *r,
 				       const struct tl_event *e, __u32 *flags)
 {
+	enum pd_bpf_change change;
 	const struct pd_prog *p;
 	const struct pd_map *m;
 	const struct pd_link *l;
 	const struct pd_btf *b;
+	enum pd_kind kind;
 
 	*flags = 0;
-	if (e->type != PERF_RECORD_BPF_EVENT)
+	if (e->type != PERF_RECORD_BPF_EVENT || !pd_bpf_event_kind(e->bpf.type, &kind, &change))
 		return NULL;
-	switch (e->bpf.type) {
-	case PERF_BPF_EVENT_PROG_LOAD:
-	case PERF_BPF_EVENT_PROG_UNLOAD:
+	switch (kind) {
+	case PD_PROG:
 		p = pd_reader_prog(r, e->bpf.id);
 		*flags = p ? p->flags : 0;
 		return p ? &p->origin : NULL;
-	case PERF_BPF_EVENT_MAP_CREATE:
-	case PERF_BPF_EVENT_MAP_FREE:
+	case PD_MAP:
 		m = pd_reader_map(r, e->bpf.id);
 		*flags = m ? m->flags : 0;
 		return m ? &m->origin : NULL;
-	case PERF_BPF_EVENT_LINK_ATTACH:
-	case PERF_BPF_EVENT_LINK_DETACH:
+	case PD_LINK:
 		l = pd_reader_link(r, e->bpf.id);
 		*flags = l ? l->flags : 0;
 		return l ? &l->origin : NULL;
-	case PERF_BPF_EVENT_BTF_LOAD:
-	case PERF_BPF_EVENT_BTF_UNLOAD:
+	default:
 		b = pd_reader_btf(r, e->bpf.id);
 		*flags = b ? b->flags : 0;
 		return b ? &b->origin : NULL;
 	}
-	return NULL;
 }
 
 const char *timeline_comm(const struct timeline *tl, const struct tl_event *e)

@@ -25,6 +25,12 @@ struct tl_event {
 	 * program has it), NULL when none did.
 	 */
 	const char *ksym_name;
+	/*
+	 * LINK_UPDATE: the program the link ran before, as its record
+	 * names it (BPF_F_REPLACE), else as the link's previous record in
+	 * the file did; 0 when none did.
+	 */
+	__u32 old_prog_id;
 	union {
 		struct pd_bpf_event bpf;
 		struct pd_ksymbol ksymbol;
@@ -44,6 +50,8 @@ struct timeline {
 	size_t *nr_samples;		/* PERF_RECORD_SAMPLEs read, per event */
 	struct hashmap comms;		/* tid -> its comm (malloc'ed) */
 	struct hashmap images;		/* tid -> its program images not yet paired */
+	struct hashmap link_progs;	/* link id -> the program its last record named */
+	size_t nr_link_progs;		/* of them not 0 */
 	char ksym_name[TL_NAME_LEN];	/* the current event's ksym_name */
 	__u64 *self_addrs;		/* JIT images of the recorder's programs */
 	size_t nr_self_addrs;

@@ -556,7 +556,7 @@ void user_objs_mark(struct user_objs *u, struct facts *f)
 	for (i = 0; d->map_facts && i < d->nr_maps; i++) {
 		struct pd_map *m = facts_map(f, d->maps[i], NULL);
 
-		if (m && !(m->flags & (PD_F_CAPTURED | PD_F_SYSCALL)) &&
+		if (m && !(m->flags & PD_F_KNOWN) &&
 		    (d->map_facts[i].flags & PD_F_SYSCALL)) {
 			d->map_facts[i].flags |= m->flags;
 			d->map_facts[i].origin = self_origin();
@@ -566,7 +566,7 @@ void user_objs_mark(struct user_objs *u, struct facts *f)
 	for (i = 0; d->link_facts && i < d->nr_links; i++) {
 		struct pd_link *l = facts_link(f, d->links[i], NULL);
 
-		if (l && !(l->flags & (PD_F_CAPTURED | PD_F_SYSCALL)) &&
+		if (l && !(l->flags & PD_F_KNOWN) &&
 		    (d->link_facts[i].flags & PD_F_SYSCALL)) {
 			d->link_facts[i].flags |= l->flags;
 			d->link_facts[i].origin = self_origin();

@@ -184,7 +184,7 @@ static int write_reference(const char *file, bool with_lost, bool close_it,
 	s = sample(5000, 1);
 	pd_write_bpf_event(w, PERF_BPF_EVENT_PROG_UNLOAD, 0, 8, NULL, &s);
 	s = sample(6000, 0);
-	pd_write_bpf_event(w, PERF_BPF_EVENT_LINK_DETACH,
+	pd_write_bpf_event(w, PERF_BPF_EVENT_LINK_RELEASE,
 			   BPF_LINK_TYPE_PERF_EVENT, 5, NULL, &s);
 	s = sample(6100, 0);
 	pd_write_bpf_event(w, PERF_BPF_EVENT_MAP_FREE, BPF_MAP_TYPE_HASH, 9,
@@ -287,12 +287,12 @@ static void test_roundtrip_records(void)
 	CHECK(rec[8].bpf.type == PERF_BPF_EVENT_LINK_ATTACH &&
 	      rec[8].bpf.flags == BPF_LINK_TYPE_PERF_EVENT && rec[8].bpf.id == 5,
 	      "LINK_ATTACH 5");
-	CHECK(rec[11].bpf.type == PERF_BPF_EVENT_LINK_DETACH &&
+	CHECK(rec[11].bpf.type == PERF_BPF_EVENT_LINK_RELEASE &&
 	      rec[12].bpf.type == PERF_BPF_EVENT_MAP_FREE &&
 	      rec[13].bpf.type == PERF_BPF_EVENT_BTF_UNLOAD &&
 	      rec[13].bpf.flags == PERF_BPF_EVENT_FLAG_BTF_KERNEL &&
 	      rec[13].bpf.id == 12,
-	      "LINK_DETACH, MAP_FREE, BTF_UNLOAD (kernel flag) in order");
+	      "LINK_RELEASE, MAP_FREE, BTF_UNLOAD (kernel flag) in order");
 	CHECK(rec[14].type == PERF_RECORD_KSYMBOL &&
 	      rec[14].ksymbol.flags == PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER &&
 	      rec[14].ksymbol.addr == 0xffffffffc0002000ULL &&

@@ -168,13 +168,21 @@ static struct pd_writer *open_writer(const char *file)
 	return one_event_writer(file, &ring_attr, ids, 1);
 }
 
+/* A BPF_EVENT record's body without a description, as kernels before series v2 write it. */
+struct bpf_body {
+	__u16 type;
+	__u16 flags;
+	__u32 id;
+	__u8 tag[BPF_TAG_SIZE];
+};
+
 /* A BPF_EVENT record of task @tid as a ring holds it: header, body, sample_id trailer. */
 static int ring_bpf_event_of(struct sink *k, __u16 type, __u16 flags, __u32 id, __u64 time,
 			     __u32 tid)
 {
 	struct {
 		struct perf_event_header h;
-		struct pd_bpf_event body;
+		struct bpf_body body;
 		__u32 pid, tid;
 		__u64 time, cpu, identifier;
 	} rec = {
@@ -488,7 +496,7 @@ static void test_oversized(void)
 {
 	struct {
 		struct perf_event_header h;
-		struct pd_bpf_event body;
+		struct bpf_body body;
 		__u32 pid, tid;
 		__u64 time, cpu, identifier;
 		__u8 stale[32];
@@ -667,6 +675,132 @@ static void test_unresolved(void)
 	facts_free(k.facts);
 }
 
+/* ---- records that describe their objects (series v2) ------------------- */
+
+#define DESC_ID		4000003000U
+
+/* A BPF_EVENT record of task TID with @len bytes of description @desc. */
+static int ring_described(struct sink *k, __u16 type, __u16 flags, __u32 id, const void *desc,
+			  size_t len, __u64 time)
+{
+	__u64 buf[32] = { 0 };
+	struct perf_event_header *h = (void *)buf;
+	struct bpf_body body = { .type = type, .flags = flags, .id = id };
+	__u32 pid_tid[2] = { TID, TID };
+	__u64 trailer[3] = { time, 0, ID };
+	__u8 *p = (__u8 *)(h + 1);
+
+	memcpy(p, &body, sizeof(body));
+	memcpy(p + sizeof(body), desc, len);
+	p += sizeof(body) + len;
+	memcpy(p, pid_tid, sizeof(pid_tid));
+	memcpy(p + sizeof(pid_tid), trailer, sizeof(trailer));
+	h->type = PERF_RECORD_BPF_EVENT;
+	h->size = p + sizeof(pid_tid) + sizeof(trailer) - (__u8 *)buf;
+	return sink_record(k, &sink_ring, h);
+}
+
+/*
+ * --capture=off on a kernel whose records describe maps, links and BTF:
+ * the facts come from the records, for objects long gone (these ids
+ * never existed: a syscall would leave them unresolved), and the records
+ * reach the file whole.  A description cut short is none.
+ */
+static void test_described(void)
+{
+	struct perf_bpf_event_map map = { .map_type = BPF_MAP_TYPE_HASH, .key_size = 4,
+					  .value_size = 8, .max_entries = 64, .map_flags = 1,
+					  .btf_id = 9, .name = "storm_map" };
+	struct perf_bpf_event_link link = { .prog_id = 41, .attach_type = BPF_TRACE_RAW_TP };
+	struct perf_bpf_event_link update = { .prog_id = 42, .old_prog_id = 41,
+					      .attach_type = BPF_TRACE_RAW_TP };
+	struct perf_bpf_event_btf module = { .size = 1234, .name = "nf_tables" };
+	struct perf_bpf_event_btf vmlinux = { .size = 5000000 };
+	struct capture running = {};
+	struct sink k = {};
+	struct facts_stats st;
+	struct pd_map *m;
+	struct pd_link *l;
+	struct pd_btf *b;
+	struct pd_reader *r;
+	struct pd_record rec;
+	char err[256];
+	int whole = 0;
+
+	k.w = open_writer(path("described.data"));
+	k.facts = facts_new();
+	if (!CHECK(k.w && k.facts, "described: writer and facts"))
+		return;
+	CHECK(ring_described(&k, PERF_BPF_EVENT_MAP_CREATE, BPF_MAP_TYPE_HASH, DESC_ID, &map,
+			     sizeof(map), 100) == 0 &&
+	      ring_described(&k, PERF_BPF_EVENT_LINK_ATTACH, BPF_LINK_TYPE_RAW_TRACEPOINT,
+			     DESC_ID + 1, &link, sizeof(link), 110) == 0 &&
+	      ring_described(&k, PERF_BPF_EVENT_LINK_UPDATE, BPF_LINK_TYPE_RAW_TRACEPOINT,
+			     DESC_ID + 1, &update, sizeof(update), 115) == 0 &&
+	      ring_described(&k, PERF_BPF_EVENT_LINK_DETACH, BPF_LINK_TYPE_RAW_TRACEPOINT,
+			     DESC_ID + 1, &update, sizeof(update), 116) == 0 &&
+	      ring_described(&k, PERF_BPF_EVENT_BTF_LOAD, PERF_BPF_EVENT_FLAG_BTF_KERNEL |
+			     PERF_BPF_EVENT_FLAG_BTF_MODULE, DESC_ID + 2, &module, sizeof(module),
+			     120) == 0 &&
+	      ring_described(&k, PERF_BPF_EVENT_BTF_LOAD, PERF_BPF_EVENT_FLAG_BTF_KERNEL,
+			     DESC_ID + 3, &vmlinux, sizeof(vmlinux), 130) == 0 &&
+	      ring_described(&k, PERF_BPF_EVENT_MAP_CREATE, BPF_MAP_TYPE_ARRAY, DESC_ID + 4, &map,
+			     24, 140) == 0,
+	      "described: 7 records without capture");
+	/* with the capture on, a described record waits for nothing either */
+	k.cap = &running;
+	CHECK(ring_described(&k, PERF_BPF_EVENT_MAP_CREATE, BPF_MAP_TYPE_HASH, DESC_ID + 5, &map,
+			     sizeof(map), 150) == 0 && k.nr_pending == 0,
+	      "described: with the capture running, not held (%zu)", k.nr_pending);
+	k.cap = NULL;
+	m = facts_map(k.facts, DESC_ID, NULL);
+	CHECK(m && m->flags == (PD_F_DESCRIBED | PD_F_RECORDED) && m->type == BPF_MAP_TYPE_HASH &&
+	      m->key_size == 4 && m->value_size == 8 && m->max_entries == 64 &&
+	      m->map_flags == 1 && m->btf_id == 9 && !strcmp(m->name, "storm_map") &&
+	      m->origin.pid == TID && m->origin.time == 100,
+	      "described: the map's facts, from its record, created by the record's task");
+	l = facts_link(k.facts, DESC_ID + 1, NULL);
+	CHECK(l && l->flags == (PD_F_DESCRIBED | PD_F_RECORDED) &&
+	      l->type == BPF_LINK_TYPE_RAW_TRACEPOINT && l->prog_id == 41 &&
+	      l->attach_type == BPF_TRACE_RAW_TP && l->origin.pid == TID && l->origin.time == 110,
+	      "described: the link's facts: its first program, attach type, creator");
+	b = facts_btf(k.facts, DESC_ID + 2, NULL);
+	CHECK(b && b->flags == (PD_F_DESCRIBED | PD_F_RECORDED) && b->kernel && b->size == 1234 &&
+	      !strcmp(b->name, "nf_tables"), "described: module BTF named after its module");
+	b = facts_btf(k.facts, DESC_ID + 3, NULL);
+	CHECK(b && b->kernel && b->size == 5000000 && !strcmp(b->name, "vmlinux"),
+	      "described: vmlinux's BTF named as the syscall names it");
+	sink_finish(&k);
+	facts_finish(k.facts, &st);
+	m = facts_map(k.facts, DESC_ID + 4, NULL);
+	CHECK(st.objects == 6 && st.unresolved == 1 && m && (m->flags & PD_F_UNRESOLVED) &&
+	      !(m->flags & PD_F_DESCRIBED),
+	      "described: 6 objects, the one cut short unresolved (%zu, %zu)",
+	      st.objects, st.unresolved);
+	CHECK(facts_store(k.facts, k.w) == 0 && pd_writer_close(k.w) == 0, "described: stored");
+	names_free(&k.names);
+	facts_free(k.facts);
+
+	r = pd_reader_open(path("described.data"), err, sizeof(err));
+	if (!CHECK(r, "described: the file opens %s", r ? "" : err))
+		return;
+	while (pd_reader_next(r, &rec) > 0) {
+		if (rec.type != PERF_RECORD_BPF_EVENT)
+			continue;
+		whole += rec.bpf.type == PERF_BPF_EVENT_MAP_CREATE && rec.bpf.id == DESC_ID &&
+			 rec.bpf.desc_len == sizeof(map) && rec.sample.time == 100;
+		whole += rec.bpf.type == PERF_BPF_EVENT_LINK_UPDATE && rec.bpf.described &&
+			 rec.bpf.desc.link.prog_id == 42 && rec.bpf.desc.link.old_prog_id == 41;
+		whole += rec.bpf.type == PERF_BPF_EVENT_LINK_DETACH && rec.bpf.described;
+		whole += rec.bpf.type == PERF_BPF_EVENT_MAP_CREATE && rec.bpf.id == DESC_ID + 4 &&
+			 rec.bpf.desc_len == 24;
+	}
+	CHECK(whole == 4, "described: the records in the file as they came (%d of 4)", whole);
+	CHECK(pd_reader_map(r, DESC_ID) && pd_reader_map(r, DESC_ID)->flags ==
+	      (PD_F_DESCRIBED | PD_F_RECORDED), "described: the file has the map's facts");
+	pd_reader_close(r);
+}
+
 /* ---- tasks named from /proc -------------------------------------------- */
 
 static void test_names(void)
@@ -776,15 +910,20 @@ static void test_synthesis(void)
 		if (rec.type == PERF_RECORD_BPF_EVENT && rec.bpf.id == info.id &&
 		    rec.bpf.type == PERF_BPF_EVENT_PROG_LOAD)
 			loads += again ? 100 : 1;
+		/* described as the kernel would: the facts of the syscall */
 		if (rec.type == PERF_RECORD_BPF_EVENT && rec.bpf.id == minfo.id &&
 		    rec.bpf.type == PERF_BPF_EVENT_MAP_CREATE)
-			creates += rec.bpf.flags == BPF_MAP_TYPE_ARRAY ? 1 : 100;
+			creates += rec.bpf.flags == BPF_MAP_TYPE_ARRAY && rec.bpf.described &&
+				   rec.bpf.desc.map.map_type == BPF_MAP_TYPE_ARRAY &&
+				   rec.bpf.desc.map.key_size == 4 && rec.bpf.desc.map.value_size == 8 &&
+				   rec.bpf.desc.map.max_entries == 4 &&
+				   !strcmp(rec.bpf.desc.map.name, "unit_synth_map") ? 1 : 100;
 		if (rec.type == PERF_RECORD_KSYMBOL && info.nr_jited_ksyms &&
 		    strstr(rec.ksymbol.name, "_unit_synth") && rec.sample.time == 1000)
 			ksyms++;
 	}
 	CHECK(loads == 1 && creates == 1,
-	      "synthesis: one PROG_LOAD and one MAP_CREATE (map type in flags) of ours, once (%d, %d)",
+	      "synthesis: one PROG_LOAD and one described MAP_CREATE (map type in flags) of ours, once (%d, %d)",
 	      loads, creates);
 	CHECK(ksyms == (int)info.nr_jited_ksyms,
 	      "synthesis: a KSYMBOL per JIT image, named after the program (%d)", ksyms);
@@ -915,7 +1054,7 @@ static int write_record(void *ctx, const struct ring *r, const struct perf_event
 	} else {
 		t->sideband += r->attr->config == PERF_COUNT_SW_DUMMY;
 		if (hdr->type == PERF_RECORD_BPF_EVENT &&
-		    ((const struct pd_bpf_event *)(hdr + 1))->id == t->prog_id)
+		    ((const struct bpf_body *)(hdr + 1))->id == t->prog_id)
 			t->prog_seen = true;
 	}
 	return pd_write_raw(t->w, hdr);
@@ -1019,6 +1158,7 @@ int main(void)
 	test_durable();
 	test_creator();
 	test_unresolved();
+	test_described();
 	test_oversized();
 	test_linger();
 	test_missed();

@@ -9,6 +9,8 @@
 #   test_output     the user's objects' output in script: decoded, or hex
 #   test_script     what script shows: full names, KSYMBOL folded, filters,
 #                   escapes, width; script's and report's help and errors
+#   test_desc       descriptions of object records: each field, longer,
+#                   none, cut short; what script and report show of them
 #   test_streams    compressed records (perf record -z) and pipe mode, from
 #                   memory and from stdin
 #   test_evlist     attr.bpf_obj_event found by name in the kernel's BTF
@@ -39,6 +41,7 @@ UNIT_test_streams := $(PERF_DATA_SRCS)
 UNIT_test_script := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 		    util/printable.c util/sample_view.c builtin-script.c input_option.c \
 		    cmd_args.c $(REPORT_SRCS)
+UNIT_test_desc := $(UNIT_test_script)
 UNIT_test_output := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 		    util/printable.c util/sample_view.c util/trace_fields.c builtin-script.c input_option.c cmd_args.c
 UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf.c
@@ -46,10 +49,11 @@ UNIT_test_profile := $(PERF_DATA_SRCS) util/timeline.c util/json.c $(PROFILE_SRC
 UNIT_test_script_samples := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 			    util/printable.c util/sample_view.c builtin-script.c \
 			    input_option.c cmd_args.c $(REPORT_SRCS)
-UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c \
+UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c util/bpf_desc.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
 		    util/recording.c util/capture.c util/linger.c util/vmlinux_btf.c
 UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts test_streams test_script \
+	     test_desc \
 	     test_record test_output test_evlist test_profile test_script_samples)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \

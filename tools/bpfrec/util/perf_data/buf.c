@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Pieces shared by the perf.data writer and reader: attr bit access,
- * event names, perf's strings, the byte buffer records and features are
+ * perf's strings, the byte buffer records and features are
  * encoded into, and the bounds-checked cursor they are decoded with.
  */
 #include <errno.h>
@@ -31,24 +31,6 @@ bool pd_attr_bpf_obj_event(const struct perf_event_attr *attr)
 
 	flags = (const __u64 *)((const char *)attr + PD_ATTR_FLAGS_OFFSET);
 	return *flags & (1ULL << PD_ATTR_BPF_OBJ_EVENT_BIT);
-}
-
-const char *pd_bpf_event_name(__u16 type)
-{
-	static const char *const names[] = {
-		[PERF_BPF_EVENT_PROG_LOAD]	= "PROG_LOAD",
-		[PERF_BPF_EVENT_PROG_UNLOAD]	= "PROG_UNLOAD",
-		[PERF_BPF_EVENT_MAP_CREATE]	= "MAP_CREATE",
-		[PERF_BPF_EVENT_MAP_FREE]	= "MAP_FREE",
-		[PERF_BPF_EVENT_LINK_ATTACH]	= "LINK_ATTACH",
-		[PERF_BPF_EVENT_LINK_DETACH]	= "LINK_DETACH",
-		[PERF_BPF_EVENT_BTF_LOAD]	= "BTF_LOAD",
-		[PERF_BPF_EVENT_BTF_UNLOAD]	= "BTF_UNLOAD",
-	};
-
-	if (type >= sizeof(names) / sizeof(names[0]))
-		return NULL;
-	return names[type];
 }
 
 static int pd_buf_grow(struct pd_buf *b, size_t len)

@@ -12,13 +12,24 @@
  *
  * The true size follows from the body, fixed but for the KSYMBOL name
  * (NUL-terminated, padded to 8 bytes, as the kernel and perf write it),
- * and from the event's sample_id size.
+ * and from the event's sample_id size.  Only program records are
+ * repaired: a stock kernel writes no others, and the kernels of the
+ * series, which do, have the fix, and describe their objects after the
+ * fixed body, in a description whose size only the header tells.
  */
 #include <string.h>
 #include "util/perf_data/oversized.h"
 #include "util/perf_data/perf_data.h"
 
 #define BODY		16	/* both records: 16 fixed bytes after the header */
+
+static bool prog_record(const struct perf_event_header *rec)
+{
+	__u16 type;
+
+	memcpy(&type, rec + 1, sizeof(type));
+	return type == PERF_BPF_EVENT_PROG_LOAD || type == PERF_BPF_EVENT_PROG_UNLOAD;
+}
 
 size_t pd_true_size(const struct perf_event_attr *attr, const struct perf_event_header *rec)
 {
@@ -29,6 +40,8 @@ size_t pd_true_size(const struct perf_event_attr *attr, const struct perf_event_
 		return rec->size;
 	switch (rec->type) {
 	case PERF_RECORD_BPF_EVENT:
+		if (!prog_record(rec))
+			return rec->size;
 		return fixed + trailer;
 	case PERF_RECORD_KSYMBOL:
 		name = strnlen((const char *)rec + fixed, rec->size - fixed);

@@ -36,8 +36,10 @@
 
 /*
  * Record types of the kernel series.  The patched uapi header declares
- * them as enum constants; macros of the same value are harmless after it
- * was included, and make us build against a stock header too.
+ * them as enum constants, which #ifndef cannot see: these macros take
+ * their names, with the same values, so they must never differ.  Series
+ * v1 named 6 LINK_DETACH; v2 renamed it LINK_RELEASE (the link's id is
+ * released) and gave LINK_DETACH the new 9.
  */
 #ifndef PERF_BPF_EVENT_MAP_CREATE
 #define PERF_BPF_EVENT_MAP_CREATE	3
@@ -48,8 +50,8 @@
 #ifndef PERF_BPF_EVENT_LINK_ATTACH
 #define PERF_BPF_EVENT_LINK_ATTACH	5
 #endif
-#ifndef PERF_BPF_EVENT_LINK_DETACH
-#define PERF_BPF_EVENT_LINK_DETACH	6
+#ifndef PERF_BPF_EVENT_LINK_RELEASE
+#define PERF_BPF_EVENT_LINK_RELEASE	6
 #endif
 #ifndef PERF_BPF_EVENT_BTF_LOAD
 #define PERF_BPF_EVENT_BTF_LOAD		7
@@ -57,9 +59,20 @@
 #ifndef PERF_BPF_EVENT_BTF_UNLOAD
 #define PERF_BPF_EVENT_BTF_UNLOAD	8
 #endif
+#ifndef PERF_BPF_EVENT_LINK_DETACH
+#define PERF_BPF_EVENT_LINK_DETACH	9
+#endif
+#ifndef PERF_BPF_EVENT_LINK_UPDATE
+#define PERF_BPF_EVENT_LINK_UPDATE	10
+#endif
 #ifndef PERF_BPF_EVENT_FLAG_BTF_KERNEL
 #define PERF_BPF_EVENT_FLAG_BTF_KERNEL	(1U << 0)
 #endif
+#ifndef PERF_BPF_EVENT_FLAG_BTF_MODULE
+#define PERF_BPF_EVENT_FLAG_BTF_MODULE	(1U << 1)
+#endif
+/* the last type this reader knows */
+#define PD_BPF_EVENT_LAST		PERF_BPF_EVENT_LINK_UPDATE
 
 /*
  * attr.bpf_obj_event sits right after attr.sigtrap (bit 37 of the flags
@@ -73,6 +86,59 @@ bool pd_attr_bpf_obj_event(const struct perf_event_attr *attr);
 
 /* "PROG_LOAD", "MAP_CREATE", ...; NULL for an unknown type. */
 const char *pd_bpf_event_name(__u16 type);
+
+enum pd_kind { PD_PROG, PD_MAP, PD_LINK, PD_BTF, PD_NR_KINDS };
+
+/* What a BPF_EVENT record says happened to its object. */
+enum pd_bpf_change {
+	PD_BPF_CREATE,			/* PROG_LOAD, MAP_CREATE, LINK_ATTACH, BTF_LOAD */
+	PD_BPF_RELEASE,			/* its id is gone: ..._UNLOAD, MAP_FREE, LINK_RELEASE */
+	PD_BPF_CHANGE,			/* LINK_DETACH, LINK_UPDATE: the link lives on */
+};
+
+/* The kind of object of record type @type and what happened; false for a type not known. */
+bool pd_bpf_event_kind(__u16 type, enum pd_kind *kind, enum pd_bpf_change *change);
+
+/* Body of PERF_RECORD_BPF_EVENT: the fixed part, then the description. */
+#define PD_BPF_EVENT_FIXED	16	/* type, flags, id, tag */
+
+/*
+ * A BPF_EVENT record, decoded.  Object records of kernels with series v2
+ * describe their object after the tag (struct perf_bpf_event_map, _link
+ * or _btf by type); desc_len is how many bytes the record had there (0:
+ * none, from an older kernel or a program record).  A description is
+ * used only whole: described says it held every field of its struct
+ * (longer ones are from a later kernel, whose added fields are skipped);
+ * a shorter one is taken as none, and desc is then all zero.  Names are
+ * NUL-terminated.
+ */
+struct pd_bpf_event {
+	__u16 type;			/* PERF_BPF_EVENT_* */
+	__u16 flags;
+	__u32 id;
+	__u8 tag[BPF_TAG_SIZE];
+	__u16 desc_len;
+	bool described;
+	union {
+		struct perf_bpf_event_map map;
+		struct perf_bpf_event_link link;
+		struct perf_bpf_event_btf btf;
+	} desc;
+};
+
+/* Bytes of the description of a record of @type (0: it has none). */
+size_t pd_bpf_desc_size(__u16 type);
+/*
+ * Decode BPF_EVENT @body of @len bytes (after the header, without the
+ * sample_id trailer) into @e; false when shorter than the fixed part.
+ */
+bool pd_bpf_event_decode(const void *body, size_t len, struct pd_bpf_event *e);
+/*
+ * The name of the BTF a described BTF_* record is about, as
+ * BPF_OBJ_GET_INFO_BY_FD gives it: a module's, "vmlinux", or "" (BTF of
+ * BPF_BTF_LOAD, or no description).
+ */
+const char *pd_bpf_btf_name(const struct pd_bpf_event *e);
 
 /*
  * perf's record of the end of a round: every record before it is older
@@ -209,6 +275,9 @@ int pd_write_raw(struct pd_writer *w, const struct perf_event_header *rec);
 int pd_write_bpf_event(struct pd_writer *w, __u16 type, __u16 flags,
 		       __u32 id, const __u8 tag[BPF_TAG_SIZE],
 		       const struct pd_sample *s);
+/* An object's record with its description (@e->desc, pd_bpf_desc_size() bytes). */
+int pd_write_bpf_object(struct pd_writer *w, const struct pd_bpf_event *e,
+			const struct pd_sample *s);
 int pd_write_ksymbol(struct pd_writer *w, __u64 addr, __u32 len,
 		     __u16 ksym_type, __u16 flags, const char *name,
 		     const struct pd_sample *s);
@@ -305,8 +374,6 @@ int pd_writer_add_link(struct pd_writer *w, const struct pd_link *l);
 int pd_writer_add_btf(struct pd_writer *w, const struct pd_btf *b);
 int pd_writer_set_capture(struct pd_writer *w, const struct pd_capture *c);
 
-enum pd_kind { PD_PROG, PD_MAP, PD_LINK, PD_BTF, PD_NR_KINDS };
-
 /*
  * The facts of @kind and @id as added last, read back from the file into
  * @fact (a pd_prog, pd_map, ... zeroed by the caller, its arrays then the
@@ -376,14 +443,6 @@ struct pd_file_info {
 	/* HEADER_TRACING_DATA's place in the file, size 0 when absent */
 	__u64 tracing_data_offset;
 	__u64 tracing_data_size;
-};
-
-/* Body of PERF_RECORD_BPF_EVENT, laid out as the kernel writes it. */
-struct pd_bpf_event {
-	__u16 type;			/* PERF_BPF_EVENT_* */
-	__u16 flags;
-	__u32 id;
-	__u8 tag[BPF_TAG_SIZE];
 };
 
 /* PERF_RECORD_KSYMBOL, decoded. */

@@ -563,6 +563,8 @@ static bool body_layout(__u32 type, size_t *fixed, bool *has_str)
 	*has_str = false;
 	switch (type) {
 	case PERF_RECORD_BPF_EVENT:
+		*fixed = PD_BPF_EVENT_FIXED;
+		return true;
 	case PERF_RECORD_LOST:
 		*fixed = 16;
 		return true;
@@ -591,14 +593,12 @@ static bool body_layout(__u32 type, size_t *fixed, bool *has_str)
 	return false;
 }
 
-static void decode_body(struct pd_record *rec, const __u8 *b, const char *str)
+/* Body @b of @len bytes (up to the sample_id), at least its fixed part. */
+static void decode_body(struct pd_record *rec, const __u8 *b, size_t len, const char *str)
 {
 	switch (rec->type) {
 	case PERF_RECORD_BPF_EVENT:
-		memcpy(&rec->bpf.type, b, 2);
-		memcpy(&rec->bpf.flags, b + 2, 2);
-		memcpy(&rec->bpf.id, b + 4, 4);
-		memcpy(rec->bpf.tag, b + 8, BPF_TAG_SIZE);
+		pd_bpf_event_decode(b, len, &rec->bpf);
 		break;
 	case PERF_RECORD_LOST:
 		memcpy(&rec->lost.id, b, 8);
@@ -725,7 +725,7 @@ static int decode(struct pd_reader *r, const __u8 *p, __u64 offset, struct pd_re
 		memcpy(r->str, p + sizeof(h) + fixed, str_len);
 		r->str[str_len] = '\0';
 	}
-	decode_body(rec, p + sizeof(h), r->str);
+	decode_body(rec, p + sizeof(h), h.size - sizeof(h) - trailer, r->str);
 	return 1;
 }
 

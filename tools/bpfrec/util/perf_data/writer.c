@@ -394,12 +394,26 @@ int pd_write_bpf_event(struct pd_writer *w, __u16 type, __u16 flags,
 		       __u32 id, const __u8 tag[BPF_TAG_SIZE],
 		       const struct pd_sample *s)
 {
-	struct pd_bpf_event body = { .type = type, .flags = flags, .id = id };
+	struct pd_bpf_event e = { .type = type, .flags = flags, .id = id };
 
 	if (tag)
-		memcpy(body.tag, tag, sizeof(body.tag));
-	return emit(w, PERF_RECORD_BPF_EVENT, 0, &body, sizeof(body),
-		    NULL, 0, s);
+		memcpy(e.tag, tag, sizeof(e.tag));
+	/* no description: the record as kernels before series v2 write it */
+	return emit(w, PERF_RECORD_BPF_EVENT, 0, &e, PD_BPF_EVENT_FIXED, NULL, 0, s);
+}
+
+int pd_write_bpf_object(struct pd_writer *w, const struct pd_bpf_event *e,
+			const struct pd_sample *s)
+{
+	__u8 body[PD_BPF_EVENT_FIXED + sizeof(e->desc)] = { 0 };
+
+	memcpy(body, &e->type, 2);
+	memcpy(body + 2, &e->flags, 2);
+	memcpy(body + 4, &e->id, 4);
+	memcpy(body + 8, e->tag, BPF_TAG_SIZE);
+	memcpy(body + PD_BPF_EVENT_FIXED, &e->desc, pd_bpf_desc_size(e->type));
+	return emit(w, PERF_RECORD_BPF_EVENT, 0, body,
+		    PD_BPF_EVENT_FIXED + pd_bpf_desc_size(e->type), NULL, 0, s);
 }
 
 int pd_write_ksymbol(struct pd_writer *w, __u64 addr, __u32 len,

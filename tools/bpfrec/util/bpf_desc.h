@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The facts of a map, link or BTF object and the description its
+ * BPF_EVENT record carries (kernels with series v2), one from the other:
+ * the recorder takes the facts of a described object from its record,
+ * and describes in the records it writes the objects that existed before
+ * the recording, so that every record of a file looks alike.
+ */
+#ifndef BPFREC_BPF_DESC_H
+#define BPFREC_BPF_DESC_H
+
+#include "util/bpf_obj.h"
+#include "util/perf_data/perf_data.h"
+
+/* Set what described record @e says of its object, and PD_F_DESCRIBED. */
+void map_from_desc(struct pd_map *m, const struct pd_bpf_event *e);
+void link_from_desc(struct pd_link *l, const struct pd_bpf_event *e);
+void btf_from_desc(struct pd_btf *b, const struct pd_bpf_event *e);
+
+/* The record of @type announcing the object, with its description. */
+void map_to_desc(const struct pd_map *m, __u16 type, struct pd_bpf_event *e);
+void link_to_desc(const struct pd_link *l, __u16 type, struct pd_bpf_event *e);
+void btf_to_desc(const struct pd_btf *b, __u16 type, struct pd_bpf_event *e);
+
+#endif /* BPFREC_BPF_DESC_H */
