@@ -392,20 +392,30 @@ static void map_row(struct row *r, struct pd_reader *rd, bool create)
 		kv_num(r, "btf", KV_U64, m->btf_id);
 }
 
-/* The program a link record names, and how the program was attached. */
+/*
+ * The program a link record names (a LINK_UPDATE's old one first, and
+ * "replace" when the caller named it, BPF_F_REPLACE), and the program's
+ * expected attach type: 0 is cgroup_inet_ingress for a cgroup link, and
+ * for the others the type they do not use.
+ */
 static void link_desc(struct row *r)
 {
 	const struct pd_bpf_event *e = &r->e->bpf;
-	const char *attach = libbpf_bpf_attach_type_str(e->desc.link.attach_type);
+	__u32 type = e->desc.link.attach_type;
+	const char *attach = libbpf_bpf_attach_type_str(type);
 
 	if (e->type == PERF_BPF_EVENT_LINK_UPDATE && r->e->old_prog_id)
 		kv_num(r, "old_prog", KV_U64, r->e->old_prog_id);
 	if (e->desc.link.prog_id)
 		kv_num(r, "prog", KV_U64, e->desc.link.prog_id);
+	if (e->type == PERF_BPF_EVENT_LINK_UPDATE && e->desc.link.old_prog_id)
+		kv_flag(r, "replace");
+	if (!type && e->flags != BPF_LINK_TYPE_CGROUP)
+		return;
 	if (attach)
 		kv_str(r, "attach", attach);
 	else
-		kv_num(r, "attach", KV_U64, e->desc.link.attach_type);
+		kv_num(r, "attach", KV_U64, type);
 }
 
 /*

@@ -254,7 +254,7 @@ static char file[256];
  * pid 100 "loader": map 9 "counts" (created 1000, freed 5000), map 10
  * "counts" (2000-2500), map 11 "other" (2100-2200); cgroup link 5 of
  * prog 40 attached, updated to 41 with BPF_F_REPLACE, to 42 without,
- * detached, released; module, vmlinux and user BTF; a map of a kernel
+ * detached, released; a raw_tp link; module, vmlinux and user BTF; a map of a kernel
  * without descriptions, whose facts name it.
  */
 static void write_file(void)
@@ -285,6 +285,12 @@ static void write_file(void)
 	pd_write_bpf_object(w, &e, &s);
 	s = at(100, 1400);
 	e = link_event(PERF_BPF_EVENT_LINK_DETACH, 5, 42, 0);
+	pd_write_bpf_object(w, &e, &s);
+	/* a raw_tp program's expected attach type (0) says nothing */
+	s = at(100, 1500);
+	e = link_event(PERF_BPF_EVENT_LINK_ATTACH, 6, 50, 0);
+	e.flags = BPF_LINK_TYPE_RAW_TRACEPOINT;
+	e.desc.link.attach_type = 0;
 	pd_write_bpf_object(w, &e, &s);
 	s = at(100, 2000);
 	e = map_event(PERF_BPF_EVENT_MAP_CREATE, 10, "counts");
@@ -347,9 +353,11 @@ static void test_script(void)
 	CHECK(run(cmd_script, "s.txt", NULL, NULL) == 0, "script exits 0");
 	LINE("s.txt", "0.000001 [001] 100/100 loader           MAP_CREATE        9 counts           hash                 -                key=4 value=8 max_entries=1024 flags=0x1 btf=77");
 	LINE("s.txt", "0.000001 [001] 100/100 loader           LINK_ATTACH       5 -                cgroup               -                prog=40 attach=cgroup_inet_ingress");
-	LINE("s.txt", "0.000001 [001] 100/100 loader           LINK_UPDATE       5 -                cgroup               -                old_prog=40 prog=41 attach=cgroup_inet_ingress");
+	LINE("s.txt", "0.000001 [001] 100/100 loader           LINK_UPDATE       5 -                cgroup               -                old_prog=40 prog=41 replace attach=cgroup_inet_ingress");
+	/* without BPF_F_REPLACE: the old program from the link's previous record */
 	LINE("s.txt", "0.000001 [001] 100/100 loader           LINK_UPDATE       5 -                cgroup               -                old_prog=41 prog=42 attach=cgroup_inet_ingress");
 	LINE("s.txt", "0.000001 [001] 100/100 loader           LINK_DETACH       5 -                cgroup               -                prog=42 attach=cgroup_inet_ingress");
+	LINE("s.txt", "0.000001 [001] 100/100 loader           LINK_ATTACH       6 -                raw_tracepoint       -                prog=50");
 	LINE("s.txt", "0.000004 [001] 100/100 loader           LINK_RELEASE      5 -                cgroup               -                prog=42 attach=cgroup_inet_ingress");
 	LINE("s.txt", "0.000002 [001] 100/100 loader           MAP_FREE         11 other            hash                 -");
 	LINE("s.txt", "0.000003 [001] 100/100 loader           BTF_LOAD         12 nf_tables        -                    -                module size=4096");
@@ -358,15 +366,15 @@ static void test_script(void)
 	LINE("s.txt", "0.000003 [001] 100/100 loader           MAP_CREATE       20 old_kernel       array                -                key=4 value=4 max_entries=1 flags=0x0");
 	CHECK(run(cmd_script, "s.json", "--json", NULL) == 0, "script --json exits 0");
 	CHECK(count_lines(path("s.json"), "\"event\":\"LINK_UPDATE\"", NULL, 0) == 2 &&
-	      count_lines(path("s.json"), "\"old_prog\":40,\"prog\":41,\"attach\":\"cgroup_inet_ingress\"", NULL, 0) == 1 &&
+	      count_lines(path("s.json"), "\"old_prog\":40,\"prog\":41,\"replace\":true,\"attach\":\"cgroup_inet_ingress\"", NULL, 0) == 1 &&
 	      count_lines(path("s.json"), "\"old_prog\":41,\"prog\":42,", NULL, 0) == 1 &&
 	      count_lines(path("s.json"), "\"key\":4,\"value\":8,\"max_entries\":1024,", NULL, 0) == 3 &&
 	      count_lines(path("s.json"), "\"module\":true,\"size\":4096", NULL, 0) == 1,
 	      "script --json: the description's fields by name");
 	CHECK(run(cmd_script, "k.txt", "--kinds", "link") == 0 &&
-	      count_lines(path("k.txt"), NULL, NULL, 0) == 6 &&
-	      count_lines(path("k.txt"), " LINK_", NULL, 0) == 5,
-	      "script --kinds link: the header, ATTACH, 2 UPDATE, DETACH, RELEASE");
+	      count_lines(path("k.txt"), NULL, NULL, 0) == 7 &&
+	      count_lines(path("k.txt"), " LINK_", NULL, 0) == 6,
+	      "script --kinds link: the header, 2 ATTACH, 2 UPDATE, DETACH, RELEASE");
 	CHECK(run(cmd_script, "k2.txt", "--kinds", "btf") == 0 &&
 	      count_lines(path("k2.txt"), " BTF_LOAD ", NULL, 0) == 3,
 	      "script --kinds btf: the 3 BTF lines");
@@ -388,7 +396,7 @@ static void test_report(void)
 	LINE("r.txt", "  other                   1       100 ns       100 ns       100 ns");
 	LINE("r.txt", "Links detached and updated, by link type:");
 	LINE("r.txt", "  cgroup                          1        2");
-	LINE("r.txt", "       100 loader                 0       4       1       3");
+	LINE("r.txt", "       100 loader                 0       4       2       3");
 }
 
 int main(void)
