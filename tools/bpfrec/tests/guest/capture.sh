@@ -11,7 +11,7 @@ cap_line() {
 	case $1 in
 	fentry)	echo "bpfrec record: capturing programs, maps, links, BTF (fentry)" ;;
 	syscall) echo "bpfrec record: capturing programs, maps, links, BTF (syscall: sys_enter_bpf/sys_exit_bpf tracepoints)" ;;
-	off)	echo "bpfrec record: capture off: objects are resolved by id, short-lived ones stay unresolved" ;;
+	off)	echo "bpfrec record: capture off: objects are resolved by id, short-lived ones stay unresolved (but maps, links and BTF whose records describe them)" ;;
 	esac
 }
 

@@ -64,11 +64,11 @@ else
 		balanced "$ob/execs.txt" execs MAP_CREATE MAP_FREE
 		# the link is named after nothing: its program's attach is counted
 		c=$(grep -c " LINK_ATTACH .* user-object" "$ob/execs.txt")
-		f=$(grep -c " LINK_DETACH .* user-object" "$ob/execs.txt")
+		f=$(grep -c " LINK_RELEASE .* user-object" "$ob/execs.txt")
 		if [ "$c" -eq 1 ] && [ "$f" -eq 1 ]; then
-			pass "object: execs: 1 LINK_ATTACH, 1 LINK_DETACH, marked user-object"
+			pass "object: execs: 1 LINK_ATTACH, 1 LINK_RELEASE, marked user-object"
 		else
-			fail "object: execs: 1 LINK_ATTACH, 1 LINK_DETACH, marked user-object" "$c, $f"
+			fail "object: execs: 1 LINK_ATTACH, 1 LINK_RELEASE, marked user-object" "$c, $f"
 		fi
 	fi
 

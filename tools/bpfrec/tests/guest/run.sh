@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest tests of the recorder: map, link, BTF (and program) records on the
-# patched 6.1 kernel, with exact counts and ids.  POSIX sh and busybox
+# patched kernel, with exact counts and ids.  POSIX sh and busybox
 # tools only (no bash, no python in the guest); run as root.
 #
 #   run.sh [-n ROUNDS]
@@ -332,14 +332,14 @@ check_kind() {
 }
 
 # Linux 6.1 releases a closed link and its program in the closing task:
-# there LINK_DETACH and PROG_UNLOAD carry the workload's pid (newer
+# there LINK_RELEASE and PROG_UNLOAD carry the workload's pid (newer
 # kernels free them from RCU callbacks).  MAP_FREE and BTF_UNLOAD come
 # from whoever drops the last reference, often the kworker that frees the
 # program: not checked.
 rel_prog= rel_link=
 case "$(uname -r)" in
 6.1.*)	rel_prog="prog: PROG_UNLOAD by the workload (6.1 releases in task)"
-	rel_link="link: LINK_DETACH by the workload (6.1 releases in task)" ;;
+	rel_link="link: LINK_RELEASE by the workload (6.1 releases in task)" ;;
 esac
 
 IDS=$ids TABLE=$tmp/table N=$ROUNDS WPID=$wpid PFX= SYNTH=0
@@ -377,7 +377,7 @@ if [ "$lacks" = 1 ]; then
 	fi
 else
 	check_kind map MAP_CREATE MAP_FREE ""
-	check_kind link LINK_ATTACH LINK_DETACH "$rel_link"
+	check_kind link LINK_ATTACH LINK_RELEASE "$rel_link"
 	check_kind btf BTF_LOAD BTF_UNLOAD ""
 fi
 
@@ -500,7 +500,7 @@ if [ "$lacks" = 1 ]; then
 	done
 else
 	check_kind map MAP_CREATE MAP_FREE ""
-	check_kind link LINK_ATTACH LINK_DETACH "$rel_link"
+	check_kind link LINK_ATTACH LINK_RELEASE "$rel_link"
 	check_kind btf BTF_LOAD BTF_UNLOAD ""
 fi
 
@@ -512,5 +512,7 @@ fi
 [ -f "$here/capture.sh" ] && . "$here/capture.sh"
 # the profilers: samples in a BPF program, off-CPU time
 [ -f "$here/sampling.sh" ] && . "$here/sampling.sh"
+# records that describe their objects: --capture=off, link detach and update
+[ -f "$here/describe.sh" ] && . "$here/describe.sh"
 
 finish

@@ -15,9 +15,19 @@
  *      emitted before the next round and before the workload exits.
  *
  *   usage: workload [-n ROUNDS] [-l FILE] [-w]
+ *          workload -s COUNT [-l FILE]
+ *          workload -c CGROUP_DIR [-l FILE]
  *
  * -w holds each round's objects until a line (or EOF) arrives on stdin,
  * so that a test can start a recorder while they exist.
+ *
+ * -s is a storm of short-lived objects: one program, then COUNT times a
+ * BTF, a map with it and a link of the program, each closed at once.
+ *
+ * -c changes a cgroup link's program: three cgroup_skb programs
+ * (cg_prog_a, _b, _c), a link of a to CGROUP_DIR (ingress),
+ * BPF_LINK_UPDATE to b (no flags), to c with BPF_F_REPLACE of b, then
+ * BPF_LINK_DETACH, and close.
  *
  * -l FILE gets the ids, one object a line, read with
  * BPF_OBJ_GET_INFO_BY_FD while the object lives:
@@ -26,11 +36,13 @@
  *   map ID TYPE NAME
  *   prog ID TYPE NAME TAG
  *   link ID TYPE PROGID
+ *   cglink ID PROG_A PROG_B PROG_C    (-c)
  *   done                      (all released, just before exiting)
  * TYPE is libbpf's name of the map, program or link type.
  * Exit status: 0 ok, 1 a bpf() call failed, 2 usage.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -403,24 +415,234 @@ out:
 	return ret;
 }
 
+/* The id of the link (@link), map or program of @fd: each info has it after the type. */
+static __u32 id_of(int fd, int link)
+{
+	struct bpf_link_info link_info;
+	struct bpf_map_info map_info;
+
+	if (link) {
+		memset(&link_info, 0, sizeof(link_info));
+		return obj_info(fd, &link_info, sizeof(link_info)) ? 0 : link_info.id;
+	}
+	/* bpf_map_info and bpf_prog_info: type, then id */
+	memset(&map_info, 0, sizeof(map_info));
+	return obj_info(fd, &map_info, sizeof(map_info)) ? 0 : map_info.id;
+}
+
+/* The storm's objects, waited for at its end. */
+struct storm_ids {
+	__u32 prog;
+	__u32 *btf, *map, *link;
+};
+
+static int storm_one(int prog_fd, struct storm_ids *s, int i)
+{
+	struct bpf_btf_info btf_info;
+	int btf_fd, map_fd = -1, link_fd = -1, with_btf, ret = 1;
+
+	btf_fd = load_btf();
+	if (btf_fd < 0)
+		return 1;
+	memset(&btf_info, 0, sizeof(btf_info));
+	if (obj_info(btf_fd, &btf_info, sizeof(btf_info)))
+		goto out;
+	map_fd = create_map(btf_fd, &with_btf);
+	if (map_fd < 0)
+		goto out;
+	link_fd = attach(prog_fd);
+	if (link_fd < 0)
+		goto out;
+	s->btf[i] = btf_info.id;
+	s->map[i] = id_of(map_fd, 0);
+	s->link[i] = id_of(link_fd, 1);
+	id_line("btf %u %u\n", btf_info.id, btf_info.btf_size);
+	id_line("map %u array %s\n", s->map[i], MAP_NAME);
+	id_line("link %u raw_tracepoint %u\n", s->link[i], s->prog);
+	ret = !s->map[i] || !s->link[i];
+out:
+	if (link_fd >= 0)
+		close(link_fd);
+	if (map_fd >= 0)
+		close(map_fd);
+	close(btf_fd);
+	return ret;
+}
+
+/* -s: @count of each, short-lived, then every one waited for. */
+static int storm(int count)
+{
+	struct storm_ids s = {
+		.btf = calloc(count, sizeof(__u32)),
+		.map = calloc(count, sizeof(__u32)),
+		.link = calloc(count, sizeof(__u32)),
+	};
+	int btf_fd, map_fd, prog_fd, with_btf, i, ret = 1;
+
+	btf_fd = load_btf();
+	map_fd = btf_fd < 0 ? -1 : create_map(btf_fd, &with_btf);
+	prog_fd = map_fd < 0 ? -1 : load_prog(map_fd);
+	if (!s.btf || !s.map || !s.link || prog_fd < 0)
+		goto out;
+	s.prog = id_of(prog_fd, 0);
+	for (i = 0; i < count; i++)
+		if (storm_one(prog_fd, &s, i))
+			goto out;
+	ret = 0;
+	for (i = 0; i < count && !ret; i++)
+		ret = wait_gone(BPF_LINK_GET_FD_BY_ID, s.link[i], "link") ||
+		      wait_gone(BPF_MAP_GET_FD_BY_ID, s.map[i], "map") ||
+		      wait_gone(BPF_BTF_GET_FD_BY_ID, s.btf[i], "BTF");
+	printf("storm: %d BTF, maps and links created and released\n", count);
+out:
+	if (prog_fd >= 0)
+		close(prog_fd);
+	if (map_fd >= 0)
+		close(map_fd);
+	if (btf_fd >= 0)
+		close(btf_fd);
+	free(s.btf);
+	free(s.map);
+	free(s.link);
+	return ret;
+}
+
+/* A cgroup_skb program that lets every packet through (return 1). */
+static int load_cg_prog(const char *name)
+{
+	const struct bpf_insn insns[] = {
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 1),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_CGROUP_SKB;
+	attr.expected_attach_type = BPF_CGROUP_INET_INGRESS;
+	attr.insns = ptr(insns);
+	attr.insn_cnt = ARRAY_SIZE(insns);
+	attr.license = ptr("GPL");
+	strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (fd < 0)
+		fprintf(stderr, "workload: BPF_PROG_LOAD %s: %s\n", name, strerror(errno));
+	return fd;
+}
+
+static int link_cmd(int cmd, int link_fd, int new_fd, int old_fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	if (cmd == BPF_LINK_DETACH) {
+		attr.link_detach.link_fd = link_fd;
+	} else {
+		attr.link_update.link_fd = link_fd;
+		attr.link_update.new_prog_fd = new_fd;
+		attr.link_update.flags = old_fd >= 0 ? BPF_F_REPLACE : 0;
+		attr.link_update.old_prog_fd = old_fd >= 0 ? old_fd : 0;
+	}
+	if (sys_bpf(cmd, &attr)) {
+		fprintf(stderr, "workload: %s: %s\n", cmd == BPF_LINK_DETACH ?
+			"BPF_LINK_DETACH" : "BPF_LINK_UPDATE", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* -c: a cgroup link of a, updated to b, to c replacing b, detached. */
+static int cgroup_link(const char *dir)
+{
+	static const char *const names[3] = { "cg_prog_a", "cg_prog_b", "cg_prog_c" };
+	int cg_fd, prog[3] = { -1, -1, -1 }, link_fd = -1, i, ret = 1;
+	union bpf_attr attr;
+	__u32 link_id = 0;
+
+	cg_fd = open(dir, O_RDONLY | O_DIRECTORY);
+	if (cg_fd < 0) {
+		fprintf(stderr, "workload: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < 3; i++)
+		if ((prog[i] = load_cg_prog(names[i])) < 0)
+			goto out;
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog[0];
+	attr.link_create.target_fd = cg_fd;
+	attr.link_create.attach_type = BPF_CGROUP_INET_INGRESS;
+	link_fd = sys_bpf(BPF_LINK_CREATE, &attr);
+	if (link_fd < 0) {
+		fprintf(stderr, "workload: BPF_LINK_CREATE: %s\n", strerror(errno));
+		goto out;
+	}
+	link_id = id_of(link_fd, 1);
+	id_line("cglink %u %u %u %u\n", link_id, id_of(prog[0], 0), id_of(prog[1], 0),
+		id_of(prog[2], 0));
+	if (link_cmd(BPF_LINK_UPDATE, link_fd, prog[1], -1) ||
+	    link_cmd(BPF_LINK_UPDATE, link_fd, prog[2], prog[1]) ||
+	    link_cmd(BPF_LINK_DETACH, link_fd, -1, -1))
+		goto out;
+	printf("cgroup link %u: updated twice, detached\n", link_id);
+	ret = 0;
+out:
+	if (link_fd >= 0)
+		close(link_fd);
+	for (i = 0; i < 3; i++)
+		if (prog[i] >= 0)
+			close(prog[i]);
+	close(cg_fd);
+	if (!ret && link_id)
+		ret = wait_gone(BPF_LINK_GET_FD_BY_ID, link_id, "link");
+	return ret;
+}
+
 static void print_usage(void)
 {
-	fprintf(stderr, "usage: workload [-n ROUNDS] [-l IDS_FILE] [-w]\n");
+	fprintf(stderr, "usage: workload [-n ROUNDS] [-l IDS_FILE] [-w]\n"
+		"       workload -s COUNT [-l IDS_FILE]\n"
+		"       workload -c CGROUP_DIR [-l IDS_FILE]\n");
 	exit(2);
+}
+
+/* A count of rounds or objects: 1 to 100000. */
+static int count_arg(const char *arg)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (*end || n < 1 || n > 100000)
+		print_usage();
+	return n;
+}
+
+/* After the last release: its record reaches the recorder's ring before we exit. */
+static int done(void)
+{
+	sleep_ms(50);
+	id_line("done\n");
+	if (ids && fclose(ids)) {
+		perror("workload: ids file");
+		return 1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	const char *ids_path = NULL;
-	int rounds = 1, opt, i;
-	char *end;
+	const char *ids_path = NULL, *cgroup = NULL;
+	int rounds = 1, count = 0, opt, i;
 
-	while ((opt = getopt(argc, argv, "n:l:wh")) != -1) {
+	while ((opt = getopt(argc, argv, "n:l:ws:c:h")) != -1) {
 		switch (opt) {
+		case 's':
+			count = count_arg(optarg);
+			break;
+		case 'c':
+			cgroup = optarg;
+			break;
 		case 'n':
-			rounds = strtol(optarg, &end, 10);
-			if (*end || rounds < 1 || rounds > 100000)
-				print_usage();
+			rounds = count_arg(optarg);
 			break;
 		case 'l':
 			ids_path = optarg;
@@ -442,22 +664,16 @@ int main(int argc, char **argv)
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	id_line("pid %d\n", (int)getpid());
+	if (count)
+		return storm(count) || done();
+	if (cgroup)
+		return cgroup_link(cgroup) || done();
 	printf("workload: pid %d, %d round%s of BTF, map, program and link\n",
 	       (int)getpid(), rounds, rounds == 1 ? "" : "s");
-	id_line("pid %d\n", (int)getpid());
 	for (i = 1; i <= rounds; i++) {
 		if (round_once(i))
 			return 1;
 	}
-	/*
-	 * A release record is emitted just after its id disappears: give the
-	 * last one a moment to reach the recorder's ring before we exit.
-	 */
-	sleep_ms(50);
-	id_line("done\n");
-	if (ids && fclose(ids)) {
-		perror("workload: ids file");
-		return 1;
-	}
-	return 0;
+	return done();
 }
