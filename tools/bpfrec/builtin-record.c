@@ -98,7 +98,8 @@ static const char doc[] =
 "machine), syscall (the bpf() syscall tracepoints, for kernels that refuse\n"
 "trampolines; every syscall then takes the kernel's traced path), auto (fentry\n"
 "where the kernel allows it, the default) or off (by id afterwards, like perf:\n"
-"short-lived objects stay unresolved).\n"
+"short-lived objects stay unresolved).  A kernel whose records describe maps,\n"
+"links and BTF (series v2) needs no capture for them: their records name them.\n"
 "\n"
 "--off-cpu records the time threads spend off CPU (event offcpu-time, PERIOD\n"
 "in ns) with their kernel and user stacks: an interval of at least\n"
@@ -486,7 +487,7 @@ static void say_capture(const struct recorder *r)
 
 	if (!r->have_cap) {
 		if (r->o.capture == CAPTURE_OFF)
-			fprintf(stderr, "bpfrec record: capture off: objects are resolved by id, short-lived ones stay unresolved\n");
+			fprintf(stderr, "bpfrec record: capture off: objects are resolved by id, short-lived ones stay unresolved (but maps, links and BTF whose records describe them)\n");
 		return;
 	}
 	if (r->cap.mounted_tracefs)

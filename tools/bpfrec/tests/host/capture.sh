@@ -27,7 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 syscall_line="bpfrec record: capturing programs, maps, links, BTF (syscall: sys_enter_bpf/sys_exit_bpf tracepoints)"
 fentry_line="bpfrec record: capturing programs, maps, links, BTF (fentry)"
-off_line="bpfrec record: capture off: objects are resolved by id, short-lived ones stay unresolved"
+off_line="bpfrec record: capture off: objects are resolved by id, short-lived ones stay unresolved (but maps, links and BTF whose records describe them)"
 
 # said NAME STATUS LINE ARGS...: `bpfrec record ARGS` exits STATUS, saying LINE alone
 said() {
