@@ -56,8 +56,10 @@ struct collection {
 
 static const char report_doc[] =
 	"Summarise the BPF objects of a perf.data: counts by kind and type\n"
-	"and by creating process, lifetimes (min/median/max), objects still\n"
-	"alive at the end of the recording, and lost records.\n"
+	"and by creating process, lifetimes (min/median/max), those of maps by\n"
+	"name, links detached and updated by link type (a link lives until its\n"
+	"LINK_RELEASE), objects still alive at the end of the recording, and\n"
+	"lost records.\n"
 	"\n"
 	"A file with samples (record -e cpu-clock, --off-cpu, or perf record)\n"
 	"gets a profile instead, unless --lifecycle asks for the summary:\n"
