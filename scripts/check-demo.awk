@@ -25,7 +25,7 @@ BEGIN {
 	create["btf"] = "BTF_LOAD"; release["btf"] = "BTF_UNLOAD"
 	create["map"] = "MAP_CREATE"; release["map"] = "MAP_FREE"
 	create["prog"] = "PROG_LOAD"; release["prog"] = "PROG_UNLOAD"
-	create["link"] = "LINK_ATTACH"; release["link"] = "LINK_DETACH"
+	create["link"] = "LINK_ATTACH"; release["link"] = "LINK_RELEASE"
 	for (k in create) {
 		evkind[create[k]] = k
 		evkind[release[k]] = k
