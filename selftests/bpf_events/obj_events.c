@@ -555,6 +555,9 @@ TEST_F_TIMEOUT(netns, link_auto_detach, 180)
 	child = fork();
 	ASSERT_LE(0, child);
 	if (child == 0) {
+		/* Only the parent's end of go may stay open: its close is the signal. */
+		close(go[1]);
+		close(ready[0]);
 		c = unshare(CLONE_NEWNET) ? 'e' : 'k';
 		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) < 0)
 			_exit(1);
