@@ -106,12 +106,13 @@ void pd_attr_to_disk(const struct perf_event_attr *attr,
 		     __u8 out[PD_ATTR_SIZE])
 {
 	size_t n = sizeof(*attr) < PD_ATTR_SIZE ? sizeof(*attr) : PD_ATTR_SIZE;
-
+	__u32 size = PD_ATTR_SIZE;
 	__u64 flags;
 
 	memset(out, 0, PD_ATTR_SIZE);
 	memcpy(out, attr, n);
-	((struct perf_event_attr *)out)->size = PD_ATTR_SIZE;
+	/* The uapi struct may be larger than the attr written to disk. */
+	memcpy(out + offsetof(struct perf_event_attr, size), &size, sizeof(size));
 	/*
 	 * perf 6.1 warns "Reserved bits are set unexpectedly" on any flag
 	 * above sigtrap, so bpf_obj_event is not stored in the attr: the
