@@ -84,8 +84,10 @@ EOF
 		why="$n samples of 50 ms or more in the known stack, want 10 ($unmeasured unmeasured)"
 	[ -z "$why" ] && [ "$ntimes" != $((n + (all > n))) ] && why="$ntimes distinct times of $all samples"
 	[ -z "$why" ] && [ "$unmeasured" = 0 ] && why=$(on_time "$sum")
-	# 0.1 % short at most: the guest's timer and clock are emulated
-	[ -z "$why" ] && ! awk '$1 < 99900000 { exit 1 }' "$tmp/durations" &&
+	# Each at least the threshold: that is what makes it direct. Not 100 ms each: under
+	# TCG the emulated timer fires a 100 ms sleep up to 8 % early now and then (92.5 ms
+	# seen), while the total stays right (checked by on_time above).
+	[ -z "$why" ] && ! awk '$1 < 50000000 { exit 1 }' "$tmp/durations" &&
 		why="a sleep of 100 ms lasted $(tr '\n' ' ' <"$tmp/durations")"
 	grep -q "intervals >= 50000 us as they ended" "$sp/offcpu.err" ||
 		why=${why:-"record said: $(grep off-CPU "$sp/offcpu.err")"}
