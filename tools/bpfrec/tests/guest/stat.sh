@@ -113,7 +113,7 @@ result "stat -b: an id that is no program: one line, exit 1" \
 # a tracing program (-b's own fentry) cannot be a target
 load_target "$st/t3.out" -s 60
 # Long enough to outlive the two commands below on the debug kernel (KASAN under TCG);
-# killed once they are done.
+# killed once they are done. The target serves the -o test too, which stops it.
 "$BPFREC" stat -b "$tid" 60 >/dev/null 2>&1 &
 b3=$!
 wait_loaded $b3 2
@@ -124,8 +124,8 @@ rc=$?
 result "stat -b: a tracing program as target: one line, exit 1" \
 	"$([ "$rc" -eq 1 ] && [ "$(cat "$st/tr.err")" = "bpfrec stat: -b: program $trid (on_entry) is a tracing program: fentry/fexit cannot attach to another one" ] ||
 	   echo "exit $rc, id '$trid': $(cat "$st/tr.err")")"
-kill "$b3" "$tpid" 2>/dev/null
-wait "$b3" "$tpid" 2>/dev/null
+kill "$b3" 2>/dev/null
+wait "$b3" 2>/dev/null
 
 # -o: the counts in a perf.data file that bpfrec report reads
 "$BPFREC" stat -b "$tid" -I 200 -o "$st/b.data" -- "$STAT_PROG" -i "$tid" -r 400 -k 100 \
