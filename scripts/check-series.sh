@@ -87,32 +87,34 @@ if [ $build = 1 ]; then
 	kbuild || die "the unpatched base does not build cleanly"
 fi
 
-n=0
-total_checks=0
-for p in $(series_patches); do
-	n=$((n + 1))
-	name=$(basename "$p")
+# apply_checked PATCH LABEL IGNORE: git am PATCH onto the tree, then checkpatch --strict
+# it (ignoring the checkpatch types in IGNORE), with one stage line under LABEL. Any error,
+# warning or check is a problem; returns 1 when the patch does not apply.
+apply_checked() {
+	local p=$1 label=$2 ignore=$3 out res summary
 	if ! out=$(git -C "$wt" am -q --whitespace=nowarn "$p" 2>&1); then
 		echo "$out" >&2
 		git -C "$wt" am --abort >/dev/null 2>&1 || true
-		problem "patch $n ($name) does not apply"
-		break
+		problem "$label does not apply"
+		return 1
 	fi
+	res=$(cd "$wt" && ./scripts/checkpatch.pl --strict --quiet --show-types \
+		--ignore "$ignore" "$p" 2>&1 || true)
+	summary=$(echo "$res" | grep -E '^total: ' || echo "total: 0 errors, 0 warnings, 0 checks")
+	stage "$label: checkpatch --strict ${summary#total: }"
+	if [ "$summary" != "total: 0 errors, 0 warnings, 0 checks" ]; then
+		echo "$res" >&2
+		problem "checkpatch --strict is not clean on $(basename "$p")"
+	fi
+}
+
+n=0
+for p in $(series_patches); do
+	n=$((n + 1))
+	name=$(basename "$p")
 	# The base is a tarball without history: the commits named by Fixes: tags (looked
 	# up in mainline) cannot be found in it.
-	res=$(cd "$wt" && ./scripts/checkpatch.pl --strict --quiet --show-types \
-		--ignore UNKNOWN_COMMIT_ID "$p" 2>&1 || true)
-	summary=$(echo "$res" | grep -E '^total: ' || echo "total: 0 errors, 0 warnings, 0 checks")
-	errors=$(echo "$summary" | sed -E 's/^total: ([0-9]+) errors.*/\1/')
-	warnings=$(echo "$summary" | sed -E 's/.* ([0-9]+) warnings.*/\1/')
-	checks=$(echo "$summary" | sed -nE 's/.* ([0-9]+) checks.*/\1/p')
-	checks=${checks:-0}
-	total_checks=$((total_checks + checks))
-	stage "patch $n $name: checkpatch --strict $errors errors, $warnings warnings, $checks checks"
-	if [ "$errors" != 0 ] || [ "$warnings" != 0 ] || [ "$checks" != 0 ]; then
-		echo "$res" >&2
-		problem "checkpatch --strict is not clean on $name"
-	fi
+	apply_checked "$p" "patch $n $name" UNKNOWN_COMMIT_ID || break
 	if [ $build = 1 ]; then
 		stage "patch $n $name: building"
 		kbuild || problem "the kernel does not build (or warns) after $name"
@@ -163,21 +165,8 @@ fi
 tools_series=$TOP/patches/perf-tools/series
 if [ $fail = 0 ] && [ "$BASE" = "$primary" ] && [ -f "$tools_series" ]; then
 	for name in $(grep -v '^#' "$tools_series"); do
-		p=$TOP/patches/perf-tools/$name
-		if ! out=$(git -C "$wt" am -q --whitespace=nowarn "$p" 2>&1); then
-			echo "$out" >&2
-			git -C "$wt" am --abort >/dev/null 2>&1 || true
-			problem "perf tools patch $name does not apply on top of the series"
-			break
-		fi
-		res=$(cd "$wt" && ./scripts/checkpatch.pl --strict --quiet --show-types \
-			--ignore BIT_MACRO "$p" 2>&1 || true)
-		summary=$(echo "$res" | grep -E '^total: ' || echo "total: 0 errors, 0 warnings, 0 checks")
-		stage "perf tools $name: applies on top; checkpatch --strict ${summary#total: }"
-		[ "$summary" = "total: 0 errors, 0 warnings, 0 checks" ] || {
-			echo "$res" >&2
-			problem "checkpatch --strict is not clean on $name"
-		}
+		apply_checked "$TOP/patches/perf-tools/$name" \
+			"perf tools $name on top of the series" BIT_MACRO || break
 	done
 fi
 
