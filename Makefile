@@ -2,7 +2,7 @@
 #
 #   make              build the recorder (tools/bpfrec/bpfrec)
 #   make run          boot the patched kernel and record a sample BPF workload
-#   make check        every test: series, unit, fuzz, host, guest (default + debug kernel)
+#   make check        every test: scripts, series, unit, fuzz, host, demo, guest (default + debug)
 #   make help         all targets
 #
 # KCONFIG=debug selects the debug kernel (KASAN, lockdep) for kernel, vm-test, run and shell;

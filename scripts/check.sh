@@ -26,7 +26,7 @@ suite_fuzz() {
 # suites: NAME and command, in the order they run. Every base of kernel/bases gets its
 # series check and a guest run; the debug kernel and the demo run on the primary base.
 primary=$(bases | head -n 1)
-suites=()
+suites=("scripts:$TOP/scripts/check-scripts.sh")
 for b in $(bases); do
 	suites+=("series-$b:$TOP/scripts/check-series.sh --base $b")
 done
