@@ -4,14 +4,16 @@
  * CPU; on a process, a thread or the workload, per thread and CPU, the
  * threads of a CPU sharing one ring, and new threads are inherited.  The
  * first sampling event also asks for the task records (MMAP2, FORK,
- * EXIT) that let user addresses be symbolised; COMM comes from the
- * side-band event, system-wide.
+ * EXIT) that let user addresses be symbolised, a dummy event when
+ * --off-cpu is all there is to sample; COMM comes from the side-band
+ * event, system-wide.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "util/array.h"
 #include "util/evlist.h"
 #include "util/sampler.h"
@@ -84,12 +86,52 @@ static int resolve_target(struct sampler *s, pid_t workload)
 	return 0;
 }
 
+/* What every event of the target shares: its scope and its wakeups. */
+static void target_attr(const struct sampler *s, struct perf_event_attr *attr,
+			const struct evlist *el, pid_t workload)
+{
+	/* a process's new threads, the workload's children */
+	attr->inherit = s->pid || workload;
+	attr->watermark = 1;
+	attr->wakeup_watermark = el->ring_bytes / 4;
+}
+
+/*
+ * --off-cpu alone samples from BPF, not from a perf event: a dummy event
+ * on the target then asks for the task records, or the mappings made
+ * during the recording (the workload's exec first) stay unknown and so do
+ * the user frames of its stacks.  perf adds such a tracking event too.
+ */
+static int open_tracking(const struct sampler *s, struct evlist *el, pid_t workload)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_CPU,
+		.sample_id_all = 1,
+		.disabled = 1,
+		.mmap = 1,
+		.mmap2 = 1,
+		.task = 1,
+		/* the clock of the samples and the side-band */
+		.use_clockid = 1,
+		.clockid = CLOCK_MONOTONIC,
+	};
+
+	target_attr(s, &attr, el, workload);
+	return evlist_add_tasks(el, &attr, "dummy", s->tids, s->nr_tids);
+}
+
 int sampler_open(struct sampler *s, struct evlist *el, pid_t workload)
 {
 	struct perf_event_attr attr;
 	int i, err;
 
 	err = resolve_target(s, workload);
+	if (!err && !s->nr_specs && s->off_cpu)
+		return open_tracking(s, el, workload);
 	for (i = 0; !err && i < s->nr_specs; i++) {
 		err = sample_event_attr(s->specs[i], &s->opts, &attr);
 		if (err)
@@ -99,10 +141,7 @@ int sampler_open(struct sampler *s, struct evlist *el, pid_t workload)
 			attr.mmap2 = 1;
 			attr.task = 1;
 		}
-		/* a process's new threads, the workload's children */
-		attr.inherit = s->pid || workload;
-		attr.watermark = 1;
-		attr.wakeup_watermark = el->ring_bytes / 4;
+		target_attr(s, &attr, el, workload);
 		err = evlist_add_tasks(el, &attr, s->specs[i], s->tids, s->nr_tids);
 	}
 	return err;

@@ -138,6 +138,13 @@ if [ -f "$tmp/direct.data" ]; then
 			echo "kallsyms line: $(grep '^# kernel' "$tmp/report.txt") $(head -c 200 "$tmp/report.err")"
 		grep -q '^sleeper;.*;hrtimer_nanosleep;do_nanosleep;schedule;__schedule;' "$tmp/report.folded" ||
 			echo "no sleeper stack in hrtimer_nanosleep: $(grep '^sleeper' "$tmp/report.folded" | head -c 300)")"
+	# the user frames: the mappings of the sleeper's exec, made after the
+	# start, recorded by the tracking event (--off-cpu samples from BPF)
+	user_ns=$(awk '/;main;sleeps;sleep_in_known_place;entry_SYSCALL_64/ { s += $NF } END { print s + 0 }' \
+		"$tmp/report.folded")
+	result "report names the sleeps' user frames (main;sleeps;sleep_in_known_place): all $sum ns of them" "$(
+		within "$user_ns" "$sum" 1 ||
+			echo "$user_ns ns in that stack: $(grep '^sleeper' "$tmp/report.folded" | sort -t' ' -k2 -n | tail -n 1 | head -c 300)")"
 fi
 
 # 2. 200 ms: the same sleeps summed, written when the recording stopped
