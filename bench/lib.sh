@@ -41,12 +41,28 @@ with open(sys.argv[1], "w") as f:
 cpu_of() { awk '{ printf "%.4f", $1 }' "$tmp/$1.usage"; }
 rss_of() { awk '{ print $2 }' "$tmp/$1.usage"; }
 
-# the recorders, bpfrec and perf, into $tmp/bpfrec.data and $tmp/perf.data
+# the recorders, bpfrec and perf, into $tmp/bpfrec.data and $tmp/perf.data.
+# Each gets a workload that says it started: both start theirs once
+# recording (perf after synthesising every task, bpfrec every BPF object),
+# so the storm begins when both record, however loaded the machine; a
+# fixed wait lost the whole storm under load.  The workload then sleeps
+# in one process until the recorder's stop ends it.
 recorders_start() {
-	waited bpfrec "$BPFREC" record -e bpf-events -o "$tmp/bpfrec.data"
-	waited perf "$PERF" record -a -e dummy -o "$tmp/perf.data"
-	# both set up: perf synthesises every task, bpfrec every BPF object
-	sleep 3
+	local r i
+	for r in bpfrec perf; do
+		rm -f "$tmp/$r.ready"
+	done
+	waited bpfrec "$BPFREC" record -e bpf-events -o "$tmp/bpfrec.data" -- \
+		sh -c "echo >$tmp/bpfrec.ready; exec sleep 100000"
+	waited perf "$PERF" record -a -e dummy -o "$tmp/perf.data" -- \
+		sh -c "echo >$tmp/perf.ready; exec sleep 100000"
+	for r in bpfrec perf; do
+		for ((i = 0; i < 1200; i++)); do
+			[ -e "$tmp/$r.ready" ] && break
+			sleep 0.05
+		done
+		[ -e "$tmp/$r.ready" ] || { echo "$bench: $r did not start recording in 60 s: $(tail -n 1 "$tmp/$r.log")" >&2; exit 1; }
+	done
 }
 
 # recorder_pid NAME: the recorder's pid (the waiter's child)
