@@ -19,6 +19,7 @@
 #include "util/printable.h"
 #include "util/sample_view.h"
 #include "util/timeline.h"
+#include "util/user_syms.h"
 
 /* What a record is about, for --kinds. */
 enum kind {
@@ -589,8 +590,49 @@ static void outputs_free(void)
 
 /* ---- samples of the sampled events: -e cpu-clock, tracepoints, off-CPU ---- */
 
-/* the file being read: its tracing data and BPF images */
+/* the file being read: its tracing data and BPF images, its processes' mappings */
 static struct sample_view view;
+static struct intern user_paths;
+static struct user_syms users = { .strs = &user_paths };
+
+/* The view and the mappings of @tl's file, for one pass over it. */
+static void view_open(struct timeline *tl, char *warn, size_t len)
+{
+	tl->samples = true;
+	tl->users = &users;
+	sample_view_open(&view, tl->reader, warn, len);
+}
+
+static void view_close(void)
+{
+	sample_view_free(&view);
+	user_syms_free(&users);
+	intern_free(&user_paths);
+}
+
+/*
+ * The symbol of @addr and the offset into it, NULL when unknown: kernel
+ * and BPF addresses from the view, user ones from @pid's mappings.  A
+ * return address (@ret) is named by its call, the byte before: a call
+ * that never returns may end its function.  *@dso gets a user frame's
+ * file, NULL otherwise.
+ */
+static const char *addr_sym(__u32 pid, __u64 addr, bool ret, __u64 *off, const char **dso)
+{
+	const struct umap *m;
+	const char *sym;
+
+	*dso = NULL;
+	if (sample_view_where(&view, addr) != SV_USER)
+		return sample_view_sym(&view, addr, off);
+	m = user_syms_map(&users, pid, addr - ret);
+	if (!m)
+		return NULL;
+	*dso = user_syms_path(&users, m);
+	sym = user_syms_name(&users, m, addr - ret, off);
+	*off += ret;
+	return sym;
+}
 
 static const char *const where_names[] = {
 	[SV_USER] = "user", [SV_KERNEL] = "kernel", [SV_BPF] = "bpf",
@@ -602,11 +644,12 @@ static void sample_row(struct row *r, const struct timeline *tl)
 	const struct pd_event_info *ev = &tl->info->events[r->e->event];
 	const struct pd_sample *s = &r->e->sample;
 	struct trace_field f[MAX_DETAILS - 1];
+	const char *dso;
 	__u64 off;
 	int i, n;
 
 	r->type = where_names[sample_view_where(&view, s->ip)];
-	r->name = sample_view_sym(&view, s->ip, &off);
+	r->name = addr_sym(s->pid, s->ip, false, &off, &dso);
 	kv_num(r, "ip", KV_HEX, s->ip);
 	switch (sample_view_kind(ev)) {
 	case SV_TRACEPOINT:
@@ -640,50 +683,98 @@ static bool context_marker(__u64 ip)
 	return ip >= (__u64)-4095;
 }
 
+/* The file name of @path, as perf shows a user frame's. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * Frame @i of @s's stack: its symbol and offset (NULL when unknown) and,
+ * for a user frame, its file.  Context markers (PERF_CONTEXT_*) give
+ * NULL and *@dso NULL too; after one, the frame is where the sample was,
+ * the next ones are return addresses.
+ */
+static const char *frame_sym(const struct pd_sample *s, __u64 i, __u64 *off, const char **dso)
+{
+	bool ret = i > 0 && !context_marker(s->callchain[i - 1]);
+
+	if (context_marker(s->callchain[i])) {
+		*dso = NULL;
+		return NULL;
+	}
+	return addr_sym(s->pid, s->callchain[i], ret, off, dso);
+}
+
 /* The stack, perf's way: one frame a line, under its sample. */
 static void print_callchain(const struct row *r)
 {
 	const struct pd_sample *s = &r->e->sample;
-	const char *sym;
+	unsigned long long addr;
+	const char *sym, *dso;
 	__u64 i, off;
 
 	for (i = 0; i < s->nr_callchain; i++) {
 		if (context_marker(s->callchain[i]))
 			continue;
-		sym = sample_view_sym(&view, s->callchain[i], &off);
-		if (sym)
-			printf("\t%16llx %s+0x%llx\n", (unsigned long long)s->callchain[i], sym,
-			       (unsigned long long)off);
+		sym = frame_sym(s, i, &off, &dso);
+		addr = s->callchain[i];
+		if (sym && dso)
+			printf("\t%16llx %s+0x%llx (%s)\n", addr, sym, (unsigned long long)off,
+			       base_name(dso));
+		else if (sym)
+			printf("\t%16llx %s+0x%llx\n", addr, sym, (unsigned long long)off);
+		else if (dso)
+			printf("\t%16llx [%s]\n", addr, base_name(dso));
 		else
-			printf("\t%16llx [%s]\n", (unsigned long long)s->callchain[i],
+			printf("\t%16llx [%s]\n", addr,
 			       where_names[sample_view_where(&view, s->callchain[i])]);
 	}
 }
 
-/* The stack as a JSON array of "symbol+0xoff" or "0xaddress". */
+/*
+ * The stack as a JSON array of "symbol+0xoff" (kernel, BPF), "symbol+0xoff
+ * (/path/of/file)" (user) or "0xaddress" (unknown); null when out of
+ * memory.
+ */
 static void json_callchain(struct json *j, const struct row *r)
 {
 	const struct pd_sample *s = &r->e->sample;
-	char frames[8192], *p = frames;
-	const char *sym, *end = frames + sizeof(frames) - 64;
+	unsigned long long addr, o;
+	char frame[768], *text = NULL;
+	const char *sym, *dso;
+	size_t len = 0;
+	bool first = true;
 	__u64 i, off;
+	FILE *f = open_memstream(&text, &len);
 
-	*p++ = '[';
-	for (i = 0; i < s->nr_callchain && p < end; i++) {
+	if (!f) {
+		json_raw(j, "callchain", "null");
+		return;
+	}
+	fputc('[', f);
+	for (i = 0; i < s->nr_callchain; i++) {
 		if (context_marker(s->callchain[i]))
 			continue;
-		sym = sample_view_sym(&view, s->callchain[i], &off);
-		/* symbols are C identifiers and dots: nothing to escape */
-		if (sym)
-			p += snprintf(p, end - p + 60, "%s\"%.200s+0x%llx\"", p > frames + 1 ? "," : "",
-				      sym, (unsigned long long)off);
+		sym = frame_sym(s, i, &off, &dso);
+		addr = s->callchain[i];
+		o = off;
+		if (sym && dso)
+			snprintf(frame, sizeof(frame), "%.200s+0x%llx (%.500s)", sym, o, dso);
+		else if (sym)
+			snprintf(frame, sizeof(frame), "%.200s+0x%llx", sym, o);
 		else
-			p += snprintf(p, end - p + 60, "%s\"0x%llx\"", p > frames + 1 ? "," : "",
-				      (unsigned long long)s->callchain[i]);
+			snprintf(frame, sizeof(frame), "0x%llx", addr);
+		if (!first)
+			fputc(',', f);
+		first = false;
+		json_write_string(f, frame);
 	}
-	*p++ = ']';
-	*p = 0;
-	json_raw(j, "callchain", frames);
+	fputc(']', f);
+	json_raw(j, "callchain", fclose(f) ? "null" : text);
+	free(text);
 }
 
 /* Samples shown: the sampled events', and the user's objects' output. */
@@ -770,8 +861,12 @@ struct widths {
 static const struct widths min_widths = { 8, 7, 16, 12, 16, 20 };
 /* a BPF symbol, bpf_prog_<tag>_<name>, takes 26 + the name */
 static const struct widths max_widths = { 20, 23, 16, 16, 56, 32 };
-/* what the columns leave to the details, at least, in a line of --width */
-#define DETAILS_ROOM	32
+/*
+ * what the columns leave to the details, at least, in a line of --width:
+ * a sample's, "ip=0xffffffff81234567 period=250000", whose columns now
+ * name user symbols too
+ */
+#define DETAILS_ROOM	40
 #define CPU_WIDTH	5
 #define ID_WIDTH	6
 #define TAG_WIDTH	16
@@ -1082,8 +1177,7 @@ static int measure(const struct script_args *args, struct widths *w, char *err,
 
 	if (timeline_open(&tl, args->input, err, errlen))
 		return -EINVAL;
-	tl.samples = true;
-	sample_view_open(&view, tl.reader, warn, sizeof(warn));
+	view_open(&tl, warn, sizeof(warn));
 	while ((ret = timeline_next(&tl, &e, err, errlen)) > 0) {
 		if (!shown(&tl, &e))
 			continue;
@@ -1091,7 +1185,7 @@ static int measure(const struct script_args *args, struct widths *w, char *err,
 		if (wanted(args, &row))
 			fit_widths(w, &row);
 	}
-	sample_view_free(&view);
+	view_close();
 	timeline_close(&tl);
 	fit_width(w, args->budget);
 	return ret;
@@ -1109,8 +1203,7 @@ static int print(const struct script_args *args, const struct widths *w, char *e
 
 	if (timeline_open(&tl, args->input, err, errlen))
 		return -EINVAL;
-	tl.samples = true;
-	sample_view_open(&view, tl.reader, warn, sizeof(warn));
+	view_open(&tl, warn, sizeof(warn));
 	if (warn[0])
 		fprintf(stderr, "bpfrec script: warning: %s: %s\n", args->input, warn);
 	if (!args->json)
@@ -1129,7 +1222,7 @@ static int print(const struct script_args *args, const struct widths *w, char *e
 				print_callchain(&row);
 		}
 	}
-	sample_view_free(&view);
+	view_close();
 	if (!ret && pd_reader_repaired(tl.reader))
 		fprintf(stderr, "bpfrec script: %s: %llu oversized side-band records repaired (a stock kernel bug with several listeners)\n",
 			args->input, (unsigned long long)pd_reader_repaired(tl.reader));

@@ -137,9 +137,9 @@ static void notes(const char *path, const struct profile *p, bool to_stderr)
 {
 	if (to_stderr && !p->have_ksyms)
 		fprintf(stderr, "bpfrec report: %s: %s\n", path, p->ksyms_note);
-	if (p->dsos.nr_changed)
+	if (p->users.dsos.nr_changed)
 		fprintf(stderr, "bpfrec report: %s: %zu files changed since the recording (other build-id): their addresses are not named\n",
-			path, p->dsos.nr_changed);
+			path, p->users.dsos.nr_changed);
 	if (pd_reader_warning(p->reader))
 		fprintf(stderr, "bpfrec report: warning: %s: %s\n", path,
 			pd_reader_warning(p->reader));

@@ -100,7 +100,7 @@ static void load_syms(struct dso *d)
 		qsort(d->syms, d->nr_syms, sizeof(*d->syms), sym_cmp);
 }
 
-static const char *find_sym(const struct dso *d, GElf_Addr addr)
+static const struct dso_sym *find_sym(const struct dso *d, GElf_Addr addr)
 {
 	size_t lo = 0, hi = d->nr_syms;
 	const struct dso_sym *s;
@@ -119,7 +119,7 @@ static const char *find_sym(const struct dso *d, GElf_Addr addr)
 	s = &d->syms[lo - 1];
 	while (s > d->syms && s[-1].addr == s->addr)
 		s--;
-	return !s->size || addr - s->addr < s->size ? s->name : NULL;
+	return !s->size || addr - s->addr < s->size ? s : NULL;
 }
 
 static void dso_open(struct dso_syms *t, struct dso *d, const char *path,
@@ -186,9 +186,10 @@ static GElf_Addr offset_to_vaddr(Elf *elf, __u64 off)
 }
 
 const char *dso_syms_find(struct dso_syms *t, __u64 key, const char *path,
-			  const __u8 *build_id, size_t build_id_len, __u64 file_off)
+			  const __u8 *build_id, size_t build_id_len, __u64 file_off, __u64 *off)
 {
 	struct dso *d = dso_get(t, key, path, build_id, build_id_len);
+	const struct dso_sym *s;
 	GElf_Addr vaddr;
 
 	if (!d || !d->dwfl)
@@ -196,7 +197,10 @@ const char *dso_syms_find(struct dso_syms *t, __u64 key, const char *path,
 	vaddr = offset_to_vaddr(d->elf, file_off);
 	if (!vaddr)
 		return NULL;
-	return find_sym(d, vaddr + d->bias);
+	s = find_sym(d, vaddr + d->bias);
+	if (s && off)
+		*off = vaddr + d->bias - s->addr;
+	return s ? s->name : NULL;
 }
 
 void dso_syms_free(struct dso_syms *t)

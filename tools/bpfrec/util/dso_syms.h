@@ -23,13 +23,13 @@ struct dso_syms {
 
 /*
  * The symbol at offset @file_off of file @path (a mapping's pgoff plus
- * the distance into it), NULL when the file cannot be read or no symbol
- * covers it.  @key names @path for the cache (an interned id); @build_id
+ * the distance into it), and the distance into the symbol in @off (may
+ * be NULL); NULL when the file cannot be read or no symbol covers it.  @key names @path for the cache (an interned id); @build_id
  * (may be NULL) is what the recording saw: a file that changed since is
  * not symbolised.  The name stays valid until dso_syms_free().
  */
 const char *dso_syms_find(struct dso_syms *t, __u64 key, const char *path,
-			  const __u8 *build_id, size_t build_id_len, __u64 file_off);
+			  const __u8 *build_id, size_t build_id_len, __u64 file_off, __u64 *off);
 void dso_syms_free(struct dso_syms *t);
 
 #endif /* BPFREC_DSO_SYMS_H */

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <bpf/btf.h>
 #include "util/array.h"
@@ -117,24 +116,9 @@ static void kernel_mmap(struct profile *p, const struct pd_record *rec)
 
 static int on_mmap(struct profile *p, const struct pd_record *rec)
 {
-	struct umap m = {
-		.start = rec->mmap.start,
-		.end = rec->mmap.start + rec->mmap.len,
-		.pgoff = rec->mmap.pgoff,
-	};
-
-	if (rec->mmap.pid == (__u32)-1) {
+	if (rec->mmap.pid == (__u32)-1)
 		kernel_mmap(p, rec);
-		return 0;
-	}
-	if (rec->misc & PERF_RECORD_MISC_MMAP_DATA ||
-	    (rec->type == PERF_RECORD_MMAP2 && !(rec->mmap.prot & PROT_EXEC)))
-		return 0;
-	if (str_id(p, rec->mmap.filename, &m.path))
-		return -ENOMEM;
-	m.build_id_len = rec->mmap.build_id_size;
-	memcpy(m.build_id, rec->mmap.build_id, m.build_id_len);
-	return proc_maps_add(&p->maps, rec->mmap.pid, &m);
+	return user_syms_record(&p->users, rec);
 }
 
 static int on_comm(struct profile *p, const struct pd_record *rec)
@@ -142,9 +126,7 @@ static int on_comm(struct profile *p, const struct pd_record *rec)
 	__u64 *slot;
 	__u32 id;
 
-	if (rec->misc & PERF_RECORD_MISC_COMM_EXEC && rec->comm.pid == rec->comm.tid)
-		proc_maps_exec(&p->maps, rec->comm.pid);
-	if (str_id(p, rec->comm.comm, &id))
+	if (user_syms_record(&p->users, rec) || str_id(p, rec->comm.comm, &id))
 		return -ENOMEM;
 	slot = hashmap_add(&p->comms, rec->comm.tid, NULL);
 	if (!slot)
@@ -165,7 +147,7 @@ static int on_fork(struct profile *p, const struct pd_record *rec)
 			return -ENOMEM;
 		*slot = comm;
 	}
-	return proc_maps_fork(&p->maps, rec->task.pid, rec->task.ppid);
+	return user_syms_record(&p->users, rec);
 }
 
 /* The BTF name of function @type_id of BTF object @btf_id, from the file. */
@@ -292,7 +274,7 @@ static int kernel_frame(struct profile *p, __u64 addr, __u32 *id)
 
 static int user_frame(struct profile *p, __u32 pid, __u64 addr, __u32 *id)
 {
-	const struct umap *m = proc_maps_find(&p->maps, pid, addr);
+	const struct umap *m = user_syms_map(&p->users, pid, addr);
 	struct frame f = { .kind = FRAME_USER, .bpf = p->none, .sym = p->unknown };
 	__u64 off, *slot = NULL;
 	const char *path, *name, *base;
@@ -313,8 +295,8 @@ static int user_frame(struct profile *p, __u32 pid, __u64 addr, __u32 *id)
 			return 0;
 		}
 	}
-	path = profile_str(p, m->path);
-	name = dso_syms_find(&p->dsos, m->path, path, m->build_id, m->build_id_len, off);
+	path = user_syms_path(&p->users, m);
+	name = user_syms_name(&p->users, m, addr, NULL);
 	base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	snprintf(dso, sizeof(dso), "[%s]", base);
@@ -456,6 +438,7 @@ int profile_read(struct profile *p, const char *path, const char *kallsyms, char
 	int ret;
 
 	memset(p, 0, sizeof(*p));
+	p->users.strs = &p->strs;
 	p->reader = pd_reader_open(path, err, errlen);
 	if (!p->reader)
 		return -1;
@@ -548,8 +531,7 @@ void profile_free(struct profile *p)
 	free(p->scratch);
 	ksyms_free(&p->ksyms);
 	bpf_images_free(&p->images);
-	proc_maps_free(&p->maps);
-	dso_syms_free(&p->dsos);
+	user_syms_free(&p->users);
 	if (p->reader)
 		pd_reader_close(p->reader);
 	memset(p, 0, sizeof(*p));

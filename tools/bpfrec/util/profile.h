@@ -14,12 +14,11 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "util/bpf_images.h"
-#include "util/dso_syms.h"
 #include "util/hashmap.h"
 #include "util/intern.h"
 #include "util/ksyms.h"
-#include "util/proc_maps.h"
 #include "util/perf_data/perf_data.h"
+#include "util/user_syms.h"
 
 /* The event of `bpfrec record --off-cpu`: PERIOD is the time off CPU, in ns. */
 #define PROFILE_OFFCPU_EVENT	"offcpu-time"
@@ -55,8 +54,7 @@ struct profile {
 	bool have_ksyms;
 	char ksyms_note[256];		/* how kernel addresses were named */
 	struct bpf_images images;
-	struct proc_maps maps;
-	struct dso_syms dsos;
+	struct user_syms users;		/* paths interned in strs */
 	struct hashmap comms;		/* tid -> comm string id */
 	struct hashmap kcache;		/* kernel address -> frame id */
 	struct hashmap ucache;		/* path id << 40 | file offset -> frame id */

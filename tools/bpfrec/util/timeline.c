@@ -14,6 +14,7 @@
 #include <string.h>
 #include "util/array.h"
 #include "util/timeline.h"
+#include "util/user_syms.h"
 
 /*
  * The addresses KSYMBOL records give the recorder's own programs: a look
@@ -200,7 +201,8 @@ static int follow_link(struct timeline *tl, struct tl_event *e)
 
 /*
  * What script and report show; COMM records name tasks, SAMPLEs are
- * counted, and delivered when asked (their raw data is the record's).
+ * counted, and delivered when asked (their raw data is the record's);
+ * the task records keep the user mappings of @tl->users, when given.
  */
 static bool take(struct timeline *tl, const struct pd_record *rec, struct tl_event *e, int *err)
 {
@@ -233,6 +235,14 @@ static bool take(struct timeline *tl, const struct pd_record *rec, struct tl_eve
 		break;
 	case PERF_RECORD_COMM:
 		*err = comm_set(tl, rec->comm.tid, rec->comm.comm);
+		if (!*err && tl->users)
+			*err = user_syms_record(tl->users, rec);
+		return false;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_FORK:
+		if (tl->users)
+			*err = user_syms_record(tl->users, rec);
 		return false;
 	case PERF_RECORD_SAMPLE:
 		if (rec->event >= 0)

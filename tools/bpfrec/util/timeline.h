@@ -10,6 +10,8 @@
 #include "util/hashmap.h"
 #include "util/perf_data/perf_data.h"
 
+struct user_syms;
+
 /* The longest name of a kernel symbol (KSYM_NAME_LEN). */
 #define TL_NAME_LEN		512
 
@@ -56,6 +58,7 @@ struct timeline {
 	__u64 *self_addrs;		/* JIT images of the recorder's programs */
 	size_t nr_self_addrs;
 	bool samples;			/* set to have SAMPLEs delivered too */
+	struct user_syms *users;	/* set to have it follow the task records */
 };
 
 /* Who created the recorder's own objects (PD_F_SELF), as shown. */

@@ -62,32 +62,31 @@ usage "--off-cpu-thresh without --off-cpu exits 2" 2 \
 	"bpfrec record: the --off-cpu-* options need --off-cpu $see" --off-cpu-thresh 5 -- true
 
 # where sleep_in_known_place is, "START SIZE" in hex
+# as the recording names the file: the path the sleeper was run by, resolved
+SLEEPER_PATH=$(readlink -f "$SLEEPER")
 read -r fstart fsize < <(nm -S "$SLEEPER" | awk '$4 == "sleep_in_known_place" { print $1, $2 }')
 
 # frames(r): the frames of a sample of script --json, for the checks below
 # (PYTHONPATH=$tmp, from frames import frames)
 cat >"$tmp/frames.py" <<'PY'
-def frames(r, known=0):
-    """(kernel frames, user frames, innermost user address or None) of a
-    sample; a frame named in the known function is at address @known"""
+def frames(r):
+    """(kernel frames, user frames) of a sample: user ones are named
+    "symbol+0xoff (file)" or are addresses below 2^47"""
     k = u = 0
-    uip = None
     for f in r.get("callchain", []):
-        if f.startswith("sleep_in_known_place+"):
-            a = known
-        else:
-            try:
-                a = int(f, 16)
-            except ValueError:
-                k += 1
-                continue
-        if a >= 1 << 47:
+        if f.endswith(")"):
+            u += 1
+            continue
+        try:
+            a = int(f, 16)
+        except ValueError:
             k += 1
             continue
-        u += 1
-        if uip is None:
-            uip = a
-    return k, u, uip
+        if a >= 1 << 47:
+            k += 1
+        else:
+            u += 1
+    return k, u
 PY
 
 # stats FILE [THRESH_NS]: offcpu_stats of the sleeper's function
@@ -145,6 +144,16 @@ if [ -f "$tmp/direct.data" ]; then
 	result "report names the sleeps' user frames (main;sleeps;sleep_in_known_place): all $sum ns of them" "$(
 		within "$user_ns" "$sum" 1 ||
 			echo "$user_ns ns in that stack: $(grep '^sleeper' "$tmp/report.folded" | sort -t' ' -k2 -n | tail -n 1 | head -c 300)")"
+	# and script names them as perf script does: symbol+offset (file)
+	"$BPFREC" script -i "$tmp/direct.data" >"$tmp/script.txt" 2>>"$tmp/report.err"
+	"$BPFREC" script -i "$tmp/direct.data" --json >"$tmp/script.json" 2>>"$tmp/report.err"
+	result "script names the sleeps' user frames: sleep_in_known_place+0x.. (sleeper), sleeps, main" "$(
+		frames=$(grep -A 20 ' sleeper .* offcpu-time ' "$tmp/script.txt" | grep -v '^[0-9]' |
+			sed -n 's/^\t *[0-9a-f]* \([a-z_]*\)+0x[0-9a-f]* (sleeper)$/\1/p' | head -n 3 | tr '\n' ' ')
+		[ "$frames" = "sleep_in_known_place sleeps main " ] ||
+			echo "frames '$frames': $(grep -m 1 -A 12 ' sleeper .* offcpu-time ' "$tmp/script.txt" | tail -n 5 | tr '\n\t' '  ')"
+		grep -q '"callchain":\[.*"entry_SYSCALL_64_after_hwframe+0x[0-9a-f]*","sleep_in_known_place+0x[0-9a-f]* ('"$SLEEPER_PATH"')","sleeps+0x[0-9a-f]* ('"$SLEEPER_PATH"')","main+0x[0-9a-f]* ('"$SLEEPER_PATH"')"' "$tmp/script.json" ||
+			echo "--json: $(grep -m 1 offcpu-time "$tmp/script.json" | grep -o '"callchain".*' | head -c 300)")"
 fi
 
 # 2. 200 ms: the same sleeps summed, written when the recording stopped

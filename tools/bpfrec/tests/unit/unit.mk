@@ -27,7 +27,9 @@
 #   make unit-test
 
 PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c util/array.c
-PROFILE_SRCS := util/intern.c util/ksyms.c util/bpf_images.c util/proc_maps.c util/dso_syms.c \
+# the timeline names user frames through them
+USER_SYMS_SRCS := util/intern.c util/proc_maps.c util/dso_syms.c util/user_syms.c
+PROFILE_SRCS := $(USER_SYMS_SRCS) util/ksyms.c util/bpf_images.c \
 		util/profile.c util/profile_print.c util/flamegraph.c util/trace_fields.c
 # builtin-report.c with its profile
 REPORT_SRCS := builtin-report.c report_profile.c $(PROFILE_SRCS)
@@ -43,7 +45,8 @@ UNIT_test_script := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_de
 		    cmd_args.c $(REPORT_SRCS)
 UNIT_test_desc := $(UNIT_test_script)
 UNIT_test_output := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-		    util/printable.c util/sample_view.c util/trace_fields.c builtin-script.c input_option.c cmd_args.c
+		    util/printable.c util/sample_view.c util/trace_fields.c builtin-script.c input_option.c cmd_args.c \
+		    $(USER_SYMS_SRCS)
 UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf.c
 UNIT_test_profile := $(PERF_DATA_SRCS) util/timeline.c util/json.c $(PROFILE_SRCS)
 UNIT_test_script_samples := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
