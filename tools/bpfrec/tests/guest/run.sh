@@ -514,5 +514,7 @@ fi
 [ -f "$here/sampling.sh" ] && . "$here/sampling.sh"
 # records that describe their objects: --capture=off, link detach and update
 [ -f "$here/describe.sh" ] && . "$here/describe.sh"
+# a map's creator, with another task opening its maps by id
+[ -f "$here/creator.sh" ] && . "$here/creator.sh"
 
 finish

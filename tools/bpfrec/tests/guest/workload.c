@@ -17,6 +17,7 @@
  *   usage: workload [-n ROUNDS] [-l FILE] [-w]
  *          workload -s COUNT [-l FILE]
  *          workload -c CGROUP_DIR [-l FILE]
+ *          workload -o COUNT [-l FILE]
  *
  * -w holds each round's objects until a line (or EOF) arrives on stdin,
  * so that a test can start a recorder while they exist.
@@ -29,6 +30,12 @@
  * BPF_LINK_UPDATE to b (no flags), to c with BPF_F_REPLACE of b, then
  * BPF_LINK_DETACH, and close.
  *
+ * -o races an opener against the creator of maps: a child named "opener"
+ * opens every new map by id (BPF_MAP_GET_NEXT_ID, BPF_MAP_GET_FD_BY_ID)
+ * as fast as it can, while the workload creates COUNT array maps
+ * "race_map", each closed at once.  An opener can get its fd before the
+ * creator gets its own: a recorder must still name the creator.
+ *
  * -l FILE gets the ids, one object a line, read with
  * BPF_OBJ_GET_INFO_BY_FD while the object lives:
  *   pid PID
@@ -37,6 +44,7 @@
  *   prog ID TYPE NAME TAG
  *   link ID TYPE PROGID
  *   cglink ID PROG_A PROG_B PROG_C    (-c)
+ *   opener PID OPENED                 (-o: how many maps it opened)
  *   done                      (all released, just before exiting)
  * TYPE is libbpf's name of the map, program or link type.
  * Exit status: 0 ok, 1 a bpf() call failed, 2 usage.
@@ -51,7 +59,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/bpf.h>
 #include <linux/btf.h>
 
@@ -597,11 +607,112 @@ out:
 	return ret;
 }
 
+/* The opener of -o: opens each map newer than @last until @stop has data; the count on @out. */
+static void opener(__u32 last, int stop, int out)
+{
+	union bpf_attr attr;
+	unsigned int opened = 0;
+	char byte;
+	int fd;
+
+	prctl(PR_SET_NAME, "opener");
+	for (;;) {
+		memset(&attr, 0, sizeof(attr));
+		attr.start_id = last;
+		/* nothing new: the time to look whether to stop */
+		if (sys_bpf(BPF_MAP_GET_NEXT_ID, &attr)) {
+			if (read(stop, &byte, 1) >= 0 || errno != EAGAIN)
+				break;
+			continue;
+		}
+		last = attr.next_id;
+		memset(&attr, 0, sizeof(attr));
+		attr.map_id = last;
+		fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+		if (fd >= 0) {
+			opened++;
+			close(fd);
+		}
+	}
+	if (write(out, &opened, sizeof(opened)) != sizeof(opened))
+		_exit(1);
+	_exit(0);
+}
+
+/* The newest map id now, 0 when there is none. */
+static __u32 newest_map(void)
+{
+	union bpf_attr attr;
+	__u32 last = 0;
+
+	for (;;) {
+		memset(&attr, 0, sizeof(attr));
+		attr.start_id = last;
+		if (sys_bpf(BPF_MAP_GET_NEXT_ID, &attr))
+			return last;
+		last = attr.next_id;
+	}
+}
+
+static int race_map(void)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = 4;
+	attr.value_size = 8;
+	attr.max_entries = 1;
+	strncpy(attr.map_name, "race_map", sizeof(attr.map_name) - 1);
+	return sys_bpf(BPF_MAP_CREATE, &attr);
+}
+
+static int map_race(int count)
+{
+	int stop[2], out[2], fd, i, status, ret = 0;
+	unsigned int opened = 0;
+	__u32 id;
+	pid_t child;
+
+	if (pipe(stop) || pipe(out) || fcntl(stop[0], F_SETFL, O_NONBLOCK)) {
+		perror("workload: pipe");
+		return 1;
+	}
+	fflush(NULL);
+	child = fork();
+	if (child < 0) {
+		perror("workload: fork");
+		return 1;
+	}
+	if (!child)
+		opener(newest_map(), stop[0], out[1]);
+	for (i = 0; i < count && !ret; i++) {
+		fd = race_map();
+		id = fd < 0 ? 0 : id_of(fd, 0);
+		if (!id) {
+			fprintf(stderr, "workload: race_map: %s\n", strerror(errno));
+			ret = 1;
+		}
+		if (fd >= 0)
+			close(fd);
+		id_line("map %u array race_map\n", id);
+	}
+	if (write(stop[1], "", 1) != 1 || read(out[0], &opened, sizeof(opened)) != sizeof(opened) ||
+	    waitpid(child, &status, 0) != child || status) {
+		fprintf(stderr, "workload: the opener failed\n");
+		return 1;
+	}
+	id_line("opener %d %u\n", (int)child, opened);
+	printf("map race: %d maps created, %u opened by id by the opener\n", count, opened);
+	return ret;
+}
+
 static void print_usage(void)
 {
 	fprintf(stderr, "usage: workload [-n ROUNDS] [-l IDS_FILE] [-w]\n"
 		"       workload -s COUNT [-l IDS_FILE]\n"
-		"       workload -c CGROUP_DIR [-l IDS_FILE]\n");
+		"       workload -c CGROUP_DIR [-l IDS_FILE]\n"
+		"       workload -o COUNT [-l IDS_FILE]\n");
 	exit(2);
 }
 
@@ -631,10 +742,13 @@ static int done(void)
 int main(int argc, char **argv)
 {
 	const char *ids_path = NULL, *cgroup = NULL;
-	int rounds = 1, count = 0, opt, i;
+	int rounds = 1, count = 0, race = 0, opt, i;
 
-	while ((opt = getopt(argc, argv, "n:l:ws:c:h")) != -1) {
+	while ((opt = getopt(argc, argv, "n:l:ws:c:o:h")) != -1) {
 		switch (opt) {
+		case 'o':
+			race = count_arg(optarg);
+			break;
 		case 's':
 			count = count_arg(optarg);
 			break;
@@ -669,6 +783,8 @@ int main(int argc, char **argv)
 		return storm(count) || done();
 	if (cgroup)
 		return cgroup_link(cgroup) || done();
+	if (race)
+		return map_race(race) || done();
 	printf("workload: pid %d, %d round%s of BTF, map, program and link\n",
 	       (int)getpid(), rounds, rounds == 1 ? "" : "s");
 	for (i = 1; i <= rounds; i++) {
