@@ -71,8 +71,7 @@ echo "==== bpfrec script -i prof.data: program $id loaded, then unloaded"
 bpfrec script -i prof.data | awk -v id="$id" '$5 ~ /^PROG_/ && $6 == id' || exit
 echo "==== bpfrec report -i prof.data --sort dso,bpf"
 bpfrec report -i prof.data --sort dso,bpf || exit
-# Off CPU: ten sleeps of 50 ms in one function; the cpu-clock samples beside them
-# bring the mappings that name the user frames.
+# Off CPU: ten sleeps of 50 ms in one function, with CPU samples in the same file.
 echo "==== bpfrec record --off-cpu -e cpu-clock -F 99 -o offcpu.data -- sleeper -n 10 -m 50"
 bpfrec record --off-cpu -e cpu-clock -F 99 -o offcpu.data -- $t/sleeper -n 10 -m 50 || exit
 echo "==== bpfrec report -i offcpu.data --off-cpu --folded"
@@ -81,10 +80,10 @@ echo "==== what the workload read back with BPF_OBJ_GET_INFO_BY_FD (demo.ids)"
 cat demo.ids
 SH
 chmod +x "$work/demo.sh"
-"$TOP/scripts/vm.sh" "${vmargs[@]}" --quiet \
+"$TOP/scripts/vm.sh" "${vmargs[@]}" --quiet --output "$work/demo.out" \
 	--add "$TOP/tools/bpfrec/bpfrec:/opt/bpfrec/bin" --add "$work/demo.sh:/opt/bpfrec/bin" \
 	--add "$TOP/tools/bpfrec/.output/guest:/opt/bpfrec/tests" \
-	-- sh /opt/bpfrec/bin/demo.sh >"$work/demo.out" && rc=0 || rc=$?
+	-- sh /opt/bpfrec/bin/demo.sh && rc=0 || rc=$?
 cat "$work/demo.out"
 [ -z "$out" ] || cp "$work/demo.out" "$out"
 exit "$rc"

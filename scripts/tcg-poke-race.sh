@@ -1,5 +1,5 @@
 #!/bin/bash
-# Reproduce the QEMU TCG race that scripts/vm-test.sh tolerates once: the kernel pokes a
+# Reproduce the QEMU TCG race that scripts/vm.sh tolerates once: the kernel pokes a
 # BPF program's fentry site (int3, then the call to a trampoline) while the program runs
 # on the other vCPU, and that vCPU later runs a stale translation of the int3: an
 # "Oops: int3" at bpf_prog_..._on_switch+0x5 whose code bytes already show the call.
@@ -46,7 +46,7 @@ echo "no race in $n followers"
 GUEST
 chmod +x "$work/race.sh"
 log=$CACHE/logs/tcg-poke-race.$$.log
-if "$TOP/scripts/vm.sh" "${vmargs[@]}" --quiet --timeout 3600 --log "$log" \
+if "$TOP/scripts/vm.sh" "${vmargs[@]}" --quiet --no-retry --timeout 3600 --log "$log" \
 	--add "$work/.:/opt/race" -- /opt/race/race.sh 2>/dev/null; then
 	echo "tcg-poke-race: not reproduced in $n followers"
 	exit 1

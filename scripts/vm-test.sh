@@ -80,19 +80,8 @@ adds+=("$guest:/opt/bpfrec/tests")
 
 # One log per run: several runs may share the cache at once.
 log=$CACHE/logs/vm-test-$name.$$.log
-run_guest() {
-	"$TOP/scripts/vm.sh" "${vmargs[@]}" --quiet --timeout 1200 --log "$log" \
-		$(printf -- '--add %s ' "${adds[@]}") -- /opt/bpfrec/bin/guest-tests.sh "${targets[@]}"
-}
-# QEMU 7.2's multi-threaded TCG can run a stale int3 at a BPF program's fentry site
-# after the kernel finished poking it (scripts/tcg-poke-race.sh reproduces it; real
-# CPUs and KVM do not).  That one signature, and nothing else, gets one more boot.
-if ! run_guest; then
-	"$TOP/scripts/check-console.sh" --tcg-poke-race "$log" || exit 1
-	mv "$log" "${log%.log}.tcg-race.log"
-	stage "the guest hit QEMU TCG's code-patching race (int3 at a BPF program's fentry site, console: ${log%.log}.tcg-race.log); booting it again, once" >&2
-	run_guest
-fi
+"$TOP/scripts/vm.sh" "${vmargs[@]}" --quiet --timeout 1200 --log "$log" \
+	$(printf -- '--add %s ' "${adds[@]}") -- /opt/bpfrec/bin/guest-tests.sh "${targets[@]}"
 
 # On the patched kernel a SKIP in the project's targets would hide a missing feature.
 noskip=()
