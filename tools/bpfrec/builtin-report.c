@@ -20,6 +20,8 @@
 #define MAX_ALIVE_LISTED	50
 /* And this many creating processes, the most prolific first; the rest summed. */
 #define MAX_LOADERS_LISTED	20
+/* who created the kernel's own BTF */
+#define KERNEL_CREATOR		"(kernel)"
 
 enum kind { K_PROG = PD_PROG, K_MAP = PD_MAP, K_LINK = PD_LINK, K_BTF = PD_BTF,
 	    NR_KINDS = PD_NR_KINDS };
@@ -229,6 +231,10 @@ static void describe(struct obj *o, const struct timeline *tl,
 	} else if (origin && origin->pid && (!e->has_sample || e->sample.pid != origin->pid)) {
 		o->pid = origin->pid;
 		o->comm = strdup("");
+	} else if (o->kind == K_BTF && e->bpf.flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL &&
+		   (!e->has_sample || !e->sample.pid)) {
+		/* vmlinux's, a module's loaded before: no task made them */
+		o->comm = strdup(KERNEL_CREATOR);
 	} else if (e->has_sample) {
 		o->pid = e->sample.pid;
 		if (timeline_comm(tl, e))
@@ -460,10 +466,10 @@ static int by_process(struct obj **v, size_t n)
 		const struct obj *o = l[i].o;
 
 		snprintf(pid, sizeof(pid), "%u", o->pid);
-		if (o->pid || o->comm)
+		if (o->pid)
 			loader_line(pid, o->comm ? o->comm : "-", l[i].cnt);
 		else
-			loader_line("-", "(unknown)", l[i].cnt);
+			loader_line("-", o->comm ? o->comm : "(unknown)", l[i].cnt);
 	}
 	for (; i < nr; i++)
 		for (k = 0; k < NR_KINDS; k++)
@@ -660,7 +666,7 @@ static const char *obj_name(const struct obj *o)
 static void survivors(struct obj *objs, size_t n)
 {
 	size_t i, nr = 0, listed = 0, self[NR_KINDS] = { 0 };
-	char name[TL_NAME_LEN], comm[64];
+	char name[TL_NAME_LEN], comm[64], pid[16];
 
 	for (i = 0; i < n; i++) {
 		if (objs[i].self)
@@ -679,8 +685,9 @@ static void survivors(struct obj *objs, size_t n)
 
 		if (o->self || !alive(o))
 			continue;
-		printf("  %-5s %8u %-16s %-24s %u %s%s\n", kind_names[o->kind],
-		       o->id, printable(obj_name(o), name, sizeof(name)), o->type, o->pid,
+		snprintf(pid, sizeof(pid), o->pid ? "%u" : "-", o->pid);
+		printf("  %-5s %8u %-16s %-24s %s %s%s\n", kind_names[o->kind],
+		       o->id, printable(obj_name(o), name, sizeof(name)), o->type, pid,
 		       printable(o->comm ? o->comm : "-", comm, sizeof(comm)),
 		       o->synthesised ? " (existed at start)" : "");
 		listed++;

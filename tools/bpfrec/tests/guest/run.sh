@@ -407,6 +407,20 @@ else
 	fail "report: workload created $want_objs progs/maps/links/BTF" "row '${row:-none}' for pid $wpid"
 fi
 
+# the kernel's own BTF (vmlinux: no modules here) existed at start, made by no task
+if [ "$lacks" = 1 ]; then
+	skip "report: vmlinux's BTF created by (kernel)" "no BTF records"
+else
+	row=$(awk '
+		/^Objects by creating process:/ { s = 1; next }
+		/^$/ { s = 0 }
+		s && $1 == "-" && $2 == "(kernel)" { print $3, $4, $5, $6 }' "$tmp/report")
+	alive=$(awk '/^Alive at the end/ { s = 1; next } s && $1 == "btf" && $3 == "vmlinux" { print $5, $6, $7, $8, $9 }' "$tmp/report")
+	result "report: vmlinux's BTF created by (kernel), alive at the end" \
+		"$([ "$row" = "0 0 0 1" ] && [ "$alive" = "- (kernel) (existed at start)" ] ||
+		   echo "row '$row', alive '$alive'")"
+fi
+
 if grep -q "map/link/btf records $state\$" "$tmp/report"; then
 	pass "report: map/link/btf records $state"
 else
