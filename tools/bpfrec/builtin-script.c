@@ -861,12 +861,8 @@ struct widths {
 static const struct widths min_widths = { 8, 7, 16, 12, 16, 20 };
 /* a BPF symbol, bpf_prog_<tag>_<name>, takes 26 + the name */
 static const struct widths max_widths = { 20, 23, 16, 16, 56, 32 };
-/*
- * what the columns leave to the details, at least, in a line of --width:
- * a sample's, "ip=0xffffffff81234567 period=250000", whose columns now
- * name user symbols too
- */
-#define DETAILS_ROOM	40
+/* what the columns leave to the details, at least, in a line of --width */
+#define DETAILS_ROOM	32
 #define CPU_WIDTH	5
 #define ID_WIDTH	6
 #define TAG_WIDTH	16
