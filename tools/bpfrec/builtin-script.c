@@ -630,7 +630,8 @@ static const char *addr_sym(__u32 pid, __u64 addr, bool ret, __u64 *off, const c
 		return NULL;
 	*dso = user_syms_path(&users, m);
 	sym = user_syms_name(&users, m, addr - ret, off);
-	*off += ret;
+	if (sym)
+		*off += ret;
 	return sym;
 }
 
