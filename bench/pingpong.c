@@ -3,7 +3,8 @@
  * Context-switch ping-pong: two threads pass a byte back and forth over
  * two pipes for SEC seconds; prints the round trips per second.  Every
  * round trip is two sleeps and two wakeups: what an off-CPU profiler
- * pays for on every switch.
+ * pays for on every switch (bench/run-offcpu.sh), and where the leader
+ * and followers of --bpf-counters run (bench/stat-guest.sh).
  *
  *   pingpong [SEC]
  */

@@ -1,21 +1,32 @@
 #!/bin/bash
-# What `bpfrec stat --all-progs` costs, on the host (the README's stat figures):
-#   - ns added per program run while bpfrec holds BPF_ENABLE_STATS (expected about
-#     20 ns: two clock reads), from the kernel's own mean of BPF_PROG_TEST_RUN with a
-#     large repeat, stats off vs held by bpfrec;
-#   - bpfrec's own CPU watching 1000 running programs for 10 s with -I 1000 --idle
-#     (every row printed), beside the peer that lists them every second (bpftool prog
-#     show -j), as a ratio.
-# Wall time, medians over rounds: the figures move with the host's load.
-#   usage: bench/run-stat-bench.sh [--rounds N]
+# What `bpfrec stat` costs, as ratios (the README's stat table):
+#   --all-progs (host): ns added per program run while bpfrec holds BPF_ENABLE_STATS
+#     (expected about 20 ns: two clock reads), and bpfrec's own CPU watching 1000
+#     running programs with -I 1000, beside the peer that lists them every second
+#     (bpftool prog show -j).
+#   stat -b (guest: the host refuses trampolines): ns added per target run
+#     (BPF_PROG_TEST_RUN with a large repeat), profiler on vs off, against bare
+#     fentry+fexit programs that do nothing, the floor. Goal: <= 1.2x the floor.
+#   --bpf-counters (guest): perf events used, context switch cost and the sessions'
+#     own CPU with 1, 4 and 16 sessions counting cpu-clock on every CPU, vs the same
+#     number of plain sessions (bench/../tools/bpfrec/tests/stat/perf-count.c: one
+#     perf event per CPU each). Goal: one perf event per CPU at any N, each session
+#     beyond the first cheaper than a plain one.
+# All figures are wall time, medians over rounds; the guest's are wall ns under QEMU
+# TCG (scripts/vm.sh, 2 vCPUs), so only their ratios, measured side by side in the
+# same boot, mean anything. The guest half took 2 to 4 minutes for 3 to 5 rounds.
+#   usage: bench/run-stat-bench.sh [--host | --guest] [--rounds N]
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
+what=both
 rounds=3
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--host) what=host ;;
+	--guest) what=guest ;;
 	--rounds) rounds=$2; shift ;;
-	*) echo "usage: $0 [--rounds N]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--host | --guest] [--rounds N]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -25,7 +36,8 @@ work=$CACHE/bench-stat
 mkdir -p "$work"
 rm -f "$work"/*.out
 stage "building bpfrec and the benchmark's programs"
-logged "$CACHE/logs/bpfrec-build.$$.log" make -C "$tools" bpfrec .output/stat-prog
+logged "$CACHE/logs/bpfrec-build.$$.log" make -C "$tools" bpfrec .output/stat-prog .output/perf-count
+gcc -O2 -Wall -Wextra -Werror -pthread -o "$work/pingpong" "$TOP/bench/pingpong.c"
 gcc -O2 -Wall -Wextra -Werror -o "$work/prog_hold" "$TOP/bench/prog_hold.c" -lbpf
 
 # median: of the numbers on stdin
@@ -80,4 +92,55 @@ host() {
 		"$rows" "$bcpu" "$pcpu" "$(ratio "$bcpu" "$pcpu")"
 }
 
-host
+guest() {
+	local g=$work/guest
+	stage "guest: stat -b and --bpf-counters ($rounds rounds, QEMU TCG)"
+	rm -rf "$g"
+	mkdir -p "$g"
+	cp "$tools/bpfrec" "$tools/.output/stat-prog" "$tools/.output/perf-count" "$work/pingpong" \
+		"$TOP/bench/stat-guest.sh" "$g/"
+	"$TOP/scripts/vm.sh" --quiet --timeout 1500 --log "$work/console.log" --add "$g/.:/opt/bpfrec/bin" \
+		-- sh /opt/bpfrec/bin/stat-guest.sh "$rounds" 1000000 2 >"$work/guest.out" ||
+		{ tail -n 30 "$work/guest.out" >&2; die "the guest benchmark failed (console: $work/console.log)"; }
+	grep '^bench-' "$work/guest.out" | sed 's/^/  /'
+
+	local off floor on
+	off=$(sed -n 's/^bench-b .* off=\([0-9.]*\) .*/\1/p' "$work/guest.out" | median)
+	floor=$(sed -n 's/^bench-b .* floor=\([0-9.]*\) .*/\1/p' "$work/guest.out" | median)
+	on=$(sed -n 's/^bench-b .* on=\([0-9.]*\)$/\1/p' "$work/guest.out" | median)
+	echo
+	echo "stat -b (guest, wall ns under TCG, median of $rounds rounds):"
+	printf '  ns per target run: bare %.1f, floor (empty fentry+fexit) %.1f, bpfrec stat -b %.1f\n' \
+		"$off" "$floor" "$on"
+	printf '  added per run: floor +%.1f ns, stat -b +%.1f ns: stat -b/floor %s (goal <= 1.2)\n' \
+		"$(awk -v a="$floor" -v b="$off" 'BEGIN { print a - b }')" \
+		"$(awk -v a="$on" -v b="$off" 'BEGIN { print a - b }')" \
+		"$(awk -v on="$on" -v f="$floor" -v o="$off" 'BEGIN { printf "%.2f", (on - o) / (f - o) }')"
+
+	# field KIND N NAME: median of NAME over the rounds
+	field() {
+		sed -n "s/^bench-shared kind=$1 n=$2 .*$3=\\([0-9.]*\\).*/\\1/p" "$work/guest.out" | median
+	}
+	local base n ev sw ms
+	base=$(field none 0 ns_per_switch)
+	echo
+	echo "--bpf-counters (guest, 2 CPUs, cpu-clock on every CPU, -I 1000; median of $rounds rounds):"
+	printf '  %-6s %3s %12s %16s %18s %14s\n' kind N "perf events" "ns/switch" "added/session" "session CPU ms"
+	printf '  %-6s %3s %12s %16.1f\n' none 0 "$(field none 0 events)" "$base"
+	for n in 1 4 16; do
+		for kind in bperf plain; do
+			ev=$(field $kind $n events)
+			sw=$(field $kind $n ns_per_switch)
+			ms=$(field $kind $n session_ms)
+			printf '  %-6s %3s %12s %16.1f %18.1f %14s\n' $kind $n "$ev" "$sw" \
+				"$(awk -v a="$sw" -v b="$base" -v n=$n 'BEGIN { print (a - b) / n }')" "$ms"
+		done
+	done
+	echo "  (perf events: all open in the guest; ns/switch: pingpong's; session CPU: the sessions' user+system time while pingpong ran)"
+}
+
+case $what in
+host) host ;;
+guest) guest ;;
+both) host; guest ;;
+esac

@@ -4,7 +4,7 @@
  * (tests/stat/target.bpf.c, with BTF), or one without BTF, or test-runs a
  * program already loaded, with BPF_PROG_TEST_RUN.
  *
- *   stat-prog [-n] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]
+ *   stat-prog [-n] [-f] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]
  *
  * Prints "id N" (and flushes) once the program is loaded, then runs it
  * RUNS times (test runs of REPEAT each: RUNS must be a multiple), prints
@@ -14,6 +14,8 @@
  *   -w SPIN  each run first adds up SPIN numbers in the program (at most
  *            10000: the verifier walks the loop), for profiles of its code
  *   -i ID    run the loaded program ID instead of loading one
+ *   -f       attach fentry and fexit programs that do nothing to it first
+ *            (tests/stat/floor.bpf.c: the floor of the stat -b benchmark)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "tests/stat/floor.skel.h"
 #include "tests/stat/target.skel.h"
 
 static int load_no_btf(void)
@@ -56,26 +59,44 @@ static int test_run(int fd, unsigned long runs, unsigned long repeat, double *ns
 	return 0;
 }
 
+/* The benchmark's floor: bare fentry and fexit on the target @fd. */
+static struct floor_bpf *attach_floor(int fd)
+{
+	struct floor_bpf *floor = floor_bpf__open();
+
+	if (!floor ||
+	    bpf_program__set_attach_target(floor->progs.floor_entry, fd, "stat_target_with_a_long_name") ||
+	    bpf_program__set_attach_target(floor->progs.floor_exit, fd, "stat_target_with_a_long_name") ||
+	    floor_bpf__load(floor) || floor_bpf__attach(floor)) {
+		fprintf(stderr, "stat-prog: attaching the floor programs: %s\n", strerror(errno));
+		floor_bpf__destroy(floor);
+		return NULL;
+	}
+	return floor;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long runs = 0, repeat = 1, hold = 0, id = 0, spin = 0;
 	struct target_bpf *skel = NULL;
+	struct floor_bpf *floor = NULL;
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
-	bool no_btf = false;
+	bool no_btf = false, with_floor = false;
 	double ns;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "nr:k:s:w:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "nfr:k:s:w:i:")) != -1) {
 		switch (opt) {
 		case 'n': no_btf = true; break;
+		case 'f': with_floor = true; break;
 		case 'r': runs = strtoul(optarg, NULL, 10); break;
 		case 'k': repeat = strtoul(optarg, NULL, 10); break;
 		case 's': hold = strtoul(optarg, NULL, 10); break;
 		case 'w': spin = strtoul(optarg, NULL, 10); break;
 		case 'i': id = strtoul(optarg, NULL, 10); break;
 		default:
-			fprintf(stderr, "usage: stat-prog [-n] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]\n");
+			fprintf(stderr, "usage: stat-prog [-n] [-f] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]\n");
 			return 2;
 		}
 	}
@@ -107,11 +128,17 @@ int main(int argc, char **argv)
 	}
 	printf("id %u\n", info.id);
 	fflush(stdout);
+	if (with_floor) {
+		floor = attach_floor(fd);
+		if (!floor)
+			return 1;
+	}
 	if (test_run(fd, runs, repeat, &ns))
 		return 1;
 	printf("ran %lu %.2f ns/run\n", runs, ns);
 	fflush(stdout);
 	sleep(hold);
+	floor_bpf__destroy(floor);
 	target_bpf__destroy(skel);
 	return 0;
 }

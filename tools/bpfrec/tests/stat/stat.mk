@@ -2,7 +2,8 @@
 #
 # The programs the stat tests and benchmarks use (included by
 # tools/bpfrec/Makefile): $(OUTPUT)/stat-prog, the BPF program they count
-# (tests/stat/stat-prog.c and its BPF target tests/stat/target.bpf.c);
+# (tests/stat/stat-prog.c, its BPF target tests/stat/target.bpf.c and
+# the benchmark's floor tests/stat/floor.bpf.c);
 # $(OUTPUT)/perf-count, a plain perf event session to compare with; and
 # $(OUTPUT)/spinner, a process with a busy and an idle thread.
 
@@ -10,7 +11,7 @@ STAT_PROG := $(OUTPUT)/stat-prog
 PERF_COUNT := $(OUTPUT)/perf-count
 SPINNER := $(OUTPUT)/spinner
 
-$(STAT_PROG): tests/stat/stat-prog.c $(OUTPUT)/tests/stat/target.skel.h
+$(STAT_PROG): tests/stat/stat-prog.c $(OUTPUT)/tests/stat/target.skel.h $(OUTPUT)/tests/stat/floor.skel.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
 
