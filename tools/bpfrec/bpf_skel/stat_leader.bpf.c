@@ -4,7 +4,10 @@
  * machine, whatever the number of sessions counting it.  At every context
  * switch it reads the CPU's perf event and leaves the difference since
  * its last run in a per-CPU diff map; the sessions' followers (fexit on
- * this program) take the diff that belongs to them.  A raw tracepoint
+ * this program) take the diff that belongs to them.  It also keeps the
+ * per-CPU running total: a session of the whole machine or of some CPUs
+ * reads that and needs no follower, so it costs nothing per switch (and
+ * no trampoline).  A raw tracepoint
  * program, not tp_btf: a trampoline cannot attach to another tracing one,
  * and BPF_PROG_TEST_RUN can run a raw tracepoint program on a given CPU.
  */
@@ -33,15 +36,24 @@ struct {
 	__type(value, struct bpf_perf_event_value);
 } diff SEC(".maps");
 
+/* the sum of the diffs: what the CPU's event counted while the leader lived */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpf_perf_event_value);
+} total SEC(".maps");
+
 SEC("raw_tp/sched_switch")
 int BPF_PROG(on_switch)
 {
 	__u32 zero = 0;
-	struct bpf_perf_event_value now, *p, *d;
+	struct bpf_perf_event_value now, *p, *d, *t;
 
 	p = bpf_map_lookup_elem(&prev, &zero);
 	d = bpf_map_lookup_elem(&diff, &zero);
-	if (!p || !d)
+	t = bpf_map_lookup_elem(&total, &zero);
+	if (!p || !d || !t)
 		return BPERF_OK;
 	if (bpf_perf_event_read_value(&events, BPF_F_CURRENT_CPU, &now, sizeof(now))) {
 		__builtin_memset(d, 0, sizeof(*d));
@@ -54,6 +66,9 @@ int BPF_PROG(on_switch)
 		d->counter = now.counter - p->counter;
 		d->enabled = now.enabled - p->enabled;
 		d->running = now.running - p->running;
+		t->counter += d->counter;
+		t->enabled += d->enabled;
+		t->running += d->running;
 	}
 	*p = now;
 	return BPERF_OK;

@@ -251,6 +251,47 @@ static int reuse_leader(struct stat_bperf *b, struct bperf_counter *c, int *diff
 	return 0;
 }
 
+/* The map named @name of the program @prog_fd, -1 when it has none. */
+static int prog_map(int prog_fd, const char *name)
+{
+	struct bpf_prog_info info = {};
+	struct bpf_map_info map;
+	__u32 ids[8], len = sizeof(info), i, mlen;
+	int fd;
+
+	info.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
+	info.map_ids = (__u64)(unsigned long)ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -1;
+	for (i = 0; i < info.nr_map_ids && i < sizeof(ids) / sizeof(ids[0]); i++) {
+		fd = bpf_map_get_fd_by_id(ids[i]);
+		if (fd < 0)
+			continue;
+		memset(&map, 0, sizeof(map));
+		mlen = sizeof(map);
+		if (!bpf_obj_get_info_by_fd(fd, &map, &mlen) && !strcmp(map.name, name) &&
+		    map.type == BPF_MAP_TYPE_PERCPU_ARRAY &&
+		    map.value_size == sizeof(struct bpf_perf_event_value))
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/*
+ * The leader's per-CPU totals, which a session of the whole machine or
+ * of some CPUs reads instead of loading a follower; -1 for the other
+ * filters, and for a leader of an older bpfrec (no totals).
+ */
+static int leader_totals(const struct stat_bperf *b, const struct bperf_counter *c)
+{
+	if (b->filter != BPERF_FILTER_GLOBAL && b->filter != BPERF_FILTER_CPU)
+		return -1;
+	if (c->leader)
+		return dup(bpf_map__fd(c->leader->maps.total));
+	return prog_map(c->prog_fd, "total");
+}
+
 static int load_follower(struct stat_bperf *b, struct bperf_counter *c, int diff_fd)
 {
 	struct stat_follower_bpf *skel = stat_follower_bpf__open();
@@ -281,7 +322,7 @@ static int open_counter(struct stat_bperf *b, struct bperf_counter *c)
 {
 	int diff_fd = -1, err;
 
-	c->link_fd = c->prog_fd = c->events_fd = c->owner_fd = -1;
+	c->link_fd = c->prog_fd = c->events_fd = c->owner_fd = c->total_fd = -1;
 	if (reuse_leader(b, c, &diff_fd)) {
 		if (c->link_fd >= 0)
 			close(c->link_fd);
@@ -297,7 +338,8 @@ static int open_counter(struct stat_bperf *b, struct bperf_counter *c)
 			return err;
 		diff_fd = dup(bpf_map__fd(c->leader->maps.diff));
 	}
-	err = load_follower(b, c, diff_fd);
+	c->total_fd = leader_totals(b, c);
+	err = c->total_fd >= 0 ? 0 : load_follower(b, c, diff_fd);
 	close(diff_fd);
 	if (err == -EPERM || err == -EACCES)
 		fprintf(stderr, "bpfrec stat: --bpf-counters: this kernel refuses BPF trampolines (fentry/fexit: %s), which the followers need\n",
@@ -406,28 +448,52 @@ int stat_bperf_owner_gone(struct stat_bperf *b, int i)
 	return err;
 }
 
+/* Whether the session counts @cpu: every CPU, or those of -C. */
+static bool counts_cpu(const struct stat_bperf *b, int cpu)
+{
+	int i;
+
+	if (b->filter == BPERF_FILTER_GLOBAL)
+		return true;
+	for (i = 0; i < b->nr_keys; i++)
+		if (b->keys[i] == (__u64)cpu)
+			return true;
+	return false;
+}
+
+/*
+ * Slot @k of @c, summed over the CPUs: the follower's accumulator, or
+ * the leader's totals of the CPUs counted (the base taken at the start
+ * leaves out what came before).
+ */
+static int sum_slot(struct stat_bperf *b, struct bperf_counter *c, __u32 k)
+{
+	bool totals = c->total_fd >= 0;
+	int cpu, fd = totals ? c->total_fd : bpf_map__fd(c->follower->maps.accum);
+
+	if (bpf_map_lookup_elem(fd, &k, b->percpu))
+		return -errno;
+	memset(&c->total[k], 0, sizeof(c->total[k]));
+	for (cpu = 0; cpu < b->nr_cpus; cpu++) {
+		if (totals && !counts_cpu(b, cpu))
+			continue;
+		c->total[k].counter += b->percpu[cpu].counter;
+		c->total[k].enabled += b->percpu[cpu].enabled;
+		c->total[k].running += b->percpu[cpu].running;
+	}
+	return 0;
+}
+
 int stat_bperf_read(struct stat_bperf *b)
 {
-	int i, k, cpu, err, slots = b->filter == BPERF_FILTER_CGROUP ? b->nr_keys : 1;
+	int i, k, err, slots = b->filter == BPERF_FILTER_CGROUP ? b->nr_keys : 1;
 
 	for (i = 0; i < b->nr; i++) {
-		struct bperf_counter *c = &b->c[i];
-
-		err = sync_counter(b, c);
+		err = sync_counter(b, &b->c[i]);
+		for (k = 0; !err && k < slots; k++)
+			err = sum_slot(b, &b->c[i], k);
 		if (err)
 			return err;
-		for (k = 0; k < slots; k++) {
-			__u32 key = k;
-
-			if (bpf_map_lookup_elem(bpf_map__fd(c->follower->maps.accum), &key, b->percpu))
-				return -errno;
-			memset(&c->total[k], 0, sizeof(c->total[k]));
-			for (cpu = 0; cpu < b->nr_cpus; cpu++) {
-				c->total[k].counter += b->percpu[cpu].counter;
-				c->total[k].enabled += b->percpu[cpu].enabled;
-				c->total[k].running += b->percpu[cpu].running;
-			}
-		}
 	}
 	return 0;
 }
@@ -462,6 +528,8 @@ void stat_bperf_close(struct stat_bperf *b)
 		struct bperf_counter *c = &b->c[i];
 
 		stat_follower_bpf__destroy(c->follower);
+		if (c->total_fd >= 0)
+			close(c->total_fd);
 		if (c->owner_fd >= 0)
 			close(c->owner_fd);
 		if (c->reused) {

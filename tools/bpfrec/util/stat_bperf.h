@@ -3,9 +3,13 @@
  * Shared BPF-managed counters (`bpfrec stat --bpf-counters`), perf's
  * "bperf" design: one leader per distinct perf_event_attr on the machine
  * (bpf_skel/stat_leader.bpf.c, on sched_switch) owns the one perf event
- * per CPU and writes per-CPU diffs; each session loads a follower
+ * per CPU and writes per-CPU diffs and running totals; a session of some
+ * processes, threads or cgroups loads a follower
  * (bpf_skel/stat_follower.bpf.c, fexit on the leader) that filters and
- * accumulates.  The leaders are found through a registry, a hash map
+ * accumulates, one of the whole machine or of some CPUs reads the totals
+ * (no follower: nothing per context switch, no trampoline; a leader of an
+ * older bpfrec without totals gets a follower).  The leaders are found
+ * through a registry, a hash map
  * pinned in bpffs (attr -> link id, diff map id), changed under flock()
  * on its directory.
  */
@@ -28,6 +32,7 @@ struct bperf_counter {
 	int link_fd, prog_fd, events_fd;
 	int owner_fd;				/* pidfd of the events' owner, if not us */
 	struct stat_follower_bpf *follower;
+	int total_fd;				/* the leader's totals, -1: a follower */
 	bool reused;				/* another session's leader */
 	struct bpf_perf_event_value total[BPERF_MAX_CGROUPS];
 	struct bpf_perf_event_value shown[BPERF_MAX_CGROUPS];
