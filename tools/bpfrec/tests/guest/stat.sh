@@ -209,8 +209,8 @@ sleep 1
 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a --json 5 \
 	>"$st/c3.json" 2>"$st/c3.err" &
 c2=$!
-# loaded: the leader's program and its own follower
-wait_loaded $c2 2
+# loaded: the leader's program (read through its totals, no follower)
+wait_loaded $c2 1
 sleep 0.5
 f2before=$(perf_fds $c2)
 kill -INT $c1
@@ -299,7 +299,7 @@ kill -CONT "$sp"
 taskset 1 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock,page-faults -a 600 \
 	>/dev/null 2>&1 &
 anchor=$!
-wait_loaded $anchor 4
+wait_loaded $anchor 2
 sleep 30 &
 idle=$!
 sessions=
@@ -332,7 +332,7 @@ forker=$!
 taskset 1 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e page-faults -C 1 --json 4 \
 	>"$st/cbusy.json" 2>"$st/cbusy.err" &
 cb=$!
-wait_loaded $cb 2
+wait_loaded $cb 1
 taskset 1 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e page-faults -C 0 --json 2 \
 	>"$st/cidle.json" 2>"$st/cidle.err"
 wait $cb
