@@ -17,7 +17,7 @@ GUEST_OBJECTS := $(GUEST_OUT)/objects/execs.bpf.o $(GUEST_OUT)/objects/latency.b
 
 guest-tests: $(GUEST_OUT)/workload $(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/stat-prog \
 	     $(GUEST_OUT)/perf-count $(GUEST_OUT)/spinner $(GUEST_OUT)/object.sh $(GUEST_OUT)/capture.sh \
-	     $(GUEST_OUT)/sampling.sh $(GUEST_OUT)/describe.sh $(GUEST_OUT)/creator.sh $(GUEST_OUT)/profile.sh $(GUEST_OUT)/sleeper $(GUEST_OUT)/sleeper.syms \
+	     $(GUEST_OUT)/sampling.sh $(GUEST_OUT)/describe.sh $(GUEST_OUT)/creator.sh $(GUEST_OUT)/profile.sh $(GUEST_OUT)/counts.sh $(GUEST_OUT)/sleeper $(GUEST_OUT)/sleeper.syms \
 	     $(GUEST_OBJECTS)
 
 $(GUEST_OUT)/workload: tests/guest/workload.c ../../include/uapi/linux/perf_event.h
@@ -32,8 +32,8 @@ $(GUEST_OUT)/sampling.sh $(GUEST_OUT)/describe.sh $(GUEST_OUT)/creator.sh: \
 	$(call msg,INSTALL,$@)
 	$(Q)install -m 0755 $< $@
 
-# the profile checks the host tests share (tests/lib/)
-$(GUEST_OUT)/profile.sh: tests/lib/profile.sh
+# the checks the host tests share (tests/lib/): profiles, counts
+$(GUEST_OUT)/profile.sh $(GUEST_OUT)/counts.sh: $(GUEST_OUT)/%: tests/lib/%
 	$(Q)mkdir -p $(dir $@)
 	$(Q)install -m 0644 $< $@
 

@@ -13,10 +13,8 @@ SPINNER=${SPINNER:-$here/spinner}
 st=$tmp/stat
 mkdir -p "$st"
 
-# field NAME FILE: the values of JSON member NAME, one per line
-field() {
-	sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p" "$2"
-}
+# field, near, perf_fds (counts.sh, from tests/lib/)
+. "$here/counts.sh"
 
 # sum NAME FILE
 sum() {
@@ -149,22 +147,11 @@ result "stat --all-progs: a program loaded, run 777 times and freed" \
 # --- --bpf-counters: shared leaders, followers with filters ------------------
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 
-# perf_fds PID: perf event fds the process holds
-perf_fds() {
-	ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event'
-}
-
-# near VALUE WANT PCT: empty when VALUE is within PCT % of WANT.  "CPUs
-# utilized" divides the count by the wall time, which a loaded TCG host
-# stretches by a few %: those checks allow 3 %; the 1 % of the issue is
-# checked by the same-window comparison with a plain perf event below.
-# The takeover check allows 10 %: without it, a session loses everything
-# after the owner's exit (here 90 % of its window).
-near() {
-	awk -v v="$1" -v w="$2" -v p="$3" 'BEGIN {
-		d = v - w; if (d < 0) d = -d
-		if (v == "" || d > w * p / 100) print v " is not within " p "% of " w }'
-}
+# near (counts.sh): "CPUs utilized" divides the count by the wall time,
+# which a loaded TCG host stretches by a few %: those checks allow 3 %; the
+# 1 % of the issue is checked by the same-window comparison with a plain
+# perf event below.  The takeover check allows 10 %: without it, a session
+# loses everything after the owner's exit (here 90 % of its window).
 
 # no bpffs: the default registry's filesystem is mounted, and said so
 umount /sys/fs/bpf 2>/dev/null

@@ -110,19 +110,7 @@ rm -rf /sys/fs/bpf/bpfrec-host-test
 	skip "stat -b and --bpf-counters of processes: runs, sharing, filters, -o" \
 		"this kernel refuses BPF trampolines: tests/guest/stat.sh runs them in the guest"
 
-# field NAME FILE: the values of JSON member NAME, one per line
-field() {
-	sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p" "$2"
-}
-# near VALUE WANT PCT: empty when VALUE is within PCT % of WANT
-near() {
-	awk -v v="$1" -v w="$2" -v p="$3" 'BEGIN {
-		d = v - w; if (d < 0) d = -d
-		if (v == "" || d > w * p / 100) print v " is not within " p "% of " w }'
-}
-perf_fds() {
-	ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event'
-}
+. "$here/../lib/counts.sh"
 ncpu=$(nproc --all)
 reg=/sys/fs/bpf/bpfrec-host-bperf
 rm -rf "$reg"
