@@ -15,8 +15,10 @@ storm_named() {
 import json, sys
 truth = {}
 for l in open(sys.argv[1]):
+    # the storm killed with its recorder may leave its last line cut
+    # anywhere, even inside the tag: only whole lines are the truth
     f = l.split()
-    if len(f) == 4:	# the last line of a storm killed may be cut
+    if l.endswith("\n") and len(f) == 4:
         truth[int(f[0])] = (f[1], f[3])
 loads = named = unresolved = 0
 for l in sys.stdin:
