@@ -590,7 +590,9 @@ static int finish(struct recorder *r, int err)
 		err = ret;
 	/* the kallsyms of now name the samples' kernel frames on any machine */
 	if (sampler_takes_samples(&r->o.sampler)) {
-		ret = tracing_data_store(&r->evlist, r->w);
+		/* the kallsyms of the start, unless modules came or went */
+		kallsyms_copy_refresh(&r->o.sampler.kallsyms);
+		ret = tracing_data_store(&r->evlist, &r->o.sampler.kallsyms, r->w);
 		if (!err)
 			err = ret;
 	}

@@ -50,7 +50,8 @@ int evlist_obj_event_bit(const struct btf *btf)
 /* evlist_obj_event_bit() of the running kernel. */
 static int kernel_obj_event_bit(void)
 {
-	struct btf *vmlinux = vmlinux_btf_load();
+	/* an unpatched kernel names no bpf_obj_event: no parse then */
+	struct btf *vmlinux = vmlinux_btf_load_naming("bpf_obj_event");
 	int bit = vmlinux ? evlist_obj_event_bit(vmlinux) : -1;
 
 	btf__free(vmlinux);

@@ -153,7 +153,10 @@ int sampler_synthesize(struct sampler *s, struct pd_writer *w, const struct pd_s
 
 	if (!sampler_takes_samples(s))
 		return 0;
-	err = synth_kernel_mmap(w, t);
+	/* a kernel without kallsyms gets no kernel map, as with perf */
+	if (kallsyms_copy_read(&s->kallsyms))
+		fprintf(stderr, "bpfrec record: /proc/kallsyms unreadable: kernel frames will not be named\n");
+	err = synth_kernel_mmap(w, t, &s->kallsyms);
 	/* the workload is still the recorder's copy: named until its exec */
 	if (!err && (s->pid || s->tid))
 		err = synth_tasks(w, t, s->pid ? &s->pid : &s->tid, 1);
@@ -196,5 +199,6 @@ void sampler_free(struct sampler *s)
 {
 	free(s->specs);
 	free(s->tids);
+	kallsyms_copy_free(&s->kallsyms);
 	memset(s, 0, sizeof(*s));
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include "util/kallsyms_copy.h"
 #include "util/sample_events.h"
 #include "util/perf_data/perf_data.h"
 
@@ -27,6 +28,7 @@ struct sampler {
 	bool off_cpu;			/* --off-cpu samples the target too */
 	pid_t *tids;			/* the threads sampled; NULL: every task */
 	int nr_tids;
+	struct kallsyms_copy kallsyms;	/* read at the start, for the kernel map */
 };
 
 int sampler_add_spec(struct sampler *s, const char *spec);

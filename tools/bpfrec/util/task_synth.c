@@ -154,27 +154,16 @@ int synth_tasks(struct pd_writer *w, const struct pd_sample *s, const pid_t *pid
 	return err;
 }
 
-int synth_kernel_mmap(struct pd_writer *w, const struct pd_sample *s)
+int synth_kernel_mmap(struct pd_writer *w, const struct pd_sample *s,
+		      const struct kallsyms_copy *k)
 {
-	unsigned long long addr, text = 0, etext = 0;
-	char line[512], type, name[256];
+	unsigned long long text, etext;
 	struct pd_sample t = *s;
 	struct pd_mmap m;
-	FILE *f = fopen("/proc/kallsyms", "r");
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f) && !(text && etext)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (!strcmp(name, "_text"))
-			text = addr;
-		else if (!strcmp(name, "_etext"))
-			etext = addr;
-	}
-	fclose(f);
 	/* addresses hidden (kptr_restrict): perf then has no kernel map either */
-	if (!text || etext <= text)
+	if (!kallsyms_copy_addr(k, "_text", &text) || !kallsyms_copy_addr(k, "_etext", &etext) ||
+	    etext <= text)
 		return 0;
 	m = (struct pd_mmap){
 		.pid = -1, .tid = 0, .start = text, .len = etext - text, .pgoff = text,

@@ -9,6 +9,7 @@
 #define BPFREC_TASK_SYNTH_H
 
 #include <sys/types.h>
+#include "util/kallsyms_copy.h"
 #include "util/perf_data/perf_data.h"
 
 /* The threads of process @pid: an array to free(), or -ESRCH, -ENOMEM. */
@@ -21,7 +22,8 @@ int task_threads(pid_t pid, pid_t **tids, int *nr);
  */
 int synth_tasks(struct pd_writer *w, const struct pd_sample *s, const pid_t *pids, int nr);
 
-/* The MMAP of "[kernel.kallsyms]_text" at _text, from /proc/kallsyms. */
-int synth_kernel_mmap(struct pd_writer *w, const struct pd_sample *s);
+/* The MMAP of "[kernel.kallsyms]_text" at _text, from the kallsyms read in @k. */
+int synth_kernel_mmap(struct pd_writer *w, const struct pd_sample *s,
+		      const struct kallsyms_copy *k);
 
 #endif /* BPFREC_TASK_SYNTH_H */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <linux/types.h>
 #include "util/evlist.h"
+#include "util/kallsyms_copy.h"
 #include "util/tracefs.h"
 #include "util/perf_data/perf_data.h"
 #include "util/tracing_data.h"
@@ -130,7 +131,8 @@ static void put_events(struct blob *b, const char *dir, const char *const *tps, 
 	}
 }
 
-int tracing_data_build(const char *const *tps, int nr, void **data, size_t *len)
+int tracing_data_build(const char *const *tps, int nr, const struct kallsyms_copy *k,
+		       void **data, size_t *len)
 {
 	static const char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	const char *dir = tracefs_dir();
@@ -141,6 +143,11 @@ int tracing_data_build(const char *const *tps, int nr, void **data, size_t *len)
 
 	if (!dir)
 		return -ENOENT;
+	/* room for the kallsyms from the start: growing would copy megabytes */
+	b.cap = k->len + (1 << 16);
+	b.p = malloc(b.cap);
+	if (!b.p)
+		return -ENOMEM;
 	put(&b, magic, sizeof(magic));
 	put(&b, "0.6", 4);
 	/* little-endian: the only one built for */
@@ -156,7 +163,9 @@ int tracing_data_build(const char *const *tps, int nr, void **data, size_t *len)
 	/* ftrace's own events: none recorded */
 	put_u32(&b, 0);
 	put_events(&b, dir, tps, nr);
-	put_file(&b, "/proc/kallsyms", 4);
+	put_u32(&b, k->len);
+	if (k->len)
+		put(&b, k->text, k->len);
 	snprintf(path, sizeof(path), "%s/printk_formats", dir);
 	put_file(&b, path, 4);
 	/* saved cmdlines: the file's COMM records name the tasks */
@@ -172,7 +181,8 @@ int tracing_data_build(const char *const *tps, int nr, void **data, size_t *len)
 	return 0;
 }
 
-int tracing_data_store(const struct evlist *el, struct pd_writer *w)
+int tracing_data_store(const struct evlist *el, const struct kallsyms_copy *k,
+		       struct pd_writer *w)
 {
 	const char **tps;
 	size_t len;
@@ -185,11 +195,10 @@ int tracing_data_store(const struct evlist *el, struct pd_writer *w)
 	for (e = 0; e < el->nr_ev; e++)
 		if (el->ev[e]->attr.type == PERF_TYPE_TRACEPOINT)
 			tps[nr++] = el->ev[e]->name;
-	err = tracing_data_build(tps, nr, &data, &len);
+	err = tracing_data_build(tps, nr, k, &data, &len);
 	free(tps);
 	if (err)
 		return err;
-	err = pd_writer_set_tracing_data(w, data, len);
-	free(data);
-	return err;
+	pd_writer_give_tracing_data(w, data, len);
+	return 0;
 }

@@ -14,14 +14,20 @@
 #include <stddef.h>
 
 struct evlist;
+struct kallsyms_copy;
 struct pd_writer;
 
 /*
  * The blob for the tracepoints named in @tps ("SUBSYS:NAME" each), in a
  * buffer to free().  Returns 0, or a negative errno with one line printed.
  */
-int tracing_data_build(const char *const *tps, int nr, void **data, size_t *len);
-/* The tracing data of the tracepoints of @el, given to @w.  0 or a negative errno. */
-int tracing_data_store(const struct evlist *el, struct pd_writer *w);
+int tracing_data_build(const char *const *tps, int nr, const struct kallsyms_copy *k,
+		       void **data, size_t *len);
+/*
+ * The tracing data of the tracepoints of @el with the kallsyms of @k,
+ * given to @w.  0 or a negative errno.
+ */
+int tracing_data_store(const struct evlist *el, const struct kallsyms_copy *k,
+		       struct pd_writer *w);
 
 #endif /* BPFREC_TRACING_DATA_H */

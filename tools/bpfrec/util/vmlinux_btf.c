@@ -6,10 +6,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <linux/btf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "util/vmlinux_btf.h"
@@ -33,18 +37,93 @@ static void *map_raw(size_t *size)
 	return data == MAP_FAILED ? NULL : data;
 }
 
-struct btf *vmlinux_btf_load(void)
+/* The raw vmlinux BTF read whole (sysfs gives 4 KiB a read before 6.16). */
+static void *read_raw(size_t *size)
 {
+	size_t cap = 8 << 20, n = 0;
+	char *p = NULL, *q;
+	ssize_t got = 1;
+	int fd;
+
+	fd = open(VMLINUX_BTF, O_RDONLY | O_CLOEXEC);
+	while (fd >= 0 && got > 0) {
+		if (!p || cap - n < 4096) {
+			cap = p ? cap * 2 : cap;
+			q = realloc(p, cap);
+			if (!q)
+				break;
+			p = q;
+		}
+		got = read(fd, p + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			got = 1;
+		else if (got > 0)
+			n += got;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (got) {
+		free(p);
+		return NULL;
+	}
+	*size = n;
+	return p;
+}
+
+/* Whether string @name is in the string section of the raw BTF @data. */
+static bool raw_has_string(const void *data, size_t size, const char *name)
+{
+	const struct btf_header *h = data;
+	size_t len = strlen(name);
+	const char *strs, *p;
+	size_t left;
+
+	if (size < sizeof(*h) || h->magic != BTF_MAGIC ||
+	    (size_t)h->hdr_len + h->str_off + h->str_len > size)
+		return true;	/* let libbpf parse it and say what is wrong */
+	strs = (const char *)data + h->hdr_len + h->str_off;
+	/* each string is NUL-terminated, and the first is the empty one */
+	for (p = strs, left = h->str_len; (p = memmem(p, left, name, len + 1));
+	     left = h->str_len - (p - strs)) {
+		if (p > strs && p[-1] == '\0')
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+static struct btf *load(const char *name)
+{
+	bool mapped = true;
 	struct btf *btf = NULL;
 	size_t size;
 	void *data = map_raw(&size);
 
-	if (data) {
-		/* libbpf copies it */
-		btf = btf__new(data, size);
-		munmap(data, size);
+	if (!data) {
+		mapped = false;
+		data = read_raw(&size);
 	}
-	return btf ? btf : btf__load_vmlinux_btf();
+	if (!data)
+		return btf__load_vmlinux_btf();
+	if (name && !raw_has_string(data, size, name))
+		errno = ENOENT;
+	else
+		btf = btf__new(data, size);	/* libbpf copies it */
+	if (mapped)
+		munmap(data, size);
+	else
+		free(data);
+	return btf;
+}
+
+struct btf *vmlinux_btf_load(void)
+{
+	return load(NULL);
+}
+
+struct btf *vmlinux_btf_load_naming(const char *name)
+{
+	return load(name);
 }
 
 int vmlinux_btf_memfd(void)

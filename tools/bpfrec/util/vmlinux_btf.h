@@ -11,6 +11,11 @@ struct btf;
 /* The vmlinux BTF to btf__free(); NULL (errno set) without one. */
 struct btf *vmlinux_btf_load(void);
 /*
+ * The same, only if one of its strings is @name (NULL, errno ENOENT, when
+ * none is): finding no string costs a scan, not a parse.
+ */
+struct btf *vmlinux_btf_load_naming(const char *name);
+/*
  * A memfd holding the raw vmlinux BTF, for libbpf's btf_custom_path (its
  * own reading of the sysfs file takes the 4 KiB reads); -1 without one.
  */

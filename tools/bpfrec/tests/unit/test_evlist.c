@@ -4,8 +4,11 @@
  * has attr.bpf_obj_event, read from BTF built here the way each kernel
  * lays out struct perf_event_attr's flags word (bit 0 at bit 320).
  */
+#include <errno.h>
+#include <unistd.h>
 #include <bpf/btf.h>
 #include "util/evlist.h"
+#include "util/vmlinux_btf.h"
 #include "tests/unit/unit.h"
 
 /* A BTF whose perf_event_attr has sigtrap at bit 37, then @name at @bit (none: NULL). */
@@ -50,9 +53,36 @@ static void test_obj_event_bit(void)
 	btf__free(btf);
 }
 
+/*
+ * The running kernel's BTF is parsed only when it has the string asked
+ * for: a whole string, not a part of one.
+ */
+static void test_load_naming(void)
+{
+	struct btf *btf;
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		skip("vmlinux BTF by name", "the kernel has no /sys/kernel/btf/vmlinux");
+		return;
+	}
+	btf = vmlinux_btf_load_naming("perf_event_attr");
+	CHECK(btf && btf__find_by_name_kind(btf, "perf_event_attr", BTF_KIND_STRUCT) > 0,
+	      "a string of the BTF: parsed, perf_event_attr in it");
+	btf__free(btf);
+	errno = 0;
+	btf = vmlinux_btf_load_naming("perf_event_att");
+	CHECK(!btf && errno == ENOENT, "the start of a string only: not parsed, ENOENT");
+	errno = 0;
+	btf = vmlinux_btf_load_naming("erf_event_attr");
+	CHECK(!btf && errno == ENOENT, "the end of a string only: not parsed, ENOENT");
+	btf = vmlinux_btf_load_naming("bpfrec_no_such_string");
+	CHECK(!btf && errno == ENOENT, "no such string: not parsed, ENOENT");
+}
+
 int main(void)
 {
 	unit_setup();
 	test_obj_event_bit();
+	test_load_naming();
 	return unit_done();
 }

@@ -4,6 +4,7 @@
  * event and a tracepoint, with perf's tracing data (a format and
  * kallsyms), written with the writer and shown by the script command.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
 #include "tests/unit/unit.h"
@@ -122,6 +123,7 @@ static int write_file(const char *file, size_t cut)
 	struct pd_sample s = { .pid = 7, .tid = 7, .cpu = 1 };
 	struct pd_writer *w;
 	struct blob b = {};
+	void *data;
 	int err;
 
 	offcpu.config = PERF_COUNT_SW_BPF_OUTPUT;
@@ -129,10 +131,17 @@ static int write_file(const char *file, size_t cut)
 	tp.config = TP_ID;
 	tp.sample_type = (tp.sample_type & ~PERF_SAMPLE_CALLCHAIN) | PERF_SAMPLE_RAW;
 	tracing_data(&b);
+	/* the writer takes a malloc()ed copy */
+	data = malloc(b.len);
+	if (!data)
+		return -ENOMEM;
+	memcpy(data, b.p, b.len);
 	err = pd_writer_open(&w, file, &cfg);
-	if (err)
+	if (err) {
+		free(data);
 		return err;
-	err = pd_writer_set_tracing_data(w, b.p, b.len - cut);
+	}
+	pd_writer_give_tracing_data(w, data, b.len - cut);
 	/* an off-CPU interval of 123456789 ns, asleep in my_func */
 	s.time = 1000;
 	s.id = offcpu_ids[0];

@@ -13,7 +13,10 @@
 #                   none, cut short; what script and report show of them
 #   test_streams    compressed records (perf record -z) and pipe mode, from
 #                   memory and from stdin
-#   test_evlist     attr.bpf_obj_event found by name in the kernel's BTF
+#   test_evlist     attr.bpf_obj_event found by name in the kernel's BTF,
+#                   which is parsed only when it names it
+#   test_kallsyms   kernel symbols found in the copy of kallsyms a
+#                   recording reads once
 #   test_profile    report's profile of a crafted file: folded stacks, BPF
 #                   and user symbols, off-CPU totals, the flame graph
 #   test_script_samples  samples in script: stacks, BPF images, tracepoint
@@ -48,6 +51,7 @@ UNIT_test_output := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_de
 		    util/printable.c util/sample_view.c util/trace_fields.c builtin-script.c input_option.c cmd_args.c \
 		    $(USER_SYMS_SRCS)
 UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf.c
+UNIT_test_kallsyms := $(PERF_DATA_SRCS) util/kallsyms_copy.c
 UNIT_test_profile := $(PERF_DATA_SRCS) util/timeline.c util/json.c $(PROFILE_SRCS)
 UNIT_test_script_samples := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 			    util/printable.c util/sample_view.c builtin-script.c \
@@ -57,7 +61,7 @@ UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c util/
 		    util/recording.c util/capture.c util/linger.c util/vmlinux_btf.c
 UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts test_streams test_script \
 	     test_desc \
-	     test_record test_output test_evlist test_profile test_script_samples)
+	     test_record test_output test_evlist test_kallsyms test_profile test_script_samples)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
 	       -I$(OUTPUT) -I../../include/uapi -I.

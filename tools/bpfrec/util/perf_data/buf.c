@@ -190,14 +190,10 @@ char *pd_cur_string(struct pd_cursor *c)
 /* Streamed output writes in pieces of about this size. */
 #define PD_OUT_BATCH	(256 << 10)
 
-int pd_out_flush(struct pd_out *o)
+static void out_write(struct pd_out *o, const char *p, size_t len)
 {
-	const char *p = o->buf.p;
-	size_t len = o->buf.len;
 	ssize_t n;
 
-	if (!o->err && o->buf.err)
-		o->err = o->buf.err;
 	while (!o->err && len) {
 		n = pwrite(o->fd, p, len, o->pos);
 		if (n < 0 && errno == EINTR)
@@ -210,12 +206,25 @@ int pd_out_flush(struct pd_out *o)
 		len -= n;
 		o->pos += n;
 	}
+}
+
+int pd_out_flush(struct pd_out *o)
+{
+	if (!o->err && o->buf.err)
+		o->err = o->buf.err;
+	out_write(o, o->buf.p, o->buf.len);
 	o->buf.len = 0;
 	return o->err;
 }
 
 void pd_out_put(struct pd_out *o, const void *data, size_t len)
 {
+	/* a large piece (the tracing data's kallsyms) goes out without a copy */
+	if (len >= PD_OUT_BATCH) {
+		pd_out_flush(o);
+		out_write(o, data, len);
+		return;
+	}
 	pd_buf_put(&o->buf, data, len);
 	if (o->buf.len >= PD_OUT_BATCH)
 		pd_out_flush(o);

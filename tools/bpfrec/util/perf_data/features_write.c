@@ -292,11 +292,6 @@ int pd_feat_encode(int feat, const struct pd_feat_input *in, struct pd_buf *b)
 	int i;
 
 	switch (feat) {
-	case PD_HEADER_TRACING_DATA:
-		if (!in->tracing_data->len)
-			return 0;
-		pd_buf_put(b, in->tracing_data->p, in->tracing_data->len);
-		return 1;
 	case PD_HEADER_HOSTNAME:
 	case PD_HEADER_OSRELEASE:
 	case PD_HEADER_ARCH:

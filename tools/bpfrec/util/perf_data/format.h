@@ -260,12 +260,12 @@ struct pd_feat_input {
 	struct pd_clock clock;
 	__u64 first_time;
 	__u64 last_time;
-	const struct pd_buf *tracing_data;	/* as given, or empty */
 };
 
 /*
  * Encode feature @feat into @b; 0 if it has nothing to say (skipped).
- * The facts features are rebuilt from the data by facts_write.c.
+ * The facts features are rebuilt from the data by facts_write.c; the
+ * writer writes TRACING_DATA as it was given.
  */
 int pd_feat_encode(int feat, const struct pd_feat_input *in,
 		   struct pd_buf *b);

@@ -384,10 +384,11 @@ bool pd_writer_has_fact(const struct pd_writer *w, enum pd_kind kind, __u32 id);
 
 /*
  * HEADER_TRACING_DATA as perf writes it (built by util/tracing_data.c):
- * the tracepoints' formats and /proc/kallsyms of record time.  Copied;
- * a later call replaces it.
+ * the tracepoints' formats and /proc/kallsyms of record time, megabytes:
+ * @data (from malloc()) is the writer's from now on, not copied; a later
+ * call replaces it.
  */
-int pd_writer_set_tracing_data(struct pd_writer *w, const void *data, size_t len);
+void pd_writer_give_tracing_data(struct pd_writer *w, void *data, size_t len);
 
 struct pd_writer_stats {
 	__u64 records;

@@ -592,11 +592,10 @@ bool pd_writer_has_fact(const struct pd_writer *w, enum pd_kind kind, __u32 id)
 	return pd_fact_log_has(w->facts, kind, id);
 }
 
-int pd_writer_set_tracing_data(struct pd_writer *w, const void *data, size_t len)
+void pd_writer_give_tracing_data(struct pd_writer *w, void *data, size_t len)
 {
-	w->tracing_data.len = 0;
-	pd_buf_put(&w->tracing_data, data, len);
-	return w->tracing_data.err ? set_err(w, w->tracing_data.err) : 0;
+	pd_buf_free(&w->tracing_data);
+	w->tracing_data = (struct pd_buf){ .p = data, .len = len, .cap = len };
 }
 
 void pd_writer_stats(const struct pd_writer *w, struct pd_writer_stats *st)
@@ -639,7 +638,6 @@ static int write_features(struct pd_writer *w, struct pd_file_header *h)
 		.clock = w->clock,
 		.first_time = w->first_time,
 		.last_time = w->last_time,
-		.tracing_data = &w->tracing_data,
 	};
 	struct pd_file_section table[NR_FEATURES];
 	__u64 feat_offset = w->data_offset + w->data_size;
@@ -655,6 +653,11 @@ static int write_features(struct pd_writer *w, struct pd_file_header *h)
 		start = pd_out_tell(&o);
 		if (streamed(features[i])) {
 			ret = pd_fact_log_feature(w, w->facts, features[i], &o);
+		} else if (features[i] == PD_HEADER_TRACING_DATA) {
+			/* megabytes of kallsyms: written as they are */
+			ret = w->tracing_data.len > 0;
+			if (ret)
+				pd_out_put(&o, w->tracing_data.p, w->tracing_data.len);
 		} else {
 			b.len = 0;
 			ret = pd_feat_encode(features[i], &in, &b);

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /proc/kallsyms read whole, in large reads, once: a recording's kernel
+ * map (_text.._etext) comes from it at the start, and its tracing data
+ * keeps it at the end unless a module was loaded or removed meanwhile.
+ * BPF programs come and go in kallsyms too, but their names reach the
+ * file as KSYMBOL records, which readers prefer.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "util/kallsyms_copy.h"
+
+/*
+ * Room for a distribution kernel's kallsyms (5 to 15 MiB): pages of it
+ * not read into are never touched.
+ */
+#define KALLSYMS_ROOM	(16 << 20)
+
+/*
+ * /proc files have no size: read until the end into @cap bytes, grown
+ * when short (realloc copies what was read).
+ */
+static int read_proc(const char *path, size_t cap, char **text, size_t *len)
+{
+	size_t n = 0;
+	char *p = malloc(cap), *q;
+	ssize_t got;
+	int fd, err = 0;
+
+	if (!p)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		free(p);
+		return -errno;
+	}
+	for (;;) {
+		if (cap - n < 4096) {
+			q = realloc(p, cap * 2);
+			if (!q) {
+				err = -ENOMEM;
+				break;
+			}
+			p = q;
+			cap *= 2;
+		}
+		got = read(fd, p + n, cap - n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			err = got < 0 ? -errno : 0;
+			break;
+		}
+		n += got;
+	}
+	close(fd);
+	if (err) {
+		free(p);
+		return err;
+	}
+	p[n] = '\0';
+	*text = p;
+	*len = n;
+	return 0;
+}
+
+/*
+ * The first and last fields of each line of /proc/modules, the module
+ * and its address: its reference counts change with every user.  No
+ * /proc/modules (a kernel without modules) is none, not an error.
+ */
+static int modules_now(char **out, size_t *out_len)
+{
+	char *text, *line, *end, *last, *w;
+	size_t len, name_len;
+	int err = read_proc("/proc/modules", 1 << 16, &text, &len);
+
+	if (err == -ENOENT) {
+		*out = NULL;
+		*out_len = 0;
+		return 0;
+	}
+	if (err)
+		return err;
+	/* a line gives at most itself and a space */
+	*out = w = malloc(2 * len + 1);
+	for (line = text; w && *line; line = end + (*end == '\n')) {
+		end = line + strcspn(line, "\n");
+		name_len = strcspn(line, " \n");
+		last = end;
+		while (last > line + name_len && last[-1] != ' ')
+			last--;
+		w = mempcpy(w, line, name_len);
+		*w++ = ' ';
+		w = mempcpy(w, last, end - last);
+		*w++ = '\n';
+	}
+	free(text);
+	if (!*out)
+		return -ENOMEM;
+	*out_len = w - *out;
+	return 0;
+}
+
+int kallsyms_copy_read(struct kallsyms_copy *k)
+{
+	int err;
+
+	memset(k, 0, sizeof(*k));
+	err = modules_now(&k->modules, &k->modules_len);
+	if (!err)
+		err = read_proc("/proc/kallsyms", KALLSYMS_ROOM, &k->text, &k->len);
+	if (err)
+		kallsyms_copy_free(k);
+	return err;
+}
+
+void kallsyms_copy_refresh(struct kallsyms_copy *k)
+{
+	struct kallsyms_copy now;
+	char *modules;
+	size_t len;
+
+	if (!modules_now(&modules, &len) && k->text && len == k->modules_len &&
+	    (!len || !memcmp(modules, k->modules, len))) {
+		free(modules);
+		return;
+	}
+	free(modules);
+	/* the start's copy is better than none */
+	if (kallsyms_copy_read(&now))
+		return;
+	kallsyms_copy_free(k);
+	*k = now;
+}
+
+bool kallsyms_copy_addr(const struct kallsyms_copy *k, const char *name,
+			unsigned long long *addr)
+{
+	size_t name_len = strlen(name);
+	const char *p = k->text, *end = k->text + k->len, *line, *at;
+	char *parsed;
+
+	/* "ADDR T NAME\n": a match ends a line and follows the type's space */
+	while (p && (at = memmem(p, end - p, name, name_len))) {
+		p = at + name_len;
+		if ((p < end && *p != '\n' && *p != '\t') || at - k->text < 3 ||
+		    at[-1] != ' ' || at[-3] != ' ')
+			continue;
+		line = at - 3;
+		while (line > k->text && line[-1] != '\n')
+			line--;
+		*addr = strtoull(line, &parsed, 16);
+		return parsed == at - 3 && *addr;
+	}
+	return false;
+}
+
+void kallsyms_copy_free(struct kallsyms_copy *k)
+{
+	free(k->text);
+	free(k->modules);
+	memset(k, 0, sizeof(*k));
+}
