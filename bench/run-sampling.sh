@@ -10,6 +10,8 @@
 #     threads from wait4(), minus the workload's own (a recorder waits for
 #     its workload, whose time wait4() adds to the recorder's);
 #   - the samples in each file, read by perf script.
+# bpfrec runs twice: as users run it, and with --capture=off, which shows
+# what its in-kernel capture of BPF objects (which perf has not) costs.
 # Each configuration runs ROUNDS times (default 3); the medians are shown.
 #
 #   bench/run-sampling.sh [HZ ...]     default: 99 999; root, python3, perf
@@ -58,17 +60,22 @@ for hz in "${freqs[@]}"; do
 		measure "$PERF" record -q -e cpu-clock -F "$hz" -g -o "$tmp/p.data" -- \
 			"$WORK" loops "$LOOPS" >>"$tmp/perf.$hz"
 		"$PERF" script -i "$tmp/p.data" -F period 2>/dev/null | wc -l >>"$tmp/perf.$hz.n"
+		measure "$BPFREC" record --capture=off -e cpu-clock -F "$hz" -g -o "$tmp/n.data" -- \
+			"$WORK" loops "$LOOPS" >>"$tmp/nocap.$hz"
+		"$PERF" script -i "$tmp/n.data" -F period 2>/dev/null | wc -l >>"$tmp/nocap.$hz.n"
 	done
 	base=$(cut -d' ' -f1 "$tmp/none.$hz" | median)
 	printf '| %s | none | %s | | | | |\n' "$hz" "$base"
-	for rec in perf bpfrec; do
+	for rec in perf bpfrec nocap; do
 		work=$(cut -d' ' -f1 "$tmp/$rec.$hz" | median)
 		cpu=$(awk '{ print $2 - $1 }' "$tmp/$rec.$hz" | median)
 		echo "$cpu" >"$tmp/$rec.$hz.cpu"
 		ratio=
-		[ $rec = bpfrec ] && ratio=$(awk -v b="$cpu" -v p="$(cat "$tmp/perf.$hz.cpu")" \
+		[ $rec != perf ] && ratio=$(awk -v b="$cpu" -v p="$(cat "$tmp/perf.$hz.cpu")" \
 			'BEGIN { printf "%.2f", (p > 0 ? b / p : 0) }')
-		printf '| %s | %s | %s | %.3f | %.3f | %s | %s |\n' "$hz" "$rec" "$work" \
+		name=$rec
+		[ $rec = nocap ] && name="bpfrec --capture=off"
+		printf '| %s | %s | %s | %.3f | %.3f | %s | %s |\n' "$hz" "$name" "$work" \
 			"$(awk -v w="$work" -v b="$base" 'BEGIN { print w / b }')" "$cpu" \
 			"$(median <"$tmp/$rec.$hz.n")" "$ratio"
 	done

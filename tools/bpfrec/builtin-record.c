@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <argp.h>
 #include <errno.h>
+#include <malloc.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -733,6 +734,13 @@ int cmd_record(int argc, char **argv)
 	};
 	int err, status;
 
+	/*
+	 * Start-up frees megabytes (libbpf's copy of the vmlinux BTF) just
+	 * before the kallsyms and tracing data need as much: keep them in the
+	 * heap for reuse rather than mapping and faulting in fresh pages.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	off_cpu_opts_default(&r.o.oc);
 	err = argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r.o);
 	if (err)

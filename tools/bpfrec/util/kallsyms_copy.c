@@ -15,10 +15,11 @@
 #include "util/kallsyms_copy.h"
 
 /*
- * Room for a distribution kernel's kallsyms (5 to 15 MiB): pages of it
- * not read into are never touched.
+ * Room for a small kernel's kallsyms (5 MiB here; a distribution
+ * kernel's is 10 to 15): grown when short, and what was not read into
+ * is given back.
  */
-#define KALLSYMS_ROOM	(16 << 20)
+#define KALLSYMS_ROOM	(8 << 20)
 
 /*
  * /proc files have no size: read until the end into @cap bytes, grown
@@ -63,7 +64,9 @@ static int read_proc(const char *path, size_t cap, char **text, size_t *len)
 		return err;
 	}
 	p[n] = '\0';
-	*text = p;
+	/* what was not read into goes back to the heap for the next buffer */
+	q = realloc(p, n + 1);
+	*text = q ? q : p;
 	*len = n;
 	return 0;
 }
