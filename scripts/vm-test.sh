@@ -48,7 +48,9 @@ guest=$TOP/tools/bpfrec/.output/guest
 stage_dir=$(mktemp -d)
 trap 'rm -rf "$stage_dir"' EXIT
 ksft=$stage_dir/kselftest
-"$TOP/scripts/build-selftests.sh" "$ksft"
+ksflags=()
+[ $flavour = debug ] && ksflags+=(--debug)
+"$TOP/scripts/build-selftests.sh" "${ksflags[@]}" "$ksft"
 
 # upstream_key: the kernel build's key and the perf_events binaries, as one hash.
 upstream_key() {

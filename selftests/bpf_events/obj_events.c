@@ -2,7 +2,9 @@
 /*
  * PERF_RECORD_BPF_EVENT for BPF maps, links and BTF objects, requested
  * with attr.bpf_obj_event: id, type, flags, description and acting
- * pid/tid of every record, create before free, link detach and update
+ * pid/tid of every record, create before free, a map of maps releasing
+ * its inner maps (IRQs off, or from its free work), module BTF (a test
+ * module of this target), link detach and update
  * (by command and automatic), opt-in and privilege rules, and a stress
  * test that counts records exactly and checks overflow handling.
  *
@@ -91,6 +93,19 @@ static void check_pair(struct __test_metadata *_metadata, struct recorder *r,
 	EXPECT_EQ(0, r->lost);
 }
 
+/* The description a map's records carry, from BPF_OBJ_GET_INFO_BY_FD. */
+static void map_desc(const struct bpf_map_info *info, union bpf_event_desc *want)
+{
+	memset(want, 0, sizeof(*want));
+	want->map.map_type = info->type;
+	want->map.key_size = info->key_size;
+	want->map.value_size = info->value_size;
+	want->map.max_entries = info->max_entries;
+	want->map.map_flags = info->map_flags;
+	want->map.btf_id = info->btf_id;
+	memcpy(want->map.name, info->name, sizeof(want->map.name));
+}
+
 TEST(map_create_free)
 {
 	static const enum bpf_map_type types[] = {
@@ -110,14 +125,7 @@ TEST(map_create_free)
 		ASSERT_EQ(0, obj_info(fd, &info, sizeof(info)));
 		ASSERT_EQ(types[i], info.type);
 		ASSERT_STREQ(MAP_NAME, info.name);
-		memset(&want, 0, sizeof(want));
-		want.map.map_type = info.type;
-		want.map.key_size = info.key_size;
-		want.map.value_size = info.value_size;
-		want.map.max_entries = info.max_entries;
-		want.map.map_flags = info.map_flags;
-		want.map.btf_id = info.btf_id;
-		memcpy(want.map.name, info.name, sizeof(want.map.name));
+		map_desc(&info, &want);
 		/* The record precedes the return of the syscall. */
 		recorder_drain(&r);
 		check_rec(_metadata,
@@ -128,6 +136,105 @@ TEST(map_create_free)
 		check_pair(_metadata, &r, PERF_BPF_EVENT_MAP_CREATE,
 			   PERF_BPF_EVENT_MAP_FREE, info.id, info.type, &want);
 	}
+	recorder_close(&r);
+	recorder_free(&r);
+}
+
+static int map_in_map_create(enum bpf_map_type type, int inner_fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = type;
+	attr.key_size = 4;
+	attr.value_size = 4;
+	attr.max_entries = 1;
+	attr.inner_map_fd = inner_fd;
+	snprintf(attr.map_name, sizeof(attr.map_name), "%s", MAP_NAME);
+	return sys_bpf(BPF_MAP_CREATE, &attr);
+}
+
+/* Slot @key of a map of maps: set to @inner_fd, or deleted (-1). */
+static int map_slot(int map_fd, uint32_t key, int inner_fd)
+{
+	union bpf_attr attr;
+	uint32_t value = inner_fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map_fd;
+	attr.key = (uintptr_t)&key;
+	if (inner_fd < 0)
+		return sys_bpf(BPF_MAP_DELETE_ELEM, &attr);
+	/* a delete takes no value: the kernel wants it zero */
+	attr.value = (uintptr_t)&value;
+	return sys_bpf(BPF_MAP_UPDATE_ELEM, &attr);
+}
+
+/*
+ * An inner map whose last reference is its slot in a map of maps.  The
+ * delete drops it with the outer map's bucket lock held, IRQs off, on
+ * kernels that put the inner map there (hash of maps): its MAP_FREE
+ * comes from the deleting task, with its description.  An inner map
+ * still in its slot when the outer map goes is released by the outer
+ * map's free work: its MAP_FREE comes from that kworker, after the outer
+ * map's own.  The debug kernel (lockdep, DEBUG_ATOMIC_SLEEP) checks the
+ * contexts.
+ */
+TEST(map_in_map_release)
+{
+	static const enum bpf_map_type outers[] = {
+		BPF_MAP_TYPE_HASH_OF_MAPS, BPF_MAP_TYPE_ARRAY_OF_MAPS,
+	};
+	struct bpf_map_info info, outer_info;
+	union bpf_event_desc want;
+	struct rec *f, *o;
+	struct recorder r;
+	unsigned int i;
+	int inner, outer;
+
+	if (!open_recorder(_metadata, &r, false, true, 16))
+		return;
+	for (i = 0; i < ARRAY_SIZE(outers); i++) {
+		/* deleted from its slot */
+		inner = map_create(BPF_MAP_TYPE_ARRAY);
+		ASSERT_LE(0, inner) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
+		ASSERT_EQ(0, obj_info(inner, &info, sizeof(info)));
+		map_desc(&info, &want);
+		outer = map_in_map_create(outers[i], inner);
+		ASSERT_LE(0, outer) TH_LOG("map of maps %d: %s", outers[i], strerror(errno));
+		ASSERT_EQ(0, map_slot(outer, 0, inner));
+		close(inner);
+		recorder_drain(&r);
+		EXPECT_EQ(0, recorder_count(&r, PERF_BPF_EVENT_MAP_FREE, info.id))
+			TH_LOG("inner map %u freed while in its slot", info.id);
+		ASSERT_EQ(0, map_slot(outer, 0, -1)) TH_LOG("delete: %s", strerror(errno));
+		f = recorder_wait(&r, PERF_BPF_EVENT_MAP_FREE, info.id, 5000);
+		check_rec(_metadata, f, PERF_BPF_EVENT_MAP_FREE, info.id,
+			  BPF_MAP_TYPE_ARRAY, gettid_raw());
+		check_desc(_metadata, f, &want);
+		EXPECT_EQ(1, recorder_count(&r, PERF_BPF_EVENT_MAP_FREE, info.id));
+
+		/* still in its slot when the outer map goes */
+		inner = map_create(BPF_MAP_TYPE_ARRAY);
+		ASSERT_LE(0, inner);
+		ASSERT_EQ(0, obj_info(inner, &info, sizeof(info)));
+		ASSERT_EQ(0, map_slot(outer, 0, inner));
+		ASSERT_EQ(0, obj_info(outer, &outer_info, sizeof(outer_info)));
+		close(inner);
+		close(outer);
+		f = recorder_wait(&r, PERF_BPF_EVENT_MAP_FREE, info.id, 5000);
+		ASSERT_NE(NULL, f) TH_LOG("no MAP_FREE of inner map %u", info.id);
+		o = recorder_find(&r, PERF_BPF_EVENT_MAP_FREE, outer_info.id);
+		check_rec(_metadata, o, PERF_BPF_EVENT_MAP_FREE, outer_info.id,
+			  outers[i], gettid_raw());
+		EXPECT_LE(o->time, f->time);
+		EXPECT_NE(getpid(), f->pid)
+			TH_LOG("inner map released by the test, not the free work");
+		EXPECT_EQ(f->pid, f->tid);
+		EXPECT_EQ(1, recorder_count(&r, PERF_BPF_EVENT_MAP_FREE, info.id));
+	}
+	EXPECT_EQ(0, r.corrupt);
+	EXPECT_EQ(0, r.lost);
 	recorder_close(&r);
 	recorder_free(&r);
 }
@@ -246,6 +353,93 @@ static size_t count_obj_records(struct recorder *r)
 }
 
 /* attr.bpf_event alone: program records as before, and nothing else. */
+#define TESTMOD "bpf_events_testmod"
+
+/* The id of the BTF named @name (a module's), or 0. */
+static uint32_t btf_id_named(const char *name)
+{
+	union bpf_attr attr = {};
+	struct bpf_btf_info info;
+	char buf[64];
+	uint32_t id = 0;
+	int fd;
+
+	for (;;) {
+		memset(&attr, 0, sizeof(attr));
+		attr.start_id = id;
+		if (sys_bpf(BPF_BTF_GET_NEXT_ID, &attr))
+			return 0;
+		id = attr.next_id;
+		memset(&attr, 0, sizeof(attr));
+		attr.btf_id = id;
+		fd = sys_bpf(BPF_BTF_GET_FD_BY_ID, &attr);
+		if (fd < 0)
+			continue;
+		/* obj_info() clears what it is given: the name buffer too */
+		memset(&info, 0, sizeof(info));
+		memset(buf, 0, sizeof(buf));
+		info.name = (uintptr_t)buf;
+		info.name_len = sizeof(buf);
+		memset(&attr, 0, sizeof(attr));
+		attr.info.bpf_fd = fd;
+		attr.info.info_len = sizeof(info);
+		attr.info.info = (uintptr_t)&info;
+		if (!sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) && !strcmp(buf, name)) {
+			close(fd);
+			return id;
+		}
+		close(fd);
+	}
+}
+
+/*
+ * Loading a module publishes its split BTF from the loading task:
+ * BTF_LOAD flagged kernel and module, with the module's name and the
+ * BTF's size.  (Its BTF_UNLOAD needs CONFIG_MODULE_UNLOAD.)
+ */
+TEST(module_btf_load)
+{
+	struct bpf_btf_info info = {};
+	union bpf_event_desc want = {};
+	struct recorder r;
+	uint32_t id;
+	int fd, btf;
+
+	if (access("/proc/modules", F_OK))
+		SKIP(return, "kernel without module support");
+	fd = open(TESTMOD ".ko", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		SKIP(return, TESTMOD ".ko: %s", strerror(errno));
+	if (btf_id_named(TESTMOD))
+		SKIP(return, TESTMOD " is loaded already: its BTF_LOAD was before");
+	if (!open_recorder(_metadata, &r, false, true, 16))
+		return;
+	ASSERT_EQ(0, syscall(__NR_finit_module, fd, "", 0))
+		TH_LOG("finit_module: %s", strerror(errno));
+	close(fd);
+	id = btf_id_named(TESTMOD);
+	if (!id)
+		SKIP(goto out, "no BTF of %s: CONFIG_DEBUG_INFO_BTF_MODULES is off", TESTMOD);
+	memset(&want, 0, sizeof(want));
+	btf = sys_bpf(BPF_BTF_GET_FD_BY_ID, &(union bpf_attr){ .btf_id = id });
+	ASSERT_LE(0, btf);
+	ASSERT_EQ(0, obj_info(btf, &info, sizeof(info)));
+	close(btf);
+	EXPECT_EQ(1, info.kernel_btf);
+	want.btf.size = info.btf_size;
+	snprintf(want.btf.name, sizeof(want.btf.name), "%s", TESTMOD);
+	recorder_drain(&r);
+	check_rec(_metadata, recorder_find(&r, PERF_BPF_EVENT_BTF_LOAD, id),
+		  PERF_BPF_EVENT_BTF_LOAD, id,
+		  PERF_BPF_EVENT_FLAG_BTF_KERNEL | PERF_BPF_EVENT_FLAG_BTF_MODULE,
+		  gettid_raw());
+	check_desc(_metadata, recorder_find(&r, PERF_BPF_EVENT_BTF_LOAD, id), &want);
+	EXPECT_EQ(1, recorder_count(&r, PERF_BPF_EVENT_BTF_LOAD, id));
+out:
+	recorder_close(&r);
+	recorder_free(&r);
+}
+
 TEST(no_obj_records_without_bit)
 {
 	struct recorder probe, r;
