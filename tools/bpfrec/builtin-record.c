@@ -734,19 +734,23 @@ int cmd_record(int argc, char **argv)
 	};
 	int err, status;
 
-	/*
-	 * Start-up frees megabytes (libbpf's copy of the vmlinux BTF) just
-	 * before the kallsyms and tracing data need as much: keep them in the
-	 * heap for reuse rather than mapping and faulting in fresh pages.
-	 */
-	mallopt(M_MMAP_THRESHOLD, 32 << 20);
-	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	off_cpu_opts_default(&r.o.oc);
 	err = argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r.o);
 	if (err)
 		return BPFREC_EXIT_USAGE;
 	if (cmd_help_shown())
 		return BPFREC_EXIT_OK;
+	/*
+	 * Start-up frees megabytes (libbpf's copies of the vmlinux BTF) just
+	 * before a sampled file's kallsyms and tracing data need as much:
+	 * kept in the heap they are reused rather than mapped and faulted in
+	 * afresh.  Without samples nothing would reuse them, and the heap
+	 * would only hold on to its peak.
+	 */
+	if (sampler_takes_samples(&r.o.sampler)) {
+		mallopt(M_MMAP_THRESHOLD, 32 << 20);
+		mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	}
 	/* a bad object or --set is bad input: found before anything starts */
 	if (r.o.objs.nr_sets && !r.o.objs.nr) {
 		fprintf(stderr, "bpfrec record: --set needs --object (see bpfrec record --help)\n");
