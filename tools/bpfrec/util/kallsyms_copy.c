@@ -125,8 +125,8 @@ int kallsyms_copy_read(struct kallsyms_copy *k)
 void kallsyms_copy_refresh(struct kallsyms_copy *k)
 {
 	struct kallsyms_copy now;
-	char *modules;
-	size_t len;
+	char *modules = NULL;
+	size_t len = 0;
 
 	if (!modules_now(&modules, &len) && k->text && len == k->modules_len &&
 	    (!len || !memcmp(modules, k->modules, len))) {
