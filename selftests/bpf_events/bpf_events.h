@@ -338,7 +338,9 @@ static inline struct rec *recorder_wait(struct recorder *r, int type,
 
 /* ---- BPF objects ----------------------------------------------------- */
 
-static inline int prog_load(enum bpf_prog_type type)
+/* "return 0" as a program of @type, loaded for @attach (0: none said). */
+static inline int prog_load_for(enum bpf_prog_type type,
+				enum bpf_attach_type attach)
 {
 	struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
@@ -348,16 +350,23 @@ static inline int prog_load(enum bpf_prog_type type)
 
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = type;
+	attr.expected_attach_type = attach;
 	attr.insns = (uintptr_t)insns;
 	attr.insn_cnt = ARRAY_SIZE(insns);
 	attr.license = (uintptr_t)"GPL";
 	return sys_bpf(BPF_PROG_LOAD, &attr);
 }
 
+static inline int prog_load(enum bpf_prog_type type)
+{
+	return prog_load_for(type, 0);
+}
+
 /* The name of every map the tests create: records must carry it. */
 #define MAP_NAME "bpf_events_map"
 
-static inline int map_create(enum bpf_map_type type)
+/* A map of @type with one entry of 4-byte key and value; @inner_fd for a map of maps. */
+static inline int map_create_with(enum bpf_map_type type, int inner_fd)
 {
 	union bpf_attr attr;
 
@@ -366,8 +375,14 @@ static inline int map_create(enum bpf_map_type type)
 	attr.key_size = 4;
 	attr.value_size = 4;
 	attr.max_entries = 1;
+	attr.inner_map_fd = inner_fd;
 	snprintf(attr.map_name, sizeof(attr.map_name), "%s", MAP_NAME);
 	return sys_bpf(BPF_MAP_CREATE, &attr);
+}
+
+static inline int map_create(enum bpf_map_type type)
+{
+	return map_create_with(type, 0);
 }
 
 /*

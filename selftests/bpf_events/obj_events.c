@@ -16,12 +16,17 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <net/if.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <linux/capability.h>
+#include <linux/if_link.h>
 #include <linux/magic.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include "../kselftest_harness.h"
 #include "bpf_events.h"
@@ -140,20 +145,6 @@ TEST(map_create_free)
 	recorder_free(&r);
 }
 
-static int map_in_map_create(enum bpf_map_type type, int inner_fd)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = type;
-	attr.key_size = 4;
-	attr.value_size = 4;
-	attr.max_entries = 1;
-	attr.inner_map_fd = inner_fd;
-	snprintf(attr.map_name, sizeof(attr.map_name), "%s", MAP_NAME);
-	return sys_bpf(BPF_MAP_CREATE, &attr);
-}
-
 /* Slot @key of a map of maps: set to @inner_fd, or deleted (-1). */
 static int map_slot(int map_fd, uint32_t key, int inner_fd)
 {
@@ -200,7 +191,7 @@ TEST(map_in_map_release)
 		ASSERT_LE(0, inner) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
 		ASSERT_EQ(0, obj_info(inner, &info, sizeof(info)));
 		map_desc(&info, &want);
-		outer = map_in_map_create(outers[i], inner);
+		outer = map_create_with(outers[i], inner);
 		ASSERT_LE(0, outer) TH_LOG("map of maps %d: %s", outers[i], strerror(errno));
 		ASSERT_EQ(0, map_slot(outer, 0, inner));
 		close(inner);
@@ -679,12 +670,144 @@ TEST(link_update_detach)
  * Removing the cgroup detaches its links: LINK_DETACH from the worker that
  * releases the cgroup's BPF state, before the owner releases the link.
  */
-TEST(link_cgroup_auto_detach)
+/* Close a detached link: it is released, its records ATTACH, DETACH, RELEASE. */
+static void check_release_after_detach(struct __test_metadata *_metadata,
+				       struct recorder *r, int link, uint32_t id)
 {
-	struct rec *x, *h[MAX_HISTORY];
+	struct rec *h[MAX_HISTORY];
+	char hist[64];
+
+	close(link);
+	ASSERT_NE(NULL, recorder_wait(r, PERF_BPF_EVENT_LINK_RELEASE, id, 5000));
+	link_history(r, id, h, hist, sizeof(hist));
+	EXPECT_STREQ("5 9 6", hist);
+}
+
+/* An rtnetlink request about a network device, with room for attributes. */
+struct rtnl_req {
+	struct nlmsghdr n;
+	struct ifinfomsg i;
+	char attrs[128];
+};
+
+/* Append attribute @type to @n; nested ones get their rta_len set after. */
+static struct rtattr *rtnl_attr(struct nlmsghdr *n, int type, const void *data,
+				int len)
+{
+	struct rtattr *rta = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
+
+	rta->rta_type = type;
+	rta->rta_len = RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(rta), data, len);
+	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	return rta;
+}
+
+/* Send @n to rtnetlink and wait for its ack: 0 or -errno. */
+static int rtnl_talk(struct nlmsghdr *n)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	char buf[1024];
+	struct nlmsghdr *h = (void *)buf;
+	ssize_t len;
+	int fd, err;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	n->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	len = sendto(fd, n, n->nlmsg_len, 0, (struct sockaddr *)&sa, sizeof(sa));
+	if (len >= 0)
+		len = recv(fd, buf, sizeof(buf), 0);
+	if (len < 0)
+		err = -errno;
+	else if (len >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) &&
+		 h->nlmsg_type == NLMSG_ERROR)
+		err = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	else
+		err = -EPROTO;
+	close(fd);
+	return err;
+}
+
+/* A dummy network device named @name: its ifindex, or -errno. */
+static int dummy_add(const char *name)
+{
+	struct rtnl_req req = {
+		.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg)),
+		.n.nlmsg_type = RTM_NEWLINK,
+		.n.nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL,
+		.i.ifi_family = AF_UNSPEC,
+	};
+	struct rtattr *info;
+	int err;
+
+	rtnl_attr(&req.n, IFLA_IFNAME, name, strlen(name) + 1);
+	info = rtnl_attr(&req.n, IFLA_LINKINFO, NULL, 0);
+	rtnl_attr(&req.n, IFLA_INFO_KIND, "dummy", strlen("dummy"));
+	info->rta_len = (char *)&req + req.n.nlmsg_len - (char *)info;
+	err = rtnl_talk(&req.n);
+	if (err)
+		return err;
+	return if_nametoindex(name) ?: -errno;
+}
+
+static int netdev_del(int ifindex)
+{
+	struct rtnl_req req = {
+		.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg)),
+		.n.nlmsg_type = RTM_DELLINK,
+		.i.ifi_family = AF_UNSPEC,
+		.i.ifi_index = ifindex,
+	};
+
+	return rtnl_talk(&req.n);
+}
+
+/*
+ * An XDP link whose device is unregistered: LINK_DETACH from the task
+ * that deleted the device, with the link's program; closing the link
+ * then only releases it.
+ */
+TEST(link_xdp_auto_detach)
+{
 	struct bpf_link_info info;
 	struct recorder r;
-	char cg[128], hist[64];
+	int prog, link, ifindex;
+	struct rec *x;
+
+	if (!open_recorder(_metadata, &r, false, true, 16))
+		return;
+	ifindex = dummy_add("bpfev_xdp0");
+	if (ifindex == -EOPNOTSUPP)
+		SKIP(goto out, "no dummy network devices (CONFIG_DUMMY)");
+	ASSERT_LT(0, ifindex) TH_LOG("RTM_NEWLINK dummy: %s", strerror(-ifindex));
+	prog = prog_load_for(BPF_PROG_TYPE_XDP, BPF_XDP);
+	ASSERT_LE(0, prog) TH_LOG("BPF_PROG_LOAD xdp: %s", strerror(errno));
+	link = link_create_attach(prog, ifindex, BPF_XDP);
+	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE xdp: %s", strerror(errno));
+	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
+	ASSERT_EQ(0, netdev_del(ifindex));
+
+	x = recorder_wait(&r, PERF_BPF_EVENT_LINK_DETACH, info.id, 5000);
+	check_rec(_metadata, x, PERF_BPF_EVENT_LINK_DETACH, info.id,
+		  BPF_LINK_TYPE_XDP, gettid_raw());
+	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
+	EXPECT_EQ(BPF_XDP, x->desc.link.attach_type);
+	check_release_after_detach(_metadata, &r, link, info.id);
+	close(prog);
+out:
+	recorder_close(&r);
+	recorder_free(&r);
+}
+
+TEST(link_cgroup_auto_detach)
+{
+	struct bpf_link_info info;
+	struct recorder r;
+	struct rec *x;
+	char cg[128];
 	int prog, cgfd, link;
 
 	if (!open_recorder(_metadata, &r, false, true, 16))
@@ -704,11 +827,7 @@ TEST(link_cgroup_auto_detach)
 	ASSERT_NE(NULL, x) TH_LOG("no LINK_DETACH after the cgroup went away");
 	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
 	EXPECT_NE(getpid(), x->pid);
-	close(link);
-	ASSERT_NE(NULL, recorder_wait(&r, PERF_BPF_EVENT_LINK_RELEASE, info.id,
-				      5000));
-	link_history(&r, info.id, h, hist, sizeof(hist));
-	EXPECT_STREQ("5 9 6", hist);
+	check_release_after_detach(_metadata, &r, link, info.id);
 	close(prog);
 	recorder_close(&r);
 	recorder_free(&r);
@@ -734,10 +853,10 @@ FIXTURE_TEARDOWN(netns)
 TEST_F_TIMEOUT(netns, link_auto_detach, 180)
 {
 	int go[2], ready[2], prog, nsfd, link, status;
-	struct rec *x, *h[MAX_HISTORY];
 	struct bpf_link_info info;
 	struct recorder r;
-	char path[64], hist[64], c;
+	char path[64], c;
+	struct rec *x;
 	pid_t child;
 
 	if (!open_recorder(_metadata, &r, false, true, 16))
@@ -779,11 +898,7 @@ TEST_F_TIMEOUT(netns, link_auto_detach, 180)
 	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
 	EXPECT_EQ(BPF_LINK_TYPE_NETNS, x->flags);
 	EXPECT_NE(getpid(), x->pid);
-	close(link);
-	ASSERT_NE(NULL, recorder_wait(&r, PERF_BPF_EVENT_LINK_RELEASE, info.id,
-				      5000));
-	link_history(&r, info.id, h, hist, sizeof(hist));
-	EXPECT_STREQ("5 9 6", hist);
+	check_release_after_detach(_metadata, &r, link, info.id);
 	close(prog);
 	recorder_close(&r);
 	recorder_free(&r);

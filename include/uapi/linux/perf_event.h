@@ -1225,12 +1225,13 @@ enum perf_event_type {
 	 *
 	 * Between its ATTACH and RELEASE a link may get LINK_DETACH, when
 	 * BPF_LINK_DETACH succeeds or when what it is attached to goes away
-	 * (a cgroup or network namespace; other automatic detaches are not
-	 * reported), and LINK_UPDATE, when BPF_LINK_UPDATE gives it another
-	 * program: prog_id is the new program, old_prog_id the one replaced
-	 * if the caller named it with BPF_F_REPLACE, else 0 (the link's
-	 * previous record names it). BPF_LINK_DETACH of a link that is
-	 * already detached may be reported again.
+	 * (a cgroup, network namespace or, for XDP, network device; other
+	 * automatic detaches are not reported yet), and LINK_UPDATE, when
+	 * BPF_LINK_UPDATE gives it another program: prog_id is the new
+	 * program, old_prog_id the one replaced if the caller named it with
+	 * BPF_F_REPLACE, else 0 (the link's previous record names it).
+	 * BPF_LINK_DETACH of a link that is already detached may be
+	 * reported again.
 	 * MAP_FREE of an offloaded map may come early, when its device
 	 * goes away.
 	 *
