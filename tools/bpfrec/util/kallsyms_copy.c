@@ -8,10 +8,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include "util/file_read.h"
 #include "util/kallsyms_copy.h"
 
 /*
@@ -22,56 +21,6 @@
 #define KALLSYMS_ROOM	(8 << 20)
 
 /*
- * /proc files have no size: read until the end into @cap bytes, grown
- * when short (realloc copies what was read).
- */
-static int read_proc(const char *path, size_t cap, char **text, size_t *len)
-{
-	size_t n = 0;
-	char *p = malloc(cap), *q;
-	ssize_t got;
-	int fd, err = 0;
-
-	if (!p)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		free(p);
-		return -errno;
-	}
-	for (;;) {
-		if (cap - n < 4096) {
-			q = realloc(p, cap * 2);
-			if (!q) {
-				err = -ENOMEM;
-				break;
-			}
-			p = q;
-			cap *= 2;
-		}
-		got = read(fd, p + n, cap - n - 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			err = got < 0 ? -errno : 0;
-			break;
-		}
-		n += got;
-	}
-	close(fd);
-	if (err) {
-		free(p);
-		return err;
-	}
-	p[n] = '\0';
-	/* what was not read into goes back to the heap for the next buffer */
-	q = realloc(p, n + 1);
-	*text = q ? q : p;
-	*len = n;
-	return 0;
-}
-
-/*
  * The first and last fields of each line of /proc/modules, the module
  * and its address: its reference counts change with every user.  No
  * /proc/modules (a kernel without modules) is none, not an error.
@@ -80,7 +29,7 @@ static int modules_now(char **out, size_t *out_len)
 {
 	char *text, *line, *end, *last, *w;
 	size_t len, name_len;
-	int err = read_proc("/proc/modules", 1 << 16, &text, &len);
+	int err = file_read("/proc/modules", 1 << 16, &text, &len);
 
 	if (err == -ENOENT) {
 		*out = NULL;
@@ -116,7 +65,7 @@ int kallsyms_copy_read(struct kallsyms_copy *k)
 	memset(k, 0, sizeof(*k));
 	err = modules_now(&k->modules, &k->modules_len);
 	if (!err)
-		err = read_proc("/proc/kallsyms", KALLSYMS_ROOM, &k->text, &k->len);
+		err = file_read("/proc/kallsyms", KALLSYMS_ROOM, &k->text, &k->len);
 	if (err)
 		kallsyms_copy_free(k);
 	return err;

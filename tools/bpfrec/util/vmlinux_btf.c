@@ -16,6 +16,7 @@
 #include <linux/btf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "util/file_read.h"
 #include "util/vmlinux_btf.h"
 
 #define VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
@@ -35,39 +36,6 @@ static void *map_raw(size_t *size)
 	close(fd);
 	*size = st.st_size;
 	return data == MAP_FAILED ? NULL : data;
-}
-
-/* The raw vmlinux BTF read whole (sysfs gives 4 KiB a read before 6.16). */
-static void *read_raw(size_t *size)
-{
-	size_t cap = 8 << 20, n = 0;
-	char *p = NULL, *q;
-	ssize_t got = 1;
-	int fd;
-
-	fd = open(VMLINUX_BTF, O_RDONLY | O_CLOEXEC);
-	while (fd >= 0 && got > 0) {
-		if (!p || cap - n < 4096) {
-			cap = p ? cap * 2 : cap;
-			q = realloc(p, cap);
-			if (!q)
-				break;
-			p = q;
-		}
-		got = read(fd, p + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			got = 1;
-		else if (got > 0)
-			n += got;
-	}
-	if (fd >= 0)
-		close(fd);
-	if (got) {
-		free(p);
-		return NULL;
-	}
-	*size = n;
-	return p;
 }
 
 /* Whether string @name is in the string section of the raw BTF @data. */
@@ -94,14 +62,16 @@ static bool raw_has_string(const void *data, size_t size, const char *name)
 
 static struct btf *load(const char *name)
 {
+	char *text;
 	bool mapped = true;
 	struct btf *btf = NULL;
 	size_t size;
 	void *data = map_raw(&size);
 
+	/* sysfs gives it 4 KiB a read where it cannot be mapped */
 	if (!data) {
 		mapped = false;
-		data = read_raw(&size);
+		data = file_read(VMLINUX_BTF, 8 << 20, &text, &size) ? NULL : text;
 	}
 	if (!data)
 		return btf__load_vmlinux_btf();

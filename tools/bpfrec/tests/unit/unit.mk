@@ -50,15 +50,15 @@ UNIT_test_desc := $(UNIT_test_script)
 UNIT_test_output := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 		    util/printable.c util/sample_view.c util/trace_fields.c builtin-script.c input_option.c cmd_args.c \
 		    $(USER_SYMS_SRCS)
-UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf.c
-UNIT_test_kallsyms := $(PERF_DATA_SRCS) util/kallsyms_copy.c
+UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf.c util/file_read.c
+UNIT_test_kallsyms := $(PERF_DATA_SRCS) util/kallsyms_copy.c util/file_read.c
 UNIT_test_profile := $(PERF_DATA_SRCS) util/timeline.c util/json.c $(PROFILE_SRCS)
 UNIT_test_script_samples := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 			    util/printable.c util/sample_view.c builtin-script.c \
 			    input_option.c cmd_args.c $(REPORT_SRCS)
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c util/bpf_desc.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
-		    util/recording.c util/capture.c util/linger.c util/vmlinux_btf.c
+		    util/recording.c util/capture.c util/linger.c util/vmlinux_btf.c util/file_read.c
 UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts test_streams test_script \
 	     test_desc \
 	     test_record test_output test_evlist test_kallsyms test_profile test_script_samples)
