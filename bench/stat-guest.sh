@@ -5,8 +5,9 @@
 # which the host refuses.  POSIX sh and busybox; the tools in /opt/bpfrec/bin.
 #   stat-guest.sh ROUNDS RUNS SEC
 # Lines, parsed by the host:
-#   bench-b round=R off=NS floor=NS on=NS    ns per target run: no profiler,
-#                                            bare fentry+fexit, bpfrec stat -b
+#   bench-b round=R off=NS floor=NS stats=NS tramp=NS
+#     ns per target run: no profiler, bare fentry+fexit, bpfrec stat -b
+#     of cpu-clock from the run time stats, and through the trampoline
 #   bench-shared kind=K n=N events=E ns_per_switch=NS session_ms=MS
 #     K: none, bperf (bpfrec stat --bpf-counters) or plain (perf-count):
 #     N sessions counting cpu-clock on every CPU (-I 1000); E perf events
@@ -34,10 +35,15 @@ r=1
 while [ $r -le "$rounds" ]; do
 	"$bin/stat-prog" -i "$id" -r "$runs" -k "$runs" >"$tmp/off" || exit 1
 	"$bin/stat-prog" -f -i "$id" -r "$runs" -k "$runs" >"$tmp/floor" || exit 1
-	"$bin/bpfrec" stat -b "$id" -e cpu-clock -- "$bin/stat-prog" -i "$id" -r "$runs" -k "$runs" \
-		>"$tmp/on" 2>&1 || { cat "$tmp/on" >&2; exit 1; }
-	grep -q "$runs runs" "$tmp/on" || { cat "$tmp/on" >&2; exit 1; }
-	echo "bench-b round=$r off=$(ran_ns "$tmp/off") floor=$(ran_ns "$tmp/floor") on=$(ran_ns "$tmp/on")"
+	for how in stats tramp; do
+		opt=
+		[ $how = tramp ] && opt=--trampoline
+		# shellcheck disable=SC2086 # $opt: none or one option
+		"$bin/bpfrec" stat -b "$id" -e cpu-clock $opt -- "$bin/stat-prog" -i "$id" -r "$runs" -k "$runs" \
+			>"$tmp/$how" 2>&1 || { cat "$tmp/$how" >&2; exit 1; }
+		grep -q "$runs runs" "$tmp/$how" || { cat "$tmp/$how" >&2; exit 1; }
+	done
+	echo "bench-b round=$r off=$(ran_ns "$tmp/off") floor=$(ran_ns "$tmp/floor") stats=$(ran_ns "$tmp/stats") tramp=$(ran_ns "$tmp/tramp")"
 	r=$((r + 1))
 done
 kill $target

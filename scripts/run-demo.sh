@@ -41,15 +41,18 @@ echo "==== bpfrec script -i demo.data"
 bpfrec script -i demo.data || exit
 echo "==== bpfrec report -i demo.data"
 bpfrec report -i demo.data || exit
-# bpfrec stat: what a BPF program costs per run (-b: fentry/fexit on it), and
+# bpfrec stat: what a BPF program costs per run (-b: the kernel's run time
+# stats for time, fentry/fexit on it for other events), and
 # counters that every session shares (--bpf-counters: one perf event per CPU).
 t=/opt/bpfrec/tests/guest
 $t/stat-prog -s 120 >target.out &
 target=$!
 for _ in $(seq 100); do grep -q '^id ' target.out && break; sleep 0.1; done
 id=$(awk '$1 == "id" { print $2 }' target.out)
-echo "==== bpfrec stat -b $id -e cpu-clock,task-clock -- stat-prog -i $id -r 1000 -k 100"
-bpfrec stat -b "$id" -e cpu-clock,task-clock -- $t/stat-prog -i "$id" -r 1000 -k 100 || exit
+echo "==== bpfrec stat -b $id [-e cpu-clock,page-faults] -- stat-prog -i $id -r 1000 -k 100"
+echo "# time from the kernel's run time stats (no trampoline), then other events through fentry/fexit"
+bpfrec stat -b "$id" -- $t/stat-prog -i "$id" -r 1000 -k 100 || exit
+bpfrec stat -b "$id" -e cpu-clock,page-faults -- $t/stat-prog -i "$id" -r 1000 -k 100 || exit
 kill $target
 echo "==== bpfrec stat --bpf-counters: -a for 3 s, and -- a shell loop, at the same time"
 bpfrec stat --bpf-counters -e cpu-clock -a 3 >all.out 2>&1 &

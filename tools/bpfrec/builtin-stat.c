@@ -42,6 +42,7 @@ struct opts {
 	char *filter_arg;
 	bool json;
 	bool idle;
+	bool trampoline;		/* -b: never from the run time stats */
 	enum sp_sort sort;
 	unsigned long interval_ms;
 	unsigned long duration;
@@ -52,10 +53,13 @@ struct opts {
 static const char doc[] =
 "Count with BPF.\n"
 "\n"
-"-b ID[,ID...]: what BPF programs cost per run.  fentry and fexit programs\n"
-"attached to each target read the events (-e, default " DEFAULT_EVENTS ") on entry\n"
-"and exit; per target: counts, runs, cost per run, its BTF name.  Needs a\n"
-"kernel that allows BPF trampolines and targets with BTF.\n"
+"-b ID[,ID...]: what BPF programs cost per run; per target: counts, runs,\n"
+"cost per run, its BTF name.  Time (cpu-clock, task-clock, the default) comes\n"
+"from the kernel's BPF run time stats, on only while bpfrec runs (through\n"
+"BPF_ENABLE_STATS): no trampoline, any target, and two clock reads per run\n"
+"of every BPF program meanwhile.  Other events, or --trampoline, are read by\n"
+"fentry and fexit programs attached to each target on entry and exit, which\n"
+"needs a kernel that allows BPF trampolines and targets with BTF.\n"
 "\n"
 "--bpf-counters: count events (-e) with counters shared by every bpfrec\n"
 "session on the machine: one perf event per CPU for each distinct event, read\n"
@@ -80,6 +84,7 @@ static const char doc[] =
 "EXAMPLES:\n"
 "    bpfrec stat -b 42,43 -e cpu-clock,instructions -I 1000\n"
 "    bpfrec stat -b 42 --json -- ./traffic      # while ./traffic runs\n"
+"    bpfrec stat -b 42 -e cpu-clock,page-faults 5  # through a trampoline\n"
 "    bpfrec stat --bpf-counters -e cpu-clock -a -I 1000\n"
 "    bpfrec stat --bpf-counters -e task-clock -G system.slice,user.slice 5\n"
 "    bpfrec stat --bpf-counters -p 1234 --json\n"
@@ -96,11 +101,14 @@ enum {
 	OPT_DURATION,
 	OPT_BPERF,
 	OPT_REGISTRY,
+	OPT_TRAMPOLINE,
 };
 
 static const struct argp_option options[] = {
 	{ "bpf-prog", 'b', "ID[,ID...]", 0, "Profile these BPF programs (at most 32)", 0 },
 	{ "event", 'e', "EVENT[,EVENT...]", 0, "Events to count (default " DEFAULT_EVENTS ")", 0 },
+	{ "trampoline", OPT_TRAMPOLINE, NULL, 0,
+	  "-b: read time through fentry/fexit too, not from the run time stats", 0 },
 	{ "bpf-counters", OPT_BPERF, NULL, 0, "Count with counters shared by all sessions", 0 },
 	{ "all-cpus", 'a', NULL, 0, "--bpf-counters: the whole machine (default)", 0 },
 	{ "cpu", 'C', "CPUS", 0, "--bpf-counters: these CPUs only (0,2-3)", 0 },
@@ -244,6 +252,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_REGISTRY:
 		o->bperf.dir = arg;
 		break;
+	case OPT_TRAMPOLINE:
+		o->trampoline = true;
+		break;
 	case 'a':
 		return set_filter(state, o, "a", BPERF_FILTER_GLOBAL, NULL);
 	case 'C':
@@ -312,6 +323,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (o->filter_opt && o->cmd)
 			return usage(state, "-%s and a command: the command's process is the filter",
 				     o->filter_opt);
+		if (o->trampoline && o->mode != MODE_PROFILE)
+			return usage(state, "%s", "--trampoline is for -b");
 		if (o->es.nr && o->mode == MODE_ALL_PROGS)
 			return usage(state, "%s", "--all-progs counts runs and run time, not events: no -e");
 		if (o->cmd && o->duration)
@@ -633,7 +646,9 @@ static int open_mode(struct stat_run *r)
 	r->es = r->o.es;
 	if (!r->es.nr && stat_events_parse(&r->es, DEFAULT_EVENTS))
 		return -EINVAL;
-	if (r->o.mode == MODE_PROFILE) {
+	r->prof.by_stats = r->o.mode == MODE_PROFILE && !r->o.trampoline &&
+			   stat_profile_can_use_stats(&r->es);
+	if (r->o.mode == MODE_PROFILE && !r->prof.by_stats) {
 		err = stat_events_open(&r->es);
 		if (err)
 			return err;
@@ -720,6 +735,7 @@ int cmd_stat(int argc, char **argv)
 	struct stat_run r = {
 		.wl = { .go_fd = -1 },
 		.progs = { .stats_fd = -1 },
+		.prof = { .stats_fd = -1 },
 		.epfd = -1,
 		.sigfd = -1,
 		.timerfd = -1,

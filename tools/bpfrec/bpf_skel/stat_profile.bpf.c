@@ -1,18 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `bpfrec stat -b`: what one BPF program costs per run.  fentry reads
- * every event on entry, fexit reads them again and adds the difference to
- * a per-CPU accumulator; user space sums the CPUs.  One object per
- * target: user space points both programs at it before loading.
+ * `bpfrec stat -b` through a trampoline: what one BPF program costs per
+ * run.  fentry reads every event on entry, fexit reads them again and adds
+ * the difference to a per-CPU accumulator; user space sums the CPUs.  One
+ * object per target: user space points both programs at it before loading.
+ *
+ * An event that cannot be multiplexed (a software one) is read without
+ * its enabled and running times: bpf_perf_event_read_value() takes a
+ * clock reading for them, on top of cpu-clock's own, and that doubles
+ * what a run of the target pays for cpu-clock.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "stat_profile.h"
 
+#define MAX_ERRNO	4095
+
 const volatile __u32 nr_events = 1;
 /* possible CPUs: the events map holds event i of cpu c at i * nr_cpus + c */
 const volatile __u32 nr_cpus = 1;
+/* bit i: event i can be multiplexed, its times are needed to scale it */
+const volatile __u32 timed_events;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -20,46 +29,46 @@ struct {
 	__uint(value_size, sizeof(int));
 } events SEC(".maps");
 
-/* On entry; zeroed when the read failed, so that fexit skips it. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, STAT_PROFILE_MAX_EVENTS);
-	__type(key, __u32);
-	__type(value, struct bpf_perf_event_value);
-} entry SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, STAT_PROFILE_MAX_EVENTS);
-	__type(key, __u32);
-	__type(value, struct bpf_perf_event_value);
-} accum SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u64);
-} runs SEC(".maps");
+	__type(value, struct stat_profile_cpu);
+} state SEC(".maps");
+
+/* Event @i on this CPU into @r: 0, or the helper's error. */
+static __always_inline int read_event(__u32 i, __u32 cpu, struct stat_profile_reading *r)
+{
+	__u64 v;
+
+	if (timed_events & (1U << i))
+		return bpf_perf_event_read_value(&events, i * nr_cpus + cpu, (void *)r,
+						 sizeof(*r));
+	/* its errors come back as the counter, negated */
+	v = bpf_perf_event_read(&events, i * nr_cpus + cpu);
+	if (v >= (__u64)-MAX_ERRNO)
+		return (int)v;
+	r->counter = v;
+	r->enabled = 0;
+	r->running = 0;
+	return 0;
+}
 
 SEC("fentry/target")
 int BPF_PROG(on_entry)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), i;
+	__u32 cpu = bpf_get_smp_processor_id(), i, zero = 0, ok = 0;
+	struct stat_profile_cpu *s = bpf_map_lookup_elem(&state, &zero);
 
+	if (!s)
+		return 0;
 	for (i = 0; i < STAT_PROFILE_MAX_EVENTS; i++) {
-		/* a copy: with its address taken, a 6.1 verifier loses the counter */
-		__u32 key = i;
-		struct bpf_perf_event_value *v;
-
 		if (i >= nr_events)
 			break;
-		v = bpf_map_lookup_elem(&entry, &key);
-		if (!v)
-			break;
-		if (bpf_perf_event_read_value(&events, i * nr_cpus + cpu, v, sizeof(*v)))
-			__builtin_memset(v, 0, sizeof(*v));
+		if (!read_event(i, cpu, &s->entry[i]))
+			ok |= 1U << i;
 	}
+	s->entry_ok = ok;
 	return 0;
 }
 
@@ -67,27 +76,20 @@ SEC("fexit/target")
 int BPF_PROG(on_exit)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), i, zero = 0;
-	struct bpf_perf_event_value now;
-	__u64 *n = bpf_map_lookup_elem(&runs, &zero);
+	struct stat_profile_cpu *s = bpf_map_lookup_elem(&state, &zero);
+	struct stat_profile_reading now;
 
-	if (n)
-		*n += 1;
+	if (!s)
+		return 0;
+	s->runs++;
 	for (i = 0; i < STAT_PROFILE_MAX_EVENTS; i++) {
-		__u32 key = i;
-		struct bpf_perf_event_value *before, *acc;
-
 		if (i >= nr_events)
 			break;
-		before = bpf_map_lookup_elem(&entry, &key);
-		acc = bpf_map_lookup_elem(&accum, &key);
-		if (!before || !acc)
-			break;
-		if (!before->enabled ||
-		    bpf_perf_event_read_value(&events, i * nr_cpus + cpu, &now, sizeof(now)))
+		if (!(s->entry_ok & (1U << i)) || read_event(i, cpu, &now))
 			continue;
-		acc->counter += now.counter - before->counter;
-		acc->enabled += now.enabled - before->enabled;
-		acc->running += now.running - before->running;
+		s->accum[i].counter += now.counter - s->entry[i].counter;
+		s->accum[i].enabled += now.enabled - s->entry[i].enabled;
+		s->accum[i].running += now.running - s->entry[i].running;
 	}
 	return 0;
 }

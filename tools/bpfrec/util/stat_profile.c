@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -11,41 +12,77 @@
 #include "util/stat_profile.h"
 #include "bpf_skel/stat_profile.skel.h"
 
-/* The target's main function name from its BTF; 0 or one line on stderr. */
-static int check_target(struct stat_target *t, int fd)
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+bool stat_profile_can_use_stats(const struct stat_events *es)
+{
+	int i;
+
+	for (i = 0; i < es->nr; i++)
+		if (!es->ev[i].is_time)
+			return false;
+	return es->nr > 0;
+}
+
+/* The main function's name from the target's BTF into @t: 0 or -errno. */
+static int btf_name(struct stat_target *t)
+{
+	struct pd_prog p = {};
+	int err = resolve_prog(t->id, &p);
+
+	if (!err && (!p.nr_func_names || !p.func_names[0][0]))
+		err = -ENOENT;
+	if (!err)
+		snprintf(t->name, sizeof(t->name), "%s", p.func_names[0]);
+	pd_prog_free_arrays(&p);
+	return err;
+}
+
+/*
+ * Whether @t can be counted, and its name: 0 or one line on stderr.  The
+ * run time stats take any program; a trampoline needs the target's BTF
+ * and cannot attach to another tracing program.
+ */
+static int check_target(struct stat_target *t, bool by_stats)
 {
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
-	struct pd_prog p = {};
 	int err;
 
-	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+	if (bpf_obj_get_info_by_fd(t->fd, &info, &len)) {
 		fprintf(stderr, "bpfrec stat: -b: program %u: %s\n", t->id, strerror(errno));
 		return -errno;
 	}
 	t->type = info.type;
-	if (info.type == BPF_PROG_TYPE_TRACING) {
+	t->base_ns = info.run_time_ns;
+	t->base_cnt = info.run_cnt;
+	snprintf(t->name, sizeof(t->name), "%s", info.name);
+	if (by_stats) {
+		if (info.btf_id && info.nr_func_info)
+			btf_name(t);
+	} else if (info.type == BPF_PROG_TYPE_TRACING) {
 		fprintf(stderr, "bpfrec stat: -b: program %u (%s) is a tracing program: fentry/fexit cannot attach to another one\n",
 			t->id, info.name);
 		return -EINVAL;
-	}
-	if (!info.btf_id || !info.nr_func_info) {
+	} else if (!info.btf_id || !info.nr_func_info) {
 		fprintf(stderr, "bpfrec stat: -b: program %u (%s) has no BTF: fentry/fexit need its function's BTF to attach\n",
 			t->id, info.name);
 		return -EINVAL;
+	} else {
+		err = btf_name(t);
+		if (err) {
+			fprintf(stderr, "bpfrec stat: -b: program %u (%s): reading its BTF function name: %s\n",
+				t->id, info.name, strerror(-err));
+			return err;
+		}
 	}
-	err = resolve_prog(t->id, &p);
-	if (!err && (!p.nr_func_names || !p.func_names[0][0]))
-		err = -ENOENT;
-	if (err) {
-		fprintf(stderr, "bpfrec stat: -b: program %u (%s): reading its BTF function name: %s\n",
-			t->id, info.name, strerror(-err));
-		pd_prog_free_arrays(&p);
-		return err;
-	}
-	snprintf(t->name, sizeof(t->name), "%s", p.func_names[0]);
 	snprintf(t->who, sizeof(t->who), "prog %u %s", t->id, t->name);
-	pd_prog_free_arrays(&p);
 	return 0;
 }
 
@@ -68,7 +105,19 @@ static int set_events(struct stat_profile_bpf *skel, const struct stat_events *e
 	return 0;
 }
 
-static int load(struct stat_target *t, int fd, const struct stat_events *es)
+/* Software events are never multiplexed: their times would only cost. */
+static __u32 timed_events(const struct stat_events *es)
+{
+	__u32 mask = 0;
+	int i;
+
+	for (i = 0; i < es->nr; i++)
+		if (es->ev[i].attr.type != PERF_TYPE_SOFTWARE)
+			mask |= 1U << i;
+	return mask;
+}
+
+static int load(struct stat_target *t, const struct stat_events *es)
 {
 	struct stat_profile_bpf *skel = stat_profile_bpf__open();
 	int err;
@@ -78,11 +127,12 @@ static int load(struct stat_target *t, int fd, const struct stat_events *es)
 	t->skel = skel;
 	skel->rodata->nr_events = es->nr;
 	skel->rodata->nr_cpus = es->nr_cpus;
+	skel->rodata->timed_events = timed_events(es);
 	err = bpf_map__set_max_entries(skel->maps.events, es->nr * es->nr_cpus);
 	if (!err)
-		err = bpf_program__set_attach_target(skel->progs.on_entry, fd, t->name);
+		err = bpf_program__set_attach_target(skel->progs.on_entry, t->fd, t->name);
 	if (!err)
-		err = bpf_program__set_attach_target(skel->progs.on_exit, fd, t->name);
+		err = bpf_program__set_attach_target(skel->progs.on_exit, t->fd, t->name);
 	if (!err)
 		err = stat_profile_bpf__load(skel);
 	if (!err)
@@ -92,22 +142,52 @@ static int load(struct stat_target *t, int fd, const struct stat_events *es)
 	return err;
 }
 
+static int attach(struct stat_target *t, const struct stat_events *es)
+{
+	libbpf_print_fn_t old;
+	int err;
+
+	/* libbpf's lines would come before ours: ours says it all */
+	old = libbpf_set_print(NULL);
+	err = load(t, es);
+	libbpf_set_print(old);
+	if (err == -EPERM || err == -EACCES)
+		fprintf(stderr, "bpfrec stat: -b: this kernel refuses BPF trampolines (fentry/fexit: %s), which -b needs\n",
+			strerror(-err));
+	else if (err)
+		fprintf(stderr, "bpfrec stat: -b: attaching to program %u (%s): %s\n",
+			t->id, t->name, strerror(-err));
+	return err;
+}
+
+/* On before the targets' first readings: runs before are not ours. */
+static int enable_stats(struct stat_profile *sp)
+{
+	sp->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (sp->stats_fd >= 0)
+		return 0;
+	fprintf(stderr, "bpfrec stat: -b: turning the BPF run time stats on: %s\n",
+		strerror(errno));
+	return -errno;
+}
+
 int stat_profile_open(struct stat_profile *sp, const __u32 *ids, int nr,
 		      struct stat_events *es)
 {
-	libbpf_print_fn_t old;
-	int i, fd, err = 0;
+	int i, err = 0;
 
 	sp->es = es;
-	sp->percpu = calloc(es->nr_cpus, sizeof(*sp->percpu));
-	if (!sp->percpu)
-		return -ENOMEM;
+	sp->stats_fd = -1;
+	if (sp->by_stats)
+		err = enable_stats(sp);
+	else if (!(sp->percpu = calloc(es->nr_cpus, sizeof(*sp->percpu))))
+		err = -ENOMEM;
 	for (i = 0; i < nr && !err; i++) {
 		struct stat_target *t = &sp->t[sp->nr++];
 
 		t->id = ids[i];
-		fd = bpf_prog_get_fd_by_id(t->id);
-		if (fd < 0) {
+		t->fd = bpf_prog_get_fd_by_id(t->id);
+		if (t->fd < 0) {
 			err = -errno;
 			if (errno == ENOENT)
 				fprintf(stderr, "bpfrec stat: -b: no BPF program with id %u\n", t->id);
@@ -116,60 +196,72 @@ int stat_profile_open(struct stat_profile *sp, const __u32 *ids, int nr,
 					strerror(errno));
 			break;
 		}
-		err = check_target(t, fd);
-		if (!err) {
-			/* libbpf's lines would come before ours: ours says it all */
-			old = libbpf_set_print(NULL);
-			err = load(t, fd, es);
-			libbpf_set_print(old);
-			if (err == -EPERM || err == -EACCES)
-				fprintf(stderr, "bpfrec stat: -b: this kernel refuses BPF trampolines (fentry/fexit: %s), which -b needs\n",
-					strerror(-err));
-			else if (err)
-				fprintf(stderr, "bpfrec stat: -b: attaching to program %u (%s): %s\n",
-					t->id, t->name, strerror(-err));
-		}
-		close(fd);
+		err = check_target(t, sp->by_stats);
+		if (!err && !sp->by_stats)
+			err = attach(t, es);
 	}
+	sp->start_ns = now_ns();
 	return err;
 }
 
-/* Sum of the per-CPU values of @key in per-CPU array @map_fd. */
-static int sum_cpus(struct stat_profile *sp, int map_fd, __u32 key, size_t size,
-		    struct bpf_perf_event_value *sum)
+/* Through a trampoline: the targets' state, summed over the CPUs. */
+static int read_percpu(struct stat_profile *sp, struct stat_target *t, __u64 elapsed)
 {
-	int cpu;
+	__u32 key = 0;
+	int cpu, e;
 
-	if (bpf_map_lookup_elem(map_fd, &key, sp->percpu))
+	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.state), &key, sp->percpu))
 		return -errno;
-	memset(sum, 0, sizeof(*sum));
+	memset(t->total, 0, sizeof(t->total));
+	t->runs = 0;
 	for (cpu = 0; cpu < sp->es->nr_cpus; cpu++) {
-		if (size == sizeof(__u64)) {
-			sum->counter += ((__u64 *)sp->percpu)[cpu];
-			continue;
+		const struct stat_profile_cpu *c = &sp->percpu[cpu];
+
+		t->runs += c->runs;
+		for (e = 0; e < sp->es->nr; e++) {
+			t->total[e].counter += c->accum[e].counter;
+			t->total[e].enabled += c->accum[e].enabled;
+			t->total[e].running += c->accum[e].running;
 		}
-		sum->counter += sp->percpu[cpu].counter;
-		sum->enabled += sp->percpu[cpu].enabled;
-		sum->running += sp->percpu[cpu].running;
 	}
+	for (e = 0; e < sp->es->nr; e++) {
+		if (timed_events(sp->es) & (1U << e))
+			continue;
+		t->total[e].enabled = elapsed;
+		t->total[e].running = elapsed;
+	}
+	return 0;
+}
+
+/* From the run time stats: every event is the time the runs took. */
+static int read_stats(struct stat_profile *sp, struct stat_target *t, __u64 elapsed)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	int e;
+
+	if (bpf_obj_get_info_by_fd(t->fd, &info, &len))
+		return -errno;
+	t->runs = info.run_cnt - t->base_cnt;
+	for (e = 0; e < sp->es->nr; e++)
+		t->total[e] = (struct bpf_perf_event_value){
+			.counter = info.run_time_ns - t->base_ns,
+			.enabled = elapsed,
+			.running = elapsed,
+		};
 	return 0;
 }
 
 int stat_profile_read(struct stat_profile *sp)
 {
-	struct bpf_perf_event_value runs;
-	int i, e, err;
+	__u64 elapsed = now_ns() - sp->start_ns;
+	int i, err;
 
 	for (i = 0; i < sp->nr; i++) {
-		struct stat_target *t = &sp->t[i];
-
-		err = sum_cpus(sp, bpf_map__fd(t->skel->maps.runs), 0, sizeof(__u64), &runs);
-		for (e = 0; !err && e < sp->es->nr; e++)
-			err = sum_cpus(sp, bpf_map__fd(t->skel->maps.accum), e,
-				       sizeof(t->total[e]), &t->total[e]);
+		err = sp->by_stats ? read_stats(sp, &sp->t[i], elapsed) :
+				     read_percpu(sp, &sp->t[i], elapsed);
 		if (err)
 			return err;
-		t->runs = runs.counter;
 	}
 	return 0;
 }
@@ -202,9 +294,15 @@ void stat_profile_close(struct stat_profile *sp)
 {
 	int i;
 
-	for (i = 0; i < sp->nr; i++)
+	for (i = 0; i < sp->nr; i++) {
 		stat_profile_bpf__destroy(sp->t[i].skel);
+		if (sp->t[i].fd >= 0)
+			close(sp->t[i].fd);
+	}
+	if (sp->stats_fd >= 0)
+		close(sp->stats_fd);
 	free(sp->percpu);
 	sp->nr = 0;
+	sp->stats_fd = -1;
 	sp->percpu = NULL;
 }

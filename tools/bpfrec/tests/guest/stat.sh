@@ -45,32 +45,46 @@ load_target() {
 	done
 }
 
-echo "# stat: -b needs BPF trampolines, which this kernel allows (the host's refuses them)"
+echo "# stat: -b --trampoline needs BPF trampolines, which this kernel allows (the host's refuses them)"
 if [ ! -x "$STAT_PROG" ]; then
 	fail "stat: setup" "$STAT_PROG is missing"
 	return 0 2>/dev/null || exit 1
 fi
 
-# --- -b: exact runs, cost per run ------------------------------------------
+# --- -b: exact runs, cost per run, both ways --------------------------------
 load_target "$st/t1.out" -s 30
 t1=$tid p1=$tpid
-"$BPFREC" stat -b "$t1" -e cpu-clock --json -- "$STAT_PROG" -i "$t1" -r 1000 -k 100 \
-	>"$st/b1.json" 2>"$st/b1.err"
-rc=$?
-runs=$(field runs "$st/b1.json")
-val=$(field value "$st/b1.json")
-per=$(field metric "$st/b1.json")
-result "stat -b: a target run 1000 times shows exactly 1000 runs" \
-	"$([ "$rc" -eq 0 ] && [ "$runs" = 1000 ] || echo "exit $rc, runs '$runs': $(head -c 300 "$st/b1.err")")"
-result "stat -b: cpu-clock per run > 0" \
-	"$(awk -v v="$val" -v p="$per" 'BEGIN { if (!(v > 0 && p > 0)) print "value " v ", per run " p }')"
-result "stat -b: the target's BTF name" \
-	"$(grep -q "\"who\":\"prog $t1 stat_target_with_a_long_name\"" "$st/b1.json" || echo "not in: $(head -c 300 "$st/b1.json")")"
+for how in "run time stats" "--trampoline" "--trampoline, page-faults"; do
+	case $how in
+	"run time stats") opts="-e cpu-clock" ;;
+	"--trampoline") opts="-e cpu-clock --trampoline" ;;
+	*) opts="-e cpu-clock,page-faults" ;;
+	esac
+	# shellcheck disable=SC2086 # $opts: several options
+	"$BPFREC" stat -b "$t1" $opts --json -- "$STAT_PROG" -i "$t1" -r 1000 -k 100 \
+		>"$st/b1.json" 2>"$st/b1.err"
+	rc=$?
+	grep '"event":"cpu-clock"' "$st/b1.json" >"$st/b1.clock"
+	runs=$(field runs "$st/b1.clock")
+	val=$(field value "$st/b1.clock")
+	per=$(field metric "$st/b1.clock")
+	result "stat -b ($how): a target run 1000 times shows exactly 1000 runs" \
+		"$([ "$rc" -eq 0 ] && [ "$runs" = 1000 ] || echo "exit $rc, runs '$runs': $(head -c 300 "$st/b1.err")")"
+	result "stat -b ($how): cpu-clock per run > 0" \
+		"$(awk -v v="$val" -v p="$per" 'BEGIN { if (!(v > 0 && p > 0)) print "value " v ", per run " p }')"
+	result "stat -b ($how): the target's BTF name" \
+		"$(grep -q "\"who\":\"prog $t1 stat_target_with_a_long_name\"" "$st/b1.clock" || echo "not in: $(head -c 300 "$st/b1.json")")"
+done
+# software events are read without their times: the session's are given
+result "stat -b (--trampoline, page-faults): enabled = running > 0, as perf stat gives them" \
+	"$(grep '"event":"page-faults"' "$st/b1.json" | awk -F'[:,]' '{
+		for (i = 1; i < NF; i++) { if ($i == "\"enabled\"") e = $(i + 1); if ($i == "\"running\"") r = $(i + 1) }
+		if (!(e > 0 && e == r)) print "enabled " e ", running " r } END { if (NR != 1) print NR " page-faults lines" }')"
 
 # --- -b: two targets at once, intervals --------------------------------------
 load_target "$st/t2.out" -s 30
 t2=$tid p2=$tpid
-"$BPFREC" stat -b "$t1,$t2" -e cpu-clock,task-clock -I 100 --json -- \
+"$BPFREC" stat -b "$t1,$t2" -e cpu-clock,task-clock --trampoline -I 100 --json -- \
 	sh -c "'$STAT_PROG' -i $t1 -r 300 -k 100 && '$STAT_PROG' -i $t2 -r 500 -k 100" \
 	>"$st/b2.json" 2>"$st/b2.err"
 rc=$?
@@ -78,9 +92,9 @@ grep "\"who\":\"prog $t1 " "$st/b2.json" | grep '"event":"cpu-clock"' >"$st/b2.t
 grep "\"who\":\"prog $t2 " "$st/b2.json" | grep '"event":"cpu-clock"' >"$st/b2.t2"
 r1=$(sum runs "$st/b2.t1")
 r2=$(sum runs "$st/b2.t2")
-result "stat -b two targets -I: 300 and 500 runs over the intervals" \
+result "stat -b --trampoline two targets -I: 300 and 500 runs over the intervals" \
 	"$([ "$rc" -eq 0 ] && [ "$r1" = 300 ] && [ "$r2" = 500 ] || echo "exit $rc, runs $r1 and $r2: $(head -c 300 "$st/b2.err")")"
-result "stat -b: two events per target per interval" \
+result "stat -b --trampoline: two events per target per interval" \
 	"$(n1=$(grep -c "\"who\":\"prog $t1 " "$st/b2.json"); n2=$(grep -c '"event":"task-clock"' "$st/b2.json");
 	   [ "$n1" -gt 0 ] && [ $((n1 % 2)) -eq 0 ] && [ "$n2" -eq "$n1" ] || echo "$n1 lines for $t1, $n2 task-clock lines")"
 
@@ -95,9 +109,9 @@ wait "$p1" "$p2" 2>/dev/null
 
 # --- -b: refusals ------------------------------------------------------------
 load_target "$st/nobtf.out" -n -s 10
-"$BPFREC" stat -b "$tid" 1 >/dev/null 2>"$st/nobtf.err"
+"$BPFREC" stat -b "$tid" --trampoline 1 >/dev/null 2>"$st/nobtf.err"
 rc=$?
-result "stat -b: a target without BTF: one line, exit 1" \
+result "stat -b --trampoline: a target without BTF: one line, exit 1" \
 	"$([ "$rc" -eq 1 ] && [ "$(cat "$st/nobtf.err")" = "bpfrec stat: -b: program $tid (stat_no_btf) has no BTF: fentry/fexit need its function's BTF to attach" ] ||
 	   echo "exit $rc: $(cat "$st/nobtf.err")")"
 kill "$tpid" 2>/dev/null
@@ -112,14 +126,14 @@ result "stat -b: an id that is no program: one line, exit 1" \
 load_target "$st/t3.out" -s 60
 # Long enough to outlive the two commands below on the debug kernel (KASAN under TCG);
 # killed once they are done. The target serves the -o test too, which stops it.
-"$BPFREC" stat -b "$tid" 60 >/dev/null 2>&1 &
+"$BPFREC" stat -b "$tid" --trampoline 60 >/dev/null 2>&1 &
 b3=$!
 wait_loaded $b3 2
 "$BPFREC" stat --all-progs --idle --json 1 >"$st/tr.json" 2>&1
 trid=$(grep '"name":"on_entry"' "$st/tr.json" | grep -v '"state":"[a-z,]*freed"' | sed -n 's/.*"id":\([0-9]*\),.*"type":"tracing".*/\1/p' | head -n 1)
-"$BPFREC" stat -b "${trid:-0}" 1 >/dev/null 2>"$st/tr.err"
+"$BPFREC" stat -b "${trid:-0}" --trampoline 1 >/dev/null 2>"$st/tr.err"
 rc=$?
-result "stat -b: a tracing program as target: one line, exit 1" \
+result "stat -b --trampoline: a tracing program as target: one line, exit 1" \
 	"$([ "$rc" -eq 1 ] && [ "$(cat "$st/tr.err")" = "bpfrec stat: -b: program $trid (on_entry) is a tracing program: fentry/fexit cannot attach to another one" ] ||
 	   echo "exit $rc, id '$trid': $(cat "$st/tr.err")")"
 kill "$b3" 2>/dev/null

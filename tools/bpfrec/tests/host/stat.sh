@@ -7,9 +7,10 @@
 #
 # stat-prog (tests/stat/) loads an XDP program with BTF and runs it with
 # BPF_PROG_TEST_RUN an exact number of times.  Modes that need BPF
-# trampolines (-b, --bpf-counters of processes, threads, cgroups) are
-# tested in the guest when this kernel refuses them, and the test says so;
-# --bpf-counters of the whole machine or of CPUs needs none and runs here.
+# trampolines (-b --trampoline or of events other than time, --bpf-counters
+# of processes, threads, cgroups) are tested in the guest when this kernel
+# refuses them, and the test says so; -b of time (from the run time stats)
+# and --bpf-counters of the whole machine or of CPUs need none and run here.
 # Needs python3.
 # Last line: "stat: N passed, N failed, N skipped"; exit 1 if anything failed.
 set -u
@@ -28,6 +29,8 @@ for t in "$BPFREC" "$STAT_PROG"; do
 	[ -x "$t" ] || { echo "missing $t: run 'make host-test'" >&2; exit 1; }
 done
 
+# before any test: -b and --all-progs turn the stats on while they run
+stats_before=$(cat /proc/sys/kernel/bpf_stats_enabled)
 tmp=$(mktemp -d /tmp/bpfrec-stat.XXXXXX)
 bg=
 trap '[ -n "$bg" ] && kill $bg 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -107,7 +110,7 @@ else
 fi
 rm -rf /sys/fs/bpf/bpfrec-host-test
 [ $trampolines = refused ] &&
-	skip "stat -b and --bpf-counters of processes: runs, sharing, filters, -o" \
+	skip "stat -b --trampoline and --bpf-counters of processes: runs, sharing, filters, -o" \
 		"this kernel refuses BPF trampolines: tests/guest/stat.sh runs them in the guest"
 
 . "$here/../lib/counts.sh"
@@ -180,27 +183,73 @@ else
 	rm -rf /sys/fs/bpf/bpfrec-host-test
 fi
 
-# -b needs trampolines: on a kernel that refuses them, one line that says so.
-"$STAT_PROG" -s 5 >"$tmp/tgt.out" &
-tpid=$!
-sleep 0.5
-tid=$(awk '$1 == "id" { print $2; exit }' "$tmp/tgt.out")
-"$BPFREC" stat -b "$tid" 1 >"$tmp/out" 2>"$tmp/err"
+# target FILE ARGS...: start stat-prog ARGS... in the background, its output
+# in FILE; sets tid (its program's id, once loaded) and tpid
+target() {
+	local out=$1 i
+
+	shift
+	"$STAT_PROG" "$@" >"$out" &
+	tpid=$!
+	tid=
+	for ((i = 0; i < 50; i++)); do
+		tid=$(awk '$1 == "id" { print $2; exit }' "$out")
+		[ -n "$tid" ] && break
+		sleep 0.2
+	done
+}
+
+# --- -b from the run time stats: no trampoline, so it runs here -------------
+target "$tmp/tgt.out" -s 30
+"$BPFREC" stat -b "$tid" --json -- "$STAT_PROG" -i "$tid" -r 1000 -k 100 >"$tmp/b1.json" 2>"$tmp/b1.err"
+rc=$?
+result "-b (run time stats): a target run 1000 times shows exactly 1000 runs" \
+	"$([ $rc -eq 0 ] && [ "$(field runs "$tmp/b1.json")" = 1000 ] || echo "exit $rc: $(head -c 300 "$tmp/b1.json") $(head -c 300 "$tmp/b1.err")")"
+result "-b (run time stats): cpu-clock per run > 0, the target's BTF name" \
+	"$(awk -v v="$(field value "$tmp/b1.json")" -v p="$(field metric "$tmp/b1.json")" \
+		'BEGIN { if (!(v > 0 && p > 0)) print "value " v ", per run " p }')$(
+	   grep -q "\"who\":\"prog $tid stat_target_with_a_long_name\",\"event\":\"cpu-clock\"" "$tmp/b1.json" ||
+		echo "not in: $(head -c 300 "$tmp/b1.json")")"
+"$BPFREC" stat -b "$tid" -e cpu-clock,task-clock -I 100 --json -- \
+	"$STAT_PROG" -i "$tid" -r 400 -k 100 >"$tmp/b2.json" 2>"$tmp/b2.err"
+rc=$?
+c=$(grep '"event":"cpu-clock"' "$tmp/b2.json" | field runs /dev/stdin | awk '{ s += $1 } END { print s + 0 }')
+t=$(grep '"event":"task-clock"' "$tmp/b2.json" | field runs /dev/stdin | awk '{ s += $1 } END { print s + 0 }')
+result "-b (run time stats) -I: 400 runs over the intervals for cpu-clock and task-clock" \
+	"$([ $rc -eq 0 ] && [ "$c" = 400 ] && [ "$t" = 400 ] || echo "exit $rc, runs $c and $t: $(head -c 300 "$tmp/b2.err")")"
+"$BPFREC" stat -b "$tid" -- "$STAT_PROG" -i "$tid" -r 200 -k 100 >"$tmp/b3.out" 2>&1
+result "-b (run time stats): perf stat's block with the runs" \
+	"$(grep -q "Performance counter stats for prog $tid stat_target_with_a_long_name, 200 runs:" "$tmp/b3.out" &&
+	   grep -Eq '^ +[0-9]+\.[0-9]+ msec cpu-clock +# +[0-9]+\.[0-9]+ ns/run$' "$tmp/b3.out" ||
+	   echo "not in: $(head -c 400 "$tmp/b3.out")")"
+"$BPFREC" stat -b "$tid" -o "$tmp/b.data" -- "$STAT_PROG" -i "$tid" -r 300 -k 10 >/dev/null 2>"$tmp/bo.err"
+rc=$?
+perf stat report -i "$tmp/b.data" >"$tmp/bo.report" 2>&1
+result "-b (run time stats) -o: perf stat report shows the 300 runs" \
+	"$([ $rc -eq 0 ] && grep -Eq "^ +300 +runs:prog $tid stat_target_with_a_long_name " "$tmp/bo.report" ||
+	   echo "exit $rc: $(head -c 200 "$tmp/bo.err") $(head -c 300 "$tmp/bo.report")")"
+"$BPFREC" stat -b "$tid" --trampoline 1 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 0 ]; then
-	skip "-b: trampolines refused" "this kernel allows them (-b is tested in the guest)"
+	skip "-b --trampoline: trampolines refused" "this kernel allows them (tested in the guest)"
 else
-	result "-b: this kernel refuses trampolines: one line, exit 1 (-b is tested in the guest)" \
+	result "-b --trampoline: this kernel refuses trampolines: one line, exit 1 (tested in the guest)" \
 		"$([ $rc -eq 1 ] && [ "$(cat "$tmp/err")" = "bpfrec stat: -b: this kernel refuses BPF trampolines (fentry/fexit: Operation not permitted), which -b needs" ] ||
 		   echo "exit $rc: $(cat "$tmp/err")")"
 fi
-"$STAT_PROG" -n -s 5 >"$tmp/nobtf.out" &
-npid=$!
-sleep 0.5
-nid=$(awk '$1 == "id" { print $2; exit }' "$tmp/nobtf.out")
-usage "-b: a target without BTF: one line, exit 1" 1 \
+usage "--trampoline without -b exits 2" 2 "bpfrec stat: --trampoline is for -b $see" \
+	--bpf-counters --trampoline 1
+target "$tmp/nobtf.out" -n -s 30
+npid=$tpid nid=$tid
+"$BPFREC" stat -b "$nid" --json -- "$STAT_PROG" -i "$nid" -r 300 -k 10 >"$tmp/nobtf.json" 2>"$tmp/nobtf.err"
+rc=$?
+result "-b (run time stats): a target without BTF, 300 runs, under the kernel's name" \
+	"$([ $rc -eq 0 ] && [ "$(field runs "$tmp/nobtf.json")" = 300 ] &&
+	   grep -q "\"who\":\"prog $nid stat_no_btf\"" "$tmp/nobtf.json" ||
+	   echo "exit $rc: $(head -c 300 "$tmp/nobtf.json") $(head -c 300 "$tmp/nobtf.err")")"
+usage "-b --trampoline: a target without BTF: one line, exit 1" 1 \
 	"bpfrec stat: -b: program $nid (stat_no_btf) has no BTF: fentry/fexit need its function's BTF to attach" \
-	-b "$nid" 1
+	-b "$nid" --trampoline 1
 kill $tpid $npid 2>/dev/null
 wait $tpid $npid 2>/dev/null
 
@@ -216,7 +265,6 @@ for line in open(sys.argv[1]):
 EOF
 }
 
-stats_before=$(cat /proc/sys/kernel/bpf_stats_enabled)
 
 # ready FILE: wait (10 s at most) until bpfrec's first interval is in FILE:
 # its first look at the programs is done, whatever the machine's load (its
@@ -323,7 +371,7 @@ usage "-o - exits 2" 2 "bpfrec stat: -o wants a file name, not '-' $see" --all-p
 
 # --- stats are off again after bpfrec exits --------------------------------
 if [ "$stats_before" != 0 ]; then
-	skip "--all-progs: stats off after exit" "kernel.bpf_stats_enabled was $stats_before before the tests"
+	skip "--all-progs, -b: stats off after exit" "kernel.bpf_stats_enabled was $stats_before before the tests"
 else
 	"$STAT_PROG" -r 300 -s 2 >"$tmp/after.out" &
 	ppid=$!
@@ -331,7 +379,7 @@ else
 	id=$(awk '$1 == "id" { print $2; exit }' "$tmp/after.out")
 	cnt=$(bpftool prog show id "$id" -j 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin).get("run_cnt", 0))')
 	wait $ppid
-	result "--all-progs: stats off again after bpfrec exits (300 runs counted as 0)" \
+	result "--all-progs, -b: stats off again after bpfrec exits (300 runs counted as 0)" \
 		"$([ "$cnt" = 0 ] && [ "$(cat /proc/sys/kernel/bpf_stats_enabled)" = 0 ] || echo "run_cnt $cnt, sysctl $(cat /proc/sys/kernel/bpf_stats_enabled)")"
 fi
 
