@@ -9,7 +9,7 @@
 #     round released before the second starts, and no creation by it of unknown ids;
 #   - `bpfrec report`: nothing lost, the workload's row (2 of each kind), every object
 #     of the workload counted in the lifetimes, none of them alive at the end;
-#   - `bpfrec stat -b`: the target's 1000 runs, its BTF name, a cost per run > 0;
+#   - `bpfrec stat -b`, both ways: the target's 1000 runs, its BTF name, a cost per run > 0;
 #   - `bpfrec stat --bpf-counters`: two sessions at once hold one perf event per CPU,
 #     the shell loop's session counts at most one CPU, the -a session all of them;
 #   - the profile: stat-prog ran its program 20000 times, the file has its load and its
