@@ -77,10 +77,14 @@ kbuild() {
 	# W=1 would flag pre-existing warnings of the base; new warnings in the files the
 	# series touches are caught by grepping the log of this incremental build.
 	logged "$log" "${kmake[@]}" bzImage
-	if grep -E '^(kernel/events/core|kernel/bpf/(syscall|btf))\.c:[0-9]+:[0-9]+: warning' "$log"; then
+	if [ -n "$touched" ] && grep -E "(^|/)($touched):[0-9]+:[0-9]+: warning" "$log"; then
 		return 1
 	fi
 }
+
+# The kernel's C files the series touches, as an extended regex of their names.
+touched=$(series_patches | xargs -r sed -n 's|^diff --git a/\([^ ]*\.c\) .*|\1|p' |
+	grep -v '^tools/' | sort -u | sed 's/[.]/\\./g' | paste -sd '|' || true)
 
 if [ $build = 1 ]; then
 	stage "building the unpatched base"
