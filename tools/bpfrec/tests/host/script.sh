@@ -46,14 +46,16 @@ trap 'rm -rf "$tmp"' EXIT
 # when perf had none).  Other processes' programs are ignored.
 cat >"$tmp/compare.py" <<'EOF'
 import json, sys
+# stdin first: in a pipeline from perf record, the storm writes TRUTH as it
+# ends, and stdin ends after that
+events = [json.loads(line) for line in sys.stdin]
 truth = {}
 for line in open(sys.argv[1]):
     pid, name = line.split()[:2]
     truth[int(pid)] = name
 check_names = len(sys.argv) > 2 and sys.argv[2] == "names"
 loads, unloads, names = {}, {}, {}
-for line in sys.stdin:
-    e = json.loads(line)
+for e in events:
     if e.get("id") not in truth:
         continue
     if e["event"] == "PROG_LOAD":
