@@ -29,11 +29,12 @@
 #include "util/evlist.h"
 #include "util/facts.h"
 #include "util/linger.h"
+#include "util/mono_clock.h"
 #include "util/off_cpu.h"
 #include "util/recording.h"
 #include "util/sampler.h"
-#include "util/tracing_data.h"
 #include "util/sink.h"
+#include "util/tracing_data.h"
 #include "util/user_obj.h"
 #include "util/workload.h"
 
@@ -313,14 +314,6 @@ struct recorder {
 	__u64 start_time;
 };
 
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 /* epoll tags: a ring is ready, or one of the others */
 enum { EV_RING, EV_SIGNAL = -1, EV_TIMER = -2, EV_CAPTURE = -3 };
 
@@ -377,7 +370,7 @@ static void on_signal(struct recorder *r)
 		return;
 	if (si.ssi_signo == SIGCHLD) {
 		if (r->wl.pid > 0 && !workload_reap(&r->wl, false))
-			r->wl_exited = now_ns();
+			r->wl_exited = mono_ns();
 		return;
 	}
 	r->stopped_by = si.ssi_signo;
@@ -392,7 +385,7 @@ static void linger_check(struct recorder *r)
 {
 	if (!r->linger.nr_alive) {
 		r->stop = true;
-	} else if (now_ns() - r->wl_exited >= LINGER_MS * 1000000ULL) {
+	} else if (mono_ns() - r->wl_exited >= LINGER_MS * 1000000ULL) {
 		fprintf(stderr, "bpfrec record: %zu object%s of %s still alive %d ms after it exited\n",
 			r->linger.nr_alive, r->linger.nr_alive == 1 ? "" : "s", r->o.cmd[0],
 			LINGER_MS);
@@ -508,7 +501,7 @@ static int start(struct recorder *r)
 		.sink = &r->sink,
 		.scratch = r->scratch,
 	};
-	r->start_time = now_ns();
+	r->start_time = mono_ns();
 	/*
 	 * perf's order: the tasks first, in a round before any sample, so
 	 * that a sorting reader sees them before the samples of the first
@@ -571,11 +564,11 @@ static int finish(struct recorder *r, int err)
 	if (!err)
 		err = drain_all(r);
 	if (!err && r->o.sampler.off_cpu)
-		err = off_cpu_finish(&r->oc, now_ns());
+		err = off_cpu_finish(&r->oc, mono_ns());
 	c.flags = (r->evlist.obj_events ? PD_CAP_BPF_OBJ_EVENT : 0) |
 		  (r->have_cap ? PD_CAP_KERNEL_CAPTURE : 0);
 	c.start_time = r->start_time;
-	c.end_time = now_ns();
+	c.end_time = mono_ns();
 	c.lost_records = r->sink.lost_records;
 	c.lost_facts = r->have_cap ? capture_drops(&r->cap) : 0;
 	pd_writer_set_capture(r->w, &c);

@@ -19,6 +19,7 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include "builtin.h"
+#include "util/mono_clock.h"
 #include "util/stat_bperf.h"
 #include "util/stat_events.h"
 #include "util/stat_print.h"
@@ -354,14 +355,6 @@ struct stat_run {
 	__u64 start, last;		/* CLOCK_MONOTONIC ns */
 };
 
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static int ep_add(int epfd, int fd, __u64 tag)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = tag };
@@ -445,7 +438,7 @@ static int show_counts(struct stat_run *r, bool total, __u64 *now)
 		fprintf(stderr, "bpfrec stat: reading the counts: %s\n", strerror(-err));
 		return err;
 	}
-	*now = now_ns();
+	*now = mono_ns();
 	n = bperf ? stat_bperf_counts(&r->o.bperf, total, r->counts) :
 		    stat_profile_counts(&r->prof, total, r->counts);
 	stat_print_counts(&r->pr, (*now - r->start) / 1e9, total ? *now - r->start : *now - r->last,
@@ -506,7 +499,7 @@ static int record_progs(struct stat_run *r, __u64 now)
 /* Read and print: one interval, or (@final without -I) the whole run. */
 static int show(struct stat_run *r, bool final)
 {
-	__u64 now = now_ns();
+	__u64 now = mono_ns();
 	bool total = final && !r->o.interval_ms;
 	struct sp_row *rows;
 	size_t nr;
@@ -688,7 +681,7 @@ static int run(struct stat_run *r)
 	err = open_mode(r);
 	if (err)
 		return err;
-	r->start = r->last = now_ns();
+	r->start = r->last = mono_ns();
 	err = arm_timers(r);
 	if (err) {
 		fprintf(stderr, "bpfrec stat: timers: %s\n", strerror(-err));

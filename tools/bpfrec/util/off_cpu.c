@@ -20,6 +20,7 @@
 #include <bpf/libbpf.h>
 #include "util/capture.h"
 #include "util/evlist.h"
+#include "util/mono_clock.h"
 #include "util/off_cpu.h"
 #include "util/perf_data/perf_data.h"
 #include "bpf_skel/off_cpu.h"
@@ -170,12 +171,10 @@ static int on_record(void *ctx, const struct ring *r, const struct perf_event_he
 	struct off_cpu *oc = ctx;
 	struct offcpu_direct d;
 	struct pd_sample s = { .id = r->id, .cpu = r->cpu };
-	struct timespec ts;
 
 	if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 2 * sizeof(*lost)) {
 		oc->lost += lost[1];
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		s.time = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+		s.time = mono_ns();
 		return pd_write_lost(oc->w, r->id, lost[1], &s);
 	}
 	/* u32 size, then the data: at offset 4, copied out to be aligned */

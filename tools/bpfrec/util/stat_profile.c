@@ -9,16 +9,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "util/bpf_resolve.h"
+#include "util/mono_clock.h"
 #include "util/stat_profile.h"
 #include "bpf_skel/stat_profile.skel.h"
-
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 bool stat_profile_can_use_stats(const struct stat_events *es)
 {
@@ -30,16 +23,16 @@ bool stat_profile_can_use_stats(const struct stat_events *es)
 	return es->nr > 0;
 }
 
-/* The main function's name from the target's BTF into @t: 0 or -errno. */
-static int btf_name(struct stat_target *t)
+/* The main function's name from program @id's BTF: 0 or -errno. */
+static int btf_name(__u32 id, char *name, size_t size)
 {
 	struct pd_prog p = {};
-	int err = resolve_prog(t->id, &p);
+	int err = resolve_prog(id, &p);
 
 	if (!err && (!p.nr_func_names || !p.func_names[0][0]))
 		err = -ENOENT;
 	if (!err)
-		snprintf(t->name, sizeof(t->name), "%s", p.func_names[0]);
+		snprintf(name, size, "%s", p.func_names[0]);
 	pd_prog_free_arrays(&p);
 	return err;
 }
@@ -53,6 +46,7 @@ static int check_target(struct stat_target *t, bool by_stats)
 {
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
+	char name[sizeof(t->name)];
 	int err;
 
 	if (bpf_obj_get_info_by_fd(t->fd, &info, &len)) {
@@ -62,10 +56,10 @@ static int check_target(struct stat_target *t, bool by_stats)
 	t->type = info.type;
 	t->base_ns = info.run_time_ns;
 	t->base_cnt = info.run_cnt;
-	snprintf(t->name, sizeof(t->name), "%s", info.name);
+	snprintf(name, sizeof(name), "%s", info.name);
 	if (by_stats) {
 		if (info.btf_id && info.nr_func_info)
-			btf_name(t);
+			btf_name(t->id, name, sizeof(name));
 	} else if (info.type == BPF_PROG_TYPE_TRACING) {
 		fprintf(stderr, "bpfrec stat: -b: program %u (%s) is a tracing program: fentry/fexit cannot attach to another one\n",
 			t->id, info.name);
@@ -75,14 +69,15 @@ static int check_target(struct stat_target *t, bool by_stats)
 			t->id, info.name);
 		return -EINVAL;
 	} else {
-		err = btf_name(t);
+		err = btf_name(t->id, name, sizeof(name));
 		if (err) {
 			fprintf(stderr, "bpfrec stat: -b: program %u (%s): reading its BTF function name: %s\n",
 				t->id, info.name, strerror(-err));
 			return err;
 		}
 	}
-	snprintf(t->who, sizeof(t->who), "prog %u %s", t->id, t->name);
+	memcpy(t->name, name, sizeof(name));
+	snprintf(t->who, sizeof(t->who), "prog %u %s", t->id, name);
 	return 0;
 }
 
@@ -200,7 +195,7 @@ int stat_profile_open(struct stat_profile *sp, const __u32 *ids, int nr,
 		if (!err && !sp->by_stats)
 			err = attach(t, es);
 	}
-	sp->start_ns = now_ns();
+	sp->start_ns = mono_ns();
 	return err;
 }
 
@@ -254,7 +249,7 @@ static int read_stats(struct stat_profile *sp, struct stat_target *t, __u64 elap
 
 int stat_profile_read(struct stat_profile *sp)
 {
-	__u64 elapsed = now_ns() - sp->start_ns;
+	__u64 elapsed = mono_ns() - sp->start_ns;
 	int i, err;
 
 	for (i = 0; i < sp->nr; i++) {

@@ -17,6 +17,7 @@
 #include <bpf/libbpf.h>
 #include "util/array.h"
 #include "util/evlist.h"
+#include "util/mono_clock.h"
 #include "util/perf_data/perf_data.h"
 #include "util/user_obj.h"
 
@@ -86,19 +87,11 @@ int user_objs_add_events(struct user_objs *u, struct evlist *el)
 	return 0;
 }
 
-static __u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static int on_ringbuf(void *ctx, void *data, size_t size)
 {
 	struct uobj_chan *c = ctx;
 	struct pd_sample s = {
-		.time = now_ns(),
+		.time = mono_ns(),
 		.id = c->ev->ids[0],
 		.raw = data,
 		.raw_size = size,
