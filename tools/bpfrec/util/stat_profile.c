@@ -202,7 +202,7 @@ int stat_profile_open(struct stat_profile *sp, const __u32 *ids, int nr,
 /* Through a trampoline: the targets' state, summed over the CPUs. */
 static int read_percpu(struct stat_profile *sp, struct stat_target *t, __u64 elapsed)
 {
-	__u32 key = 0;
+	__u32 key = 0, timed = timed_events(sp->es);
 	int cpu, e;
 
 	if (bpf_map_lookup_elem(bpf_map__fd(t->skel->maps.state), &key, sp->percpu))
@@ -220,7 +220,7 @@ static int read_percpu(struct stat_profile *sp, struct stat_target *t, __u64 ela
 		}
 	}
 	for (e = 0; e < sp->es->nr; e++) {
-		if (timed_events(sp->es) & (1U << e))
+		if (timed & (1U << e))
 			continue;
 		t->total[e].enabled = elapsed;
 		t->total[e].running = elapsed;
