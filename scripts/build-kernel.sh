@@ -60,7 +60,7 @@ if [ -f "$out/.bpfrec-key" ] && [ "$(cat "$out/.bpfrec-key")" = "$key" ] &&
 fi
 rm -f "$out/.bpfrec-key"
 
-export CCACHE_DIR=$CACHE/ccache
+use_ccache
 export KBUILD_BUILD_TIMESTAMP="@0" KBUILD_BUILD_USER=bpfrec KBUILD_BUILD_HOST=bpfrec
 kmake=(make -C "$tree" O="$out" CC="ccache gcc" -j"$(nproc)")
 

@@ -89,6 +89,55 @@ for s in "${suites[@]}"; do
 	stage "$name: started in the background (log: $CACHE/logs/check-$name.$$.log)"
 done
 
+# Kernels: a cold check spends most of its time building them (three, 8 to 10 CPU
+# minutes each) and perf with the perf tools follow-up. They build one after the other
+# in the background from the start, at the lowest priority, in the order the suites
+# need them: they take the CPU the suites before them leave idle (the host tests' waits,
+# the fuzzer's single thread, idle guest vCPUs) and step aside when a suite wants it. A
+# suite that needs a build waits on its lock and finds it done; a failed background
+# build is simply built again, with its error shown, by the suite that needs it.
+kernels=()
+perf=0
+for s in "${suites[@]}"; do
+	name=${s%%:*}
+	selected "$name" && [ -z "$(cached_verdict "$name")" ] || continue
+	case "$name" in
+	demo) k="$primary default" ;;
+	guest-*-debug) k="${name#guest-}" k="${k%-debug} debug" perf=1 ;;
+	guest-*) k="${name#guest-} default" perf=1 ;;
+	*) continue ;;
+	esac
+	[[ " ${kernels[*]/ /:} " == *" ${k/ /:} "* ]] || kernels+=("$k")
+done
+if [ ${#kernels[@]} -gt 0 ]; then
+	klog=$CACHE/logs/check-kernels.$$.log
+	# A session of its own, so that an interrupted check stops the whole build.
+	perf=$perf setsid nice -n 19 bash -c '
+		top=$1
+		shift
+		ksft=$(mktemp -d)
+		for k in "$@"; do
+			read -r base flavour <<<"$k"
+			flags=()
+			[ "$flavour" = debug ] && flags=(--debug)
+			echo "== kernel $base $flavour and its kselftests"
+			BPFREC_BASE=$base "$top/scripts/build-selftests.sh" "${flags[@]}" "$ksft/out"
+			if [ "$perf" = 1 ]; then
+				echo "== perf with the perf tools follow-up"
+				"$top/scripts/build-perf.sh"
+				perf=0
+			fi
+		done
+		rm -rf "$ksft"' kernels "$TOP" "${kernels[@]}" >"$klog" 2>&1 </dev/null &
+	kpid=$!
+	trap 'kill -- -"$kpid" 2>/dev/null' EXIT
+	trap 'exit 130' INT TERM
+	list=$(printf '%s, ' "${kernels[@]/ default/}")
+	list=${list%, }
+	[ $perf = 0 ] || list="$list, perf"
+	stage "kernels: building $list in the background at nice 19 (log: $klog)"
+fi
+
 passed=0
 failed=()
 for s in "${suites[@]}"; do

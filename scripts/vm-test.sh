@@ -1,7 +1,8 @@
 #!/bin/bash
-# Build the patched kernel, the kselftests and the recorder, boot the guest, run the
-# tests there, and judge the result on the host: TAP results against
-# selftests/expected-failures, the recorder's guest tests, and a splat-free console.
+# Build the patched kernel, the kselftests, the recorder and perf with the perf tools
+# follow-up, boot the guest, run the tests there, and judge the result on the host: TAP
+# results against selftests/expected-failures, the recorder's guest tests, and a
+# splat-free console.
 #   usage: scripts/vm-test.sh [--base NAME] [--debug] [--unpatched] [--rerun-upstream]
 # The debug kernel (KASAN, lockdep) runs the project's own targets only: the tree's
 # perf_events target already takes minutes under TCG without them. So does --unpatched,
@@ -77,6 +78,8 @@ if [ ${#targets[@]} -gt 0 ]; then
 fi
 mkdir -p "$stage_dir/bin"
 cp "$TOP/tools/bpfrec/bpfrec" "$TOP/scripts/guest-tests.sh" "$stage_dir/bin/"
+# perf with the perf tools follow-up, which the recorder's guest tests run on its files
+strip -o "$stage_dir/bin/perf" "$("$TOP/scripts/build-perf.sh")"
 adds=("$stage_dir/kselftest/.:/opt/kselftest" "$stage_dir/bin/.:/opt/bpfrec/bin")
 adds+=("$guest:/opt/bpfrec/tests")
 

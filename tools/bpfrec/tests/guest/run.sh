@@ -532,5 +532,7 @@ fi
 [ -f "$here/describe.sh" ] && . "$here/describe.sh"
 # a map's creator, with another task opening its maps by id
 [ -f "$here/creator.sh" ] && . "$here/creator.sh"
+# perf with the perf tools follow-up, on the recording above and its own
+[ -f "$here/perf.sh" ] && . "$here/perf.sh"
 
 finish

@@ -1,0 +1,59 @@
+#!/bin/bash
+# Build perf from the primary base's patched tree with the perf tools follow-up
+# (patches/perf-tools) applied on top: the series' in-tree consumer, which the guest
+# tests run on a file bpfrec recorded. The build is cached under $CACHE/perf-$BASE and
+# reused while its key (the patched tree's commit, the follow-up, the toolchain) holds.
+# Prints the path of the perf binary.
+#   usage: scripts/build-perf.sh
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
+select_base "$(bases | head -n 1)"
+tree=$("$TOP/scripts/prepare-source.sh")
+follow_up=$TOP/patches/perf-tools
+mapfile -t patches < <(grep -v '^#' "$follow_up/series" | sed "s|^|$follow_up/|")
+
+work=$CACHE/perf-$BASE
+src=$work/tree
+out=$work/build
+mkdir -p "$work"
+exec 7>"$work/.lock"
+flock 7
+exec 9>"$CACHE/.source-$BASE.lock"
+flock -s 9
+commit=$(git -C "$tree" rev-parse HEAD)
+key=$({
+	echo "$commit"
+	cat "${patches[@]}"
+	gcc --version | head -n 1
+} | sha256sum | cut -c1-16)
+if [ "$(cat "$work/.bpfrec-key" 2>/dev/null)" = "$key" ] && [ -x "$out/perf" ]; then
+	stage "perf with the follow-up: cached ($key)" >&2
+	echo "$out/perf"
+	exit 0
+fi
+rm -f "$work/.bpfrec-key"
+
+# A worktree of the base's repository, at the patched tree's commit plus the follow-up.
+base_repo=$("$TOP/scripts/prepare-source.sh" --unpatched)
+if [ ! -e "$src/.git" ]; then
+	rm -rf "$src"
+	git -C "$base_repo" worktree prune
+	git -C "$base_repo" worktree add -q --detach "$src" "$commit"
+fi
+git -C "$src" am --abort >/dev/null 2>&1 || true
+git -C "$src" reset -q --hard "$commit"
+git -C "$src" clean -q -fdx
+logged "$work/am.log" git -C "$src" am -q "${patches[@]}"
+
+# Only what the records need: libelf and the bundled libbpf (which names map, link and
+# attach types). The language bindings, GUIs and BPF skeletons would only make it slower.
+stage "perf with the follow-up: building in $out (log: $work/build.log)" >&2
+mkdir -p "$out"
+logged "$work/build.log" make -C "$src/tools/perf" O="$out" -j"$(nproc)" \
+	NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBNUMA=1 \
+	NO_LIBBABELTRACE=1 NO_JVMTI=1 NO_LIBCRYPTO=1 NO_LIBDEBUGINFOD=1 NO_SDT=1 \
+	NO_DEMANGLE=1 BUILD_BPF_SKEL=0
+echo "$key" >"$work/.bpfrec-key"
+echo "$out/perf"

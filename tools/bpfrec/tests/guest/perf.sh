@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The series' in-tree consumer, sourced by run.sh (its pass/fail/skip/result,
+# $tmp, $data, $ids, $WORKLOAD, $lacks, $reason): perf built from the patched
+# tree with the perf tools follow-up (patches/perf-tools, built by
+# scripts/build-perf.sh; vm-test.sh ships it as $PERF_PATCHED):
+#   - `perf script --show-bpf-events` on bpfrec's recording of the workload
+#     names every record of its objects, each map, link and BTF with the
+#     description the workload read back with BPF_OBJ_GET_INFO_BY_FD;
+#   - `perf record` asks for the records itself: its own recording of the
+#     workload has the creation of every map, link and BTF (per task: a
+#     release may run in a kworker, outside the workload's context).
+# Without that perf, or on a kernel without the series, the checks SKIP.
+
+PERF_PATCHED=${PERF_PATCHED:-/opt/bpfrec/bin/perf}
+pf=$tmp/perf
+mkdir "$pf"
+
+# perf_check NAME IDS TEXT RELEASES: every object of IDS has its creation
+# record in TEXT, with its description; and its release when RELEASES is 1
+perf_check() {
+	bad=$(awk -v rel="$4" '
+	FILENAME == ARGV[1] {
+		if ($1 == "map") {
+			want["MAP_CREATE " $2] = " map " $3 " key [0-9]+ value [0-9]+ max [0-9]+ map_flags 0x[0-9a-f]+ btf [0-9]+ name " $4 "$"
+			if (rel) want["MAP_FREE " $2] = want["MAP_CREATE " $2]
+		}
+		if ($1 == "link") {
+			want["LINK_ATTACH " $2] = " link " $3 " prog " $4 " attach "
+			if (rel) want["LINK_RELEASE " $2] = want["LINK_ATTACH " $2]
+		}
+		if ($1 == "btf") {
+			want["BTF_LOAD " $2] = " btf user size " $3 "$"
+			if (rel) want["BTF_UNLOAD " $2] = want["BTF_LOAD " $2]
+		}
+		if ($1 == "prog") {
+			want["PROG_LOAD " $2] = ""
+			if (rel) want["PROG_UNLOAD " $2] = ""
+		}
+		next
+	}
+	match($0, /PERF_RECORD_BPF_EVENT type [A-Z_]+\([0-9]+\), flags 0x[0-9a-f]+, id [0-9]+/) {
+		rec = substr($0, RSTART)
+		split(substr($0, RSTART, RLENGTH), f, /[ (),]+/)
+		key = f[3] " " f[8]
+		if (!(key in want))
+			next
+		seen[key]++
+		if (!match(substr(rec, RLENGTH + 1), want[key]) && !wrong)
+			wrong = key ": \"" rec "\" lacks /" want[key] "/"
+	}
+	END {
+		for (k in want) {
+			n++
+			if (seen[k] != 1 && !miss)
+				miss = k ": " seen[k] + 0 " records, want 1"
+		}
+		if (!n)
+			print "no objects in the ids"
+		else if (miss || wrong)
+			print miss (miss && wrong ? "; " : "") wrong
+	}' "$2" "$3")
+	result "$1" "$bad"
+}
+
+if [ ! -x "$PERF_PATCHED" ]; then
+	for c in "script names bpfrec's records" "record asks for the records"; do
+		skip "perf tools follow-up: $c" "no patched perf at $PERF_PATCHED (scripts/build-perf.sh builds it)"
+	done
+elif [ "$lacks" = 1 ]; then
+	for c in "script names bpfrec's records" "record asks for the records"; do
+		skip "perf tools follow-up: $c" "$reason"
+	done
+else
+	"$PERF_PATCHED" script --show-bpf-events -i "$data" >"$pf/script.txt" 2>"$pf/script.err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "perf tools follow-up: script names bpfrec's records" \
+			"exit $rc: $(head -n 2 "$pf/script.err" | tr '\n' ' ')"
+	else
+		perf_check "perf tools follow-up: script names bpfrec's records, with each description" \
+			"$ids" "$pf/script.txt" 1
+	fi
+
+	"$PERF_PATCHED" record -q -B -e cpu-clock -o "$pf/rec.data" -- \
+		"$WORKLOAD" -n 1 -l "$pf/ids" >"$pf/rec.out" 2>"$pf/rec.err"
+	rc=$?
+	"$PERF_PATCHED" script --show-bpf-events -i "$pf/rec.data" >"$pf/rec.txt" 2>>"$pf/rec.err"
+	if [ $rc -ne 0 ]; then
+		fail "perf tools follow-up: record asks for the records" \
+			"exit $rc: $(head -n 2 "$pf/rec.err" | tr '\n' ' ')"
+	else
+		perf_check "perf tools follow-up: record asks for the records (creations of the workload's objects)" \
+			"$pf/ids" "$pf/rec.txt" 0
+	fi
+fi
