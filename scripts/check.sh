@@ -36,10 +36,13 @@ suites+=(
 	"host:make -s -C $TOP/tools/bpfrec host-test"
 	"demo:$TOP/scripts/check-demo.sh --base $primary"
 )
-for b in $(bases); do
+# The primary's guests first, the debug one included: its run is the longest, so that
+# it goes while the other bases' kernels still build (see "Kernels" below).
+suites+=("guest-$primary:$TOP/scripts/vm-test.sh --base $primary")
+suites+=("guest-$primary-debug:$TOP/scripts/vm-test.sh --base $primary --debug")
+for b in $(bases | tail -n +2); do
 	suites+=("guest-$b:$TOP/scripts/vm-test.sh --base $b")
 done
-suites+=("guest-$primary-debug:$TOP/scripts/vm-test.sh --base $primary --debug")
 
 if [ "${1:-}" = -l ]; then
 	printf '%s\n' "${suites[@]%%:*}"

@@ -32,7 +32,20 @@ if [ $unpatched = 1 ] && [ -f "$base/.bpfrec-ready" ]; then
 	echo "$base"
 	exit 0
 fi
+# The patched tree as it should be is only read: a shared lock, which kernel builds of
+# this base also hold while they compile, so that it does not wait for them. Anything to
+# write takes the lock exclusively (flock drops the shared one first, so two such runs
+# cannot deadlock) and looks again.
+want=$(series_hash)
+tree=$CACHE/src-patched-$BASE
 exec 9>"$CACHE/.source-$BASE.lock"
+if [ $unpatched = 0 ]; then
+	flock -s 9
+	if [ -f "$base/.bpfrec-ready" ] && [ "$(cat "$tree/.bpfrec-applied" 2>/dev/null)" = "$want" ]; then
+		echo "$tree"
+		exit 0
+	fi
+fi
 flock 9
 
 if [ ! -f "$base/.bpfrec-ready" ]; then
@@ -62,8 +75,6 @@ fi
 
 # One stable patched worktree, reset to the base and re-patched when the series changes:
 # git only rewrites the files that differ, so kbuild rebuilds incrementally.
-want=$(series_hash)
-tree=$CACHE/src-patched-$BASE
 if [ -f "$tree/.bpfrec-applied" ] && [ "$(cat "$tree/.bpfrec-applied")" = "$want" ]; then
 	echo "$tree"
 	exit 0
