@@ -35,8 +35,9 @@ fi
 
 out=$CACHE/build/$BASE-$variant-$flavour
 name=$BASE-$variant-$flavour
+kbuild_env
 key=$({
-	echo "$(base_version) $series"
+	echo "$(base_version) $series KCFLAGS=$KCFLAGS"
 	cat "${frags[@]}"
 	gcc --version | head -n 1
 	pahole --version
@@ -60,7 +61,6 @@ if [ -f "$out/.bpfrec-key" ] && [ "$(cat "$out/.bpfrec-key")" = "$key" ] &&
 fi
 rm -f "$out/.bpfrec-key"
 
-use_ccache
 export KBUILD_BUILD_TIMESTAMP="@0" KBUILD_BUILD_USER=bpfrec KBUILD_BUILD_HOST=bpfrec
 kmake=(make -C "$tree" O="$out" CC="ccache gcc" -j"$(nproc)")
 

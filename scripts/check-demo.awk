@@ -1,7 +1,8 @@
 # Checks of the `make run` demo's output (scripts/check-demo.sh): one "ok" or "not ok"
 # line per check, then a summary line; exits 1 when a check failed.
-# The output has eleven sections, each opened by a "==== COMMAND" line: bpfrec record,
-# bpfrec script, bpfrec report, bpfrec stat -b, bpfrec stat --bpf-counters, the profile
+# The output has twelve sections, each opened by a "==== COMMAND" line: bpfrec record,
+# bpfrec script, bpfrec report, perf script (perf with the perf tools follow-up, its map,
+# link and BTF records: "EVENT(N), flags F, id ID DESCRIPTION"), bpfrec stat -b, bpfrec stat --bpf-counters, the profile
 # (bpfrec record -e cpu-clock of stat-prog, bpfrec script of its program's load and
 # unload, bpfrec report --sort dso,bpf), off-CPU time (bpfrec record --off-cpu of the
 # sleeper, bpfrec report --off-cpu --folded), and the ids the workload read back (demo.ids):
@@ -33,7 +34,7 @@ BEGIN {
 }
 
 /^==== / {
-	sec = $2 == "bpfrec" ? $3 : "ids"
+	sec = $2 == "bpfrec" ? $3 : $2 == "perf" ? "perf-" $3 : "ids"
 	if (sec == "stat")
 		sec = $4 == "-b" ? "stat-b" : "stat-counters"
 	else if (sec == "record" && $4 == "-e" && $5 == "cpu-clock")
@@ -143,6 +144,22 @@ sec == "ids" {
 			ename[o] = $4
 		if ($1 == "prog")
 			etag[o] = $5
+		if ($1 == "link")
+			eprog[o] = $4
+		if ($1 == "btf")
+			esize[o] = $3
+	}
+	next
+}
+
+# perf's line of a record: its description, keyed by event and object
+sec == "perf-script" {
+	e = $1
+	sub(/\(.*/, "", e)
+	if (e in evkind) {
+		k = e ":" evkind[e] ":" $5
+		pdesc[k] = $6 == "map" ? $7 " " $NF : $6 == "link" ? $7 " " $9 : $7 " " $9
+		pn[k]++
 	}
 	next
 }
@@ -176,7 +193,7 @@ sec == "report" {
 
 END {
 	bad = ""
-	for (i = split("record script report ids prof-record prof-script prof-report offcpu-record offcpu-report",
+	for (i = split("record script report perf-script ids prof-record prof-script prof-report offcpu-record offcpu-report",
 		       f, " "); i > 0; i--)
 		if (!seen[f[i]])
 			bad = bad " " f[i]
@@ -246,6 +263,23 @@ END {
 		want = want " " order[j]
 	check("script: the workload's creations in its order, none stray",
 	      got == want ? "" : "got" got ", want" want)
+
+	# perf: the creation and the release of each map, link and BTF object, each
+	# describing it as the workload read it back
+	bad = ""
+	for (j = 1; j <= nobj; j++) {
+		o = order[j]
+		split(o, f, ":")
+		if (f[1] == "prog")
+			continue
+		want = f[1] == "map" ? etype[o] " " ename[o] : f[1] == "link" ? etype[o] " " eprog[o] : "user " esize[o]
+		for (i = 0; i < 2; i++) {
+			k = (i ? release[f[1]] : create[f[1]]) ":" o
+			if (pn[k] != 1 || pdesc[k] != want)
+				bad = bad " " k ": " pn[k] + 0 " lines, '" pdesc[k] "', want '" want "';"
+		}
+	}
+	check("perf script: each map, link and BTF record, described as the workload read it back", bad)
 
 	bad = ""
 	half = nobj / 2

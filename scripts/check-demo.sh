@@ -9,6 +9,9 @@
 #     round released before the second starts, and no creation by it of unknown ids;
 #   - `bpfrec report`: nothing lost, the workload's row (2 of each kind), every object
 #     of the workload counted in the lifetimes, none of them alive at the end;
+#   - `perf script --show-bpf-events` (perf with the perf tools follow-up): one creation
+#     and one release line per map, link and BTF object, describing it as the workload
+#     read it back (map type and name, link type and program, BTF size);
 #   - `bpfrec stat -b`, both ways: the target's 1000 runs, its BTF name, a cost per run > 0;
 #   - `bpfrec stat --bpf-counters`: two sessions at once hold one perf event per CPU,
 #     the shell loop's session counts at most one CPU, the -a session all of them;

@@ -66,7 +66,7 @@ kbuild() {
 	local log=$out/build.log
 	local kmake=(nice make -C "$wt" O="$out" CC="ccache gcc" -j"$(nproc)")
 
-	use_ccache
+	kbuild_env
 	mkdir -p "$out"
 	if [ ! -f "$out/.config" ]; then
 		logged "$log" "${kmake[@]}" tinyconfig

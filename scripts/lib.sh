@@ -40,11 +40,14 @@ logged() {
 	fi
 }
 
-# use_ccache: the compiler cache all kernel builds share, in depend mode: a miss compiles
-# once, keyed by the dependencies gcc lists (-MMD), rather than preprocessing first (a
-# cold kernel build costs about 8 % less CPU).
-use_ccache() {
-	export CCACHE_DIR=$CACHE/ccache CCACHE_DEPEND=1
+# kbuild_env: what every kernel build of ours shares.
+# - ccache in depend mode: a miss compiles once, keyed by the dependencies gcc lists
+#   (-MMD), rather than preprocessing first (about 8 % less CPU for a cold build).
+# - KCFLAGS=-fno-var-tracking, as DEBUG_INFO_REDUCED has: no location lists for
+#   variables. BTF, which is why the kernels carry debug info, takes only types and
+#   prototypes; gcc spends 15 to 18 % less CPU on the largest files.
+kbuild_env() {
+	export CCACHE_DIR=$CACHE/ccache CCACHE_DEPEND=1 KCFLAGS=-fno-var-tracking
 }
 
 # The base names of kernel/bases, the primary first.

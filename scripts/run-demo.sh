@@ -1,8 +1,9 @@
 #!/bin/bash
 # `make run`: boot the patched kernel and record a sample BPF workload with bpfrec, then
-# print what was recorded: the timeline (bpfrec script) and the summary (bpfrec report);
-# then count with bpfrec stat: a program's cost per run (-b) and shared counters
-# (--bpf-counters), which need the BPF trampolines the guest kernel allows; then profile:
+# print what was recorded: the timeline (bpfrec script), the summary (bpfrec report) and
+# what perf with the perf tools follow-up reads in the same file; then count with bpfrec
+# stat: a program's cost per run (-b) and shared counters (--bpf-counters), which need
+# the BPF trampolines the guest kernel allows; then profile:
 # CPU samples in a BPF program kept busy, reported by its name once it is unloaded, and
 # where a sleeper spends its time off CPU, as folded stacks.
 #   usage: scripts/run-demo.sh [--base NAME] [--debug] [--out FILE]
@@ -41,6 +42,11 @@ echo "==== bpfrec script -i demo.data"
 bpfrec script -i demo.data || exit
 echo "==== bpfrec report -i demo.data"
 bpfrec report -i demo.data || exit
+# Linux perf reads the same file: perf with the series' perf tools follow-up names
+# the records and prints what each says of its object.
+echo "==== perf script --show-bpf-events -i demo.data  (perf with patches/perf-tools)"
+perf script --show-bpf-events -i demo.data >perf.out || exit
+grep -o 'PERF_RECORD_BPF_EVENT type [A-Z]*_[A-Z]*(.*' perf.out | grep -v 'type PROG_' | cut -d' ' -f3-
 # bpfrec stat: what a BPF program costs per run (-b: the kernel's run time
 # stats for time, fentry/fexit on it for other events), and
 # counters that every session shares (--bpf-counters: one perf event per CPU).
@@ -83,8 +89,10 @@ echo "==== what the workload read back with BPF_OBJ_GET_INFO_BY_FD (demo.ids)"
 cat demo.ids
 SH
 chmod +x "$work/demo.sh"
+strip -o "$work/perf" "$("$TOP/scripts/build-perf.sh")"
 "$TOP/scripts/vm.sh" "${vmargs[@]}" --quiet --output "$work/demo.out" \
 	--add "$TOP/tools/bpfrec/bpfrec:/opt/bpfrec/bin" --add "$work/demo.sh:/opt/bpfrec/bin" \
+	--add "$work/perf:/opt/bpfrec/bin" \
 	--add "$TOP/tools/bpfrec/.output/guest:/opt/bpfrec/tests" \
 	-- sh /opt/bpfrec/bin/demo.sh && rc=0 || rc=$?
 cat "$work/demo.out"
