@@ -2,7 +2,7 @@
 # Build perf from the primary base's patched tree with the perf tools follow-up
 # (patches/perf-tools) applied on top: the series' in-tree consumer, which the guest
 # tests run on a file bpfrec recorded. The build is cached under $CACHE/perf-$BASE and
-# reused while its key (the patched tree's commit, the follow-up, the toolchain) holds.
+# reused while its key (the series, the follow-up, the toolchain) holds.
 # Prints the path of the perf binary.
 #   usage: scripts/build-perf.sh
 set -euo pipefail
@@ -24,7 +24,7 @@ exec 9>"$CACHE/.source-$BASE.lock"
 flock -s 9
 commit=$(git -C "$tree" rev-parse HEAD)
 key=$({
-	echo "$commit"
+	series_hash
 	cat "${patches[@]}"
 	gcc --version | head -n 1
 } | sha256sum | cut -c1-16)
@@ -36,15 +36,7 @@ fi
 rm -f "$work/.bpfrec-key"
 
 # A worktree of the base's repository, at the patched tree's commit plus the follow-up.
-base_repo=$("$TOP/scripts/prepare-source.sh" --unpatched)
-if [ ! -e "$src/.git" ]; then
-	rm -rf "$src"
-	git -C "$base_repo" worktree prune
-	git -C "$base_repo" worktree add -q --detach "$src" "$commit"
-fi
-git -C "$src" am --abort >/dev/null 2>&1 || true
-git -C "$src" reset -q --hard "$commit"
-git -C "$src" clean -q -fdx
+reset_worktree "$("$TOP/scripts/prepare-source.sh" --unpatched)" "$src" "$commit"
 logged "$work/am.log" git -C "$src" am -q "${patches[@]}"
 
 # Only what the records need: libelf and the bundled libbpf (which names map, link and

@@ -2,10 +2,11 @@
 # line per check, then a summary line; exits 1 when a check failed.
 # The output has twelve sections, each opened by a "==== COMMAND" line: bpfrec record,
 # bpfrec script, bpfrec report, perf script (perf with the perf tools follow-up, its map,
-# link and BTF records: "EVENT(N), flags F, id ID DESCRIPTION"), bpfrec stat -b, bpfrec stat --bpf-counters, the profile
-# (bpfrec record -e cpu-clock of stat-prog, bpfrec script of its program's load and
-# unload, bpfrec report --sort dso,bpf), off-CPU time (bpfrec record --off-cpu of the
-# sleeper, bpfrec report --off-cpu --folded), and the ids the workload read back (demo.ids):
+# link and BTF records: "EVENT(N), flags F, id ID DESCRIPTION"), bpfrec stat -b, bpfrec
+# stat --bpf-counters, the profile (bpfrec record -e cpu-clock of stat-prog, bpfrec script
+# of its program's load and unload, bpfrec report --sort dso,bpf), off-CPU time (bpfrec
+# record --off-cpu of the sleeper, bpfrec report --off-cpu --folded), and the ids the
+# workload read back (demo.ids):
 #   pid PID | btf ID SIZE | map ID TYPE NAME | prog ID TYPE NAME TAG | link ID TYPE PROGID
 # The ids come last, so the checks that need them run at the end. Ids are per kind
 # (program 11 and BTF 11 are two objects): objects are keyed "KIND:ID".
@@ -272,7 +273,8 @@ END {
 		split(o, f, ":")
 		if (f[1] == "prog")
 			continue
-		want = f[1] == "map" ? etype[o] " " ename[o] : f[1] == "link" ? etype[o] " " eprog[o] : "user " esize[o]
+		want = f[1] == "map" ? etype[o] " " ename[o] : \
+		       f[1] == "link" ? etype[o] " " eprog[o] : "user " esize[o]
 		for (i = 0; i < 2; i++) {
 			k = (i ? release[f[1]] : create[f[1]]) ":" o
 			if (pn[k] != 1 || pdesc[k] != want)

@@ -52,14 +52,7 @@ dups=$(series_patches | sort | uniq -d)
 
 # One worktree kept between runs and reset to the pristine base: a reset rewrites only the
 # files the last run patched, where a new worktree would check out the whole tree.
-git -C "$base" worktree prune
-if ! git -C "$wt" rev-parse --git-dir >/dev/null 2>&1; then
-	rm -rf "$wt"
-	git -C "$base" worktree add -q --detach "$wt" base
-fi
-git -C "$wt" am --abort >/dev/null 2>&1 || true
-git -C "$wt" reset -q --hard base
-git -C "$wt" clean -q -fdx
+reset_worktree "$base" "$wt" base
 
 kbuild() {
 	local out=$work/build

@@ -100,22 +100,24 @@ done
 # suite that needs a build waits on its lock and finds it done; a failed background
 # build is simply built again, with its error shown, by the suite that needs it.
 kernels=()
-perf=0
+declare -A wanted
 for s in "${suites[@]}"; do
 	name=${s%%:*}
 	selected "$name" && [ -z "$(cached_verdict "$name")" ] || continue
 	case "$name" in
 	demo) k="$primary default" ;;
-	guest-*-debug) k="${name#guest-}" k="${k%-debug} debug" perf=1 ;;
-	guest-*) k="${name#guest-} default" perf=1 ;;
+	guest-*-debug) k="${name#guest-}" k="${k%-debug} debug" ;;
+	guest-*) k="${name#guest-} default" ;;
 	*) continue ;;
 	esac
-	[[ " ${kernels[*]/ /:} " == *" ${k/ /:} "* ]] || kernels+=("$k")
+	[ -n "${wanted[$k]:-}" ] || kernels+=("$k")
+	wanted[$k]=1
 done
 if [ ${#kernels[@]} -gt 0 ]; then
 	klog=$CACHE/logs/check-kernels.$$.log
-	# A session of its own, so that an interrupted check stops the whole build.
-	perf=$perf setsid nice -n 19 bash -c '
+	# A session of its own, so that an interrupted check stops the whole build. perf,
+	# which the demo and every guest run, comes right after the first kernel.
+	setsid nice -n 19 bash -c '
 		top=$1
 		shift
 		ksft=$(mktemp -d)
@@ -125,10 +127,10 @@ if [ ${#kernels[@]} -gt 0 ]; then
 			[ "$flavour" = debug ] && flags=(--debug)
 			echo "== kernel $base $flavour and its kselftests"
 			BPFREC_BASE=$base "$top/scripts/build-selftests.sh" "${flags[@]}" "$ksft/out"
-			if [ "$perf" = 1 ]; then
+			if [ -z "${perf_built:-}" ]; then
 				echo "== perf with the perf tools follow-up"
 				"$top/scripts/build-perf.sh"
-				perf=0
+				perf_built=1
 			fi
 		done
 		rm -rf "$ksft"' kernels "$TOP" "${kernels[@]}" >"$klog" 2>&1 </dev/null &
@@ -136,9 +138,7 @@ if [ ${#kernels[@]} -gt 0 ]; then
 	trap 'kill -- -"$kpid" 2>/dev/null' EXIT
 	trap 'exit 130' INT TERM
 	list=$(printf '%s, ' "${kernels[@]/ default/}")
-	list=${list%, }
-	[ $perf = 0 ] || list="$list, perf"
-	stage "kernels: building $list in the background at nice 19 (log: $klog)"
+	stage "kernels: building ${list}perf in the background at nice 19 (log: $klog)"
 fi
 
 passed=0

@@ -50,6 +50,20 @@ kbuild_env() {
 	export CCACHE_DIR=$CACHE/ccache CCACHE_DEPEND=1 KCFLAGS=-fno-var-tracking
 }
 
+# reset_worktree REPO DIR REV: make DIR a worktree of REPO at REV and nothing else (no
+# half-applied patch, no untracked file). A worktree kept between runs is reset rather
+# than made anew: git then rewrites only the files that differ from REV.
+reset_worktree() {
+	if ! git -C "$2" rev-parse --git-dir >/dev/null 2>&1; then
+		rm -rf "$2"
+		git -C "$1" worktree prune
+		git -C "$1" worktree add -q --detach "$2" "$3"
+	fi
+	git -C "$2" am --abort >/dev/null 2>&1 || true
+	git -C "$2" reset -q --hard "$3"
+	git -C "$2" clean -q -fdx
+}
+
 # The base names of kernel/bases, the primary first.
 bases() {
 	awk '!/^(#|$)/ { print $1 }' "$TOP/kernel/bases"

@@ -80,15 +80,8 @@ if [ -f "$tree/.bpfrec-applied" ] && [ "$(cat "$tree/.bpfrec-applied")" = "$want
 	exit 0
 fi
 
-if [ ! -e "$tree/.git" ]; then
-	rm -rf "$tree"
-	git -C "$base" worktree prune
-	git -C "$base" worktree add -q --detach "$tree" base
-fi
 rm -f "$tree/.bpfrec-applied"
-git -C "$tree" am --abort >/dev/null 2>&1 || true
-git -C "$tree" reset -q --hard base
-git -C "$tree" clean -q -fdx
+reset_worktree "$base" "$tree" base
 n=0
 for p in $(series_patches); do
 	n=$((n + 1))

@@ -46,7 +46,8 @@ bpfrec report -i demo.data || exit
 # the records and prints what each says of its object.
 echo "==== perf script --show-bpf-events -i demo.data  (perf with patches/perf-tools)"
 perf script --show-bpf-events -i demo.data >perf.out || exit
-grep -o 'PERF_RECORD_BPF_EVENT type [A-Z]*_[A-Z]*(.*' perf.out | grep -v 'type PROG_' | cut -d' ' -f3-
+grep -o 'PERF_RECORD_BPF_EVENT type [A-Z]*_[A-Z]*(.*' perf.out | grep -v 'type PROG_' |
+	cut -d' ' -f3-
 # bpfrec stat: what a BPF program costs per run (-b: the kernel's run time
 # stats for time, fentry/fexit on it for other events), and
 # counters that every session shares (--bpf-counters: one perf event per CPU).

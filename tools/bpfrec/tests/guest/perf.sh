@@ -63,34 +63,30 @@ perf_check() {
 	result "$1" "$bad"
 }
 
-if [ ! -x "$PERF_PATCHED" ]; then
-	for c in "script names bpfrec's records" "record asks for the records"; do
-		skip "perf tools follow-up: $c" "no patched perf at $PERF_PATCHED (scripts/build-perf.sh builds it)"
-	done
-elif [ "$lacks" = 1 ]; then
-	for c in "script names bpfrec's records" "record asks for the records"; do
-		skip "perf tools follow-up: $c" "$reason"
-	done
-else
-	"$PERF_PATCHED" script --show-bpf-events -i "$data" >"$pf/script.txt" 2>"$pf/script.err"
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		fail "perf tools follow-up: script names bpfrec's records" \
-			"exit $rc: $(head -n 2 "$pf/script.err" | tr '\n' ' ')"
+# perf_script NAME DATA IDS RELEASES: perf script --show-bpf-events of DATA,
+# checked by perf_check against IDS
+perf_script() {
+	if "$PERF_PATCHED" script --show-bpf-events -i "$2" >"$2.txt" 2>"$2.err"; then
+		perf_check "$1" "$3" "$2.txt" "$4"
 	else
-		perf_check "perf tools follow-up: script names bpfrec's records, with each description" \
-			"$ids" "$pf/script.txt" 1
+		fail "$1" "perf script exit $?: $(head -n 2 "$2.err" | tr '\n' ' ')"
 	fi
+}
 
-	"$PERF_PATCHED" record -q -B -e cpu-clock -o "$pf/rec.data" -- \
-		"$WORKLOAD" -n 1 -l "$pf/ids" >"$pf/rec.out" 2>"$pf/rec.err"
-	rc=$?
-	"$PERF_PATCHED" script --show-bpf-events -i "$pf/rec.data" >"$pf/rec.txt" 2>>"$pf/rec.err"
-	if [ $rc -ne 0 ]; then
-		fail "perf tools follow-up: record asks for the records" \
-			"exit $rc: $(head -n 2 "$pf/rec.err" | tr '\n' ' ')"
+c_script="perf tools follow-up: script names bpfrec's records, with each description"
+c_record="perf tools follow-up: record asks for the records (creations of the workload's objects)"
+why=
+[ -x "$PERF_PATCHED" ] || why="no patched perf at $PERF_PATCHED (scripts/build-perf.sh builds it)"
+[ -n "$why" ] || [ "$lacks" != 1 ] || why=$reason
+if [ -n "$why" ]; then
+	skip "$c_script" "$why"
+	skip "$c_record" "$why"
+else
+	perf_script "$c_script" "$data" "$ids" 1
+	if "$PERF_PATCHED" record -q -B -e cpu-clock -o "$pf/rec.data" -- \
+		"$WORKLOAD" -n 1 -l "$pf/ids" >"$pf/rec.out" 2>"$pf/rec.err"; then
+		perf_script "$c_record" "$pf/rec.data" "$pf/ids" 0
 	else
-		perf_check "perf tools follow-up: record asks for the records (creations of the workload's objects)" \
-			"$pf/ids" "$pf/rec.txt" 0
+		fail "$c_record" "perf record exit $?: $(head -n 2 "$pf/rec.err" | tr '\n' ' ')"
 	fi
 fi
