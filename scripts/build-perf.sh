@@ -2,7 +2,7 @@
 # Build perf from the primary base's patched tree with the perf tools follow-up
 # (patches/perf-tools) applied on top: the series' in-tree consumer, which the guest
 # tests run on a file bpfrec recorded. The build is cached under $CACHE/perf-$BASE and
-# reused while its key (the series, the follow-up, the toolchain) holds.
+# reused while its key (the series, the follow-up, the features, the toolchain) holds.
 # Prints the path of the perf binary.
 #   usage: scripts/build-perf.sh
 set -euo pipefail
@@ -23,9 +23,16 @@ flock 7
 exec 9>"$CACHE/.source-$BASE.lock"
 flock -s 9
 commit=$(git -C "$tree" rev-parse HEAD)
+# Only what the records need: libelf and the bundled libbpf (which names map, link and
+# attach types). The language bindings, GUIs and BPF skeletons would only make it slower,
+# and libLLVM (disassembly) would add 170 MB of libraries to every guest's initramfs.
+features=(NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBNUMA=1
+	NO_LIBBABELTRACE=1 NO_JVMTI=1 NO_LIBCRYPTO=1 NO_LIBDEBUGINFOD=1 NO_SDT=1
+	NO_DEMANGLE=1 NO_LIBLLVM=1 NO_CAPSTONE=1 BUILD_BPF_SKEL=0)
 key=$({
 	series_hash
 	cat "${patches[@]}"
+	echo "${features[*]}"
 	gcc --version | head -n 1
 } | sha256sum | cut -c1-16)
 if [ "$(cat "$work/.bpfrec-key" 2>/dev/null)" = "$key" ] && [ -x "$out/perf" ]; then
@@ -39,13 +46,8 @@ rm -f "$work/.bpfrec-key"
 reset_worktree "$("$TOP/scripts/prepare-source.sh" --unpatched)" "$src" "$commit"
 logged "$work/am.log" git -C "$src" am -q "${patches[@]}"
 
-# Only what the records need: libelf and the bundled libbpf (which names map, link and
-# attach types). The language bindings, GUIs and BPF skeletons would only make it slower.
 stage "perf with the follow-up: building in $out (log: $work/build.log)" >&2
 mkdir -p "$out"
-logged "$work/build.log" make -C "$src/tools/perf" O="$out" -j"$(nproc)" \
-	NO_LIBPYTHON=1 NO_LIBPERL=1 NO_SLANG=1 NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBNUMA=1 \
-	NO_LIBBABELTRACE=1 NO_JVMTI=1 NO_LIBCRYPTO=1 NO_LIBDEBUGINFOD=1 NO_SDT=1 \
-	NO_DEMANGLE=1 BUILD_BPF_SKEL=0
+logged "$work/build.log" make -C "$src/tools/perf" O="$out" -j"$(nproc)" "${features[@]}"
 echo "$key" >"$work/.bpfrec-key"
 echo "$out/perf"

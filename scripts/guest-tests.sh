@@ -9,6 +9,7 @@ if [ $# -gt 0 ]; then
 		shift
 	done
 fi
+echo "# at $(cut -d' ' -f1 /proc/uptime) s: kselftests"
 ./run_kselftest.sh "$@"
 /opt/bpfrec/tests/guest/run.sh
 exit 0

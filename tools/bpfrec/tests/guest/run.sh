@@ -49,7 +49,12 @@ tmp=$(mktemp -d /tmp/bpfrec-guest.XXXXXX) || { fail "mktemp"; finish; }
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
 
+# at NAME: a comment line with the seconds since boot, so that the console
+# shows where a slow guest (TCG, the debug kernel) spends its time
+at() { echo "# at $(cut -d' ' -f1 /proc/uptime) s: $1"; }
+
 echo "# bpfrec guest tests on $(uname -r): $BPFREC, $WORKLOAD -n $ROUNDS"
+at "record"
 for f in "$BPFREC" "$WORKLOAD"; do
 	if [ ! -x "$f" ]; then
 		fail "setup" "$f is missing or not executable"
@@ -460,6 +465,8 @@ result "report: none of the workload's objects alive at the end" "$bad"
 
 # --- objects that exist before the recording starts ----------------------
 
+at "pre-existing"
+
 # The workload creates one round and holds it (-w); bpfrec record starts,
 # synthesises the existing objects, then its command lets the workload
 # release them and waits for the workload's "done" line.
@@ -521,18 +528,26 @@ else
 fi
 
 # the stat command's tests, counted with the recorder's
+at "stat.sh"
 [ -f "$here/stat.sh" ] && . "$here/stat.sh"
 # the --object tests, counted with them too
+at "object.sh"
 [ -f "$here/object.sh" ] && . "$here/object.sh"
 # the capture's paths, each forced
+at "capture.sh"
 [ -f "$here/capture.sh" ] && . "$here/capture.sh"
 # the profilers: samples in a BPF program, off-CPU time
+at "sampling.sh"
 [ -f "$here/sampling.sh" ] && . "$here/sampling.sh"
 # records that describe their objects: --capture=off, link detach and update
+at "describe.sh"
 [ -f "$here/describe.sh" ] && . "$here/describe.sh"
 # a map's creator, with another task opening its maps by id
+at "creator.sh"
 [ -f "$here/creator.sh" ] && . "$here/creator.sh"
 # perf with the perf tools follow-up, on the recording above and its own
+at "perf.sh"
 [ -f "$here/perf.sh" ] && . "$here/perf.sh"
 
+at "end"
 finish
