@@ -78,11 +78,8 @@ done)
 [ -z "$missing" ] || die "config options not set after olddefconfig (unmet dependencies?): $(echo $missing)"
 
 stage "kernel $name: compiling in $out (log: $log)" >&2
-(
-	while sleep 60; do
-		stage "  ... $(find "$out" -name '*.o' | wc -l) objects" >&2
-	done
-) &
+objects() { echo "  ... $(find "$out" -name '*.o' | wc -l) objects"; }
+ticker 60 objects
 ticker=$!
 # Under errexit a failing command in an EXIT trap becomes the script's status: a ticker
 # already stopped must not turn a good build into a silent failure.

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Tests of the judging scripts themselves, on recorded guest consoles
-# (scripts/testdata): a judge that passes a splat would hide a kernel bug.
+# Tests of the scripts themselves: the judges, on recorded guest consoles
+# (scripts/testdata), since a judge that passes a splat would hide a kernel bug; and
+# the helpers of lib.sh whose failure would stall a build rather than fail it.
 #   usage: scripts/check-scripts.sh
 set -uo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,6 +39,27 @@ expect 1 "--tcg-poke-race: a WARNING before the int3 is not" \
 first=$("$console" "$data/tcg-poke-race.log" 2>&1 | head -n 1)
 want="check-console: kernel splat in $data/tcg-poke-race.log:"
 expect 0 "check-console: names the log on its first line" [ "$first" = "$want" ]
+
+# ticker (lib.sh): killed, it holds neither a lock of its caller nor the pipe of a
+# `$(...)` around its caller. Its sleep once held both after a kernel build, for 48 s.
+tick=$(mktemp -d)
+trap 'rm -rf "$tick"' EXIT
+cat >"$tick/caller.sh" <<'SH'
+. "$1/scripts/lib.sh"
+exec 8>"$2/lock"
+flock 8
+ticker 30 echo tick 2>/dev/null
+sleep 1
+kill $!
+exec 8>&-
+flock -n "$2/lock" echo ended
+SH
+# The outer timeout ends a `$(...)` still waiting on the ticker's sleep: status 124.
+ticker_lets_go() {
+	BPFREC_CACHE=$tick/cache timeout 10 bash -c \
+		'got=$(bash "$1/caller.sh" "$2" "$1") && [ "$got" = ended ]' _ "$tick" "$TOP"
+}
+expect 0 "ticker: once killed, frees its caller's lock and \$(...) at once" ticker_lets_go
 
 echo "scripts: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -18,6 +18,30 @@ stage() {
 	printf '[%4ds] %s\n' $(($(date +%s) - T0)) "$*"
 }
 
+# ticker SECONDS CMD...: in the background, a stage line with CMD's output every
+# SECONDS, on stderr, until killed ($! is its pid). It drops the caller's other open
+# files first: a lock the caller holds, or the pipe of a `$(...)` around the caller,
+# would otherwise stay held by the ticker's sleep after the caller ended, and keep
+# whoever waits on them waiting up to SECONDS (48 s after a kernel build, measured).
+ticker() {
+	(
+		local secs=$1 fd nap
+		shift
+		for fd in /proc/$BASHPID/fd/*; do
+			fd=${fd##*/}
+			[ "$fd" -gt 2 ] && eval "exec $fd>&-"
+		done
+		exec >&2
+		trap '[ -n "$nap" ] && kill "$nap" 2>/dev/null; exit 0' TERM
+		while :; do
+			sleep "$secs" &
+			nap=$!
+			wait "$nap" || exit 0
+			stage "$("$@")"
+		done
+	) &
+}
+
 die() {
 	echo "error: $*" >&2
 	exit 1
