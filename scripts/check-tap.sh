@@ -2,7 +2,7 @@
 # Judge a run_kselftest.sh TAP log taken from the guest console.
 #   usage: scripts/check-tap.sh LOG KSELFTEST_LIST KERNEL [--no-skip TARGET]...
 # KERNEL is BASE-VARIANT (6.12-patched, 6.1-unpatched): the lines of
-# selftests/expected-failures whose pattern matches it apply.
+# selftests/expected-failures and selftests/not-run whose pattern matches it apply.
 # Fails on: a 'not ok' not listed in selftests/expected-failures, an expected failure
 # that passed, fewer results than tests in kselftest-list.txt, and (--no-skip) any SKIP
 # inside TARGET, which on the patched kernel would hide a missing feature.
@@ -19,11 +19,12 @@ while [ $# -gt 0 ]; do
 	shift 2
 done
 
-xfail=$(grep -vE '^(#|$)' "$TOP/selftests/expected-failures" | while read -r where test _; do
-	# shellcheck disable=SC2053  # $where is a pattern
-	[[ $kernel == $where ]] && echo "$test"
-done || true)
+xfail=$(kernel_tests "$TOP/selftests/expected-failures" "$kernel" | cut -d' ' -f1)
 expected=$(grep -c . "$list")
+# Tests vm-test.sh kept out of the run on this kernel: named, with the reason.
+kernel_tests "$TOP/selftests/not-run" "$kernel" | while read -r test reason; do
+	echo "check-tap: SKIP $test, not run on $kernel (selftests/not-run): $reason"
+done
 
 awk -v xfail="$xfail" -v noskip="$noskip" -v expected="$expected" '
 BEGIN {

@@ -74,6 +74,16 @@ kbuild_env() {
 	export CCACHE_DIR=$CACHE/ccache CCACHE_DEPEND=1 KCFLAGS=-fno-var-tracking
 }
 
+# kernel_tests FILE KERNEL: the lines "TARGET:TEST REASON" of FILE (selftests/
+# expected-failures, selftests/not-run) whose KERNEL pattern matches KERNEL, which is
+# BASE-VARIANT (6.12-patched, 6.1-unpatched).
+kernel_tests() {
+	grep -vE '^(#|$)' "$1" | while read -r where test reason; do
+		# shellcheck disable=SC2053  # $where is a pattern
+		[[ $2 == $where ]] && echo "$test $reason"
+	done || true
+}
+
 # reset_worktree REPO DIR REV: make DIR a worktree of REPO at REV and nothing else (no
 # half-applied patch, no untracked file). A worktree kept between runs is reset rather
 # than made anew: git then rewrites only the files that differ from REV.

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Build the patched kernel, the kselftests, the recorder and perf with the perf tools
 # follow-up, boot the guest, run the tests there, and judge the result on the host: TAP
-# results against selftests/expected-failures, the recorder's guest tests, and a
-# splat-free console.
+# results against selftests/expected-failures (selftests/not-run stay out of the run),
+# the recorder's guest tests, and a splat-free console.
 #   usage: scripts/vm-test.sh [--base NAME] [--debug] [--unpatched] [--rerun-upstream]
 # The debug kernel (KASAN, lockdep) runs the project's own targets only: the tree's
 # perf_events target already takes minutes under TCG without them. So does --unpatched,
@@ -74,6 +74,13 @@ if [ $flavour = default ] && [ $variant = patched ]; then
 fi
 if [ ${#targets[@]} -gt 0 ]; then
 	grep -E "^($(IFS='|'; echo "${targets[*]}")):" "$ksft/kselftest-list.txt" >"$ksft/list"
+	mv "$ksft/list" "$ksft/kselftest-list.txt"
+fi
+# Tests that cannot give a result on this kernel stay out of its run (check-tap.sh
+# names each, with the reason).
+notrun=$(kernel_tests "$TOP/selftests/not-run" "$BASE-$variant" | cut -d' ' -f1)
+if [ -n "$notrun" ]; then
+	grep -vxF "$notrun" "$ksft/kselftest-list.txt" >"$ksft/list" || true
 	mv "$ksft/list" "$ksft/kselftest-list.txt"
 fi
 mkdir -p "$stage_dir/bin"
