@@ -527,27 +527,18 @@ else
 	check_kind btf BTF_LOAD BTF_UNLOAD ""
 fi
 
-# the stat command's tests, counted with the recorder's
-at "stat.sh"
-[ -f "$here/stat.sh" ] && . "$here/stat.sh"
-# the --object tests, counted with them too
-at "object.sh"
-[ -f "$here/object.sh" ] && . "$here/object.sh"
-# the capture's paths, each forced
-at "capture.sh"
-[ -f "$here/capture.sh" ] && . "$here/capture.sh"
-# the profilers: samples in a BPF program, off-CPU time
-at "sampling.sh"
-[ -f "$here/sampling.sh" ] && . "$here/sampling.sh"
-# records that describe their objects: --capture=off, link detach and update
-at "describe.sh"
-[ -f "$here/describe.sh" ] && . "$here/describe.sh"
-# a map's creator, with another task opening its maps by id
-at "creator.sh"
-[ -f "$here/creator.sh" ] && . "$here/creator.sh"
-# perf with the perf tools follow-up, on the recording above and its own
-at "perf.sh"
-[ -f "$here/perf.sh" ] && . "$here/perf.sh"
+# The other parts, counted with the recorder's tests, each where it exists:
+#   stat       the stat command
+#   object     the --object tests
+#   capture    the capture's paths, each forced
+#   sampling   the profilers: samples in a BPF program, off-CPU time
+#   describe   records that describe their objects: --capture=off, link detach and update
+#   creator    a map's creator, with another task opening its maps by id
+#   perf       perf with the perf tools follow-up, on the recording above and its own
+for part in stat object capture sampling describe creator perf; do
+	at "$part.sh"
+	[ -f "$here/$part.sh" ] && . "$here/$part.sh"
+done
 
 at "end"
 finish
