@@ -61,5 +61,20 @@ ticker_lets_go() {
 }
 expect 0 "ticker: once killed, frees its caller's lock and \$(...) at once" ticker_lets_go
 
+# tree_leftovers (lib.sh): make check fails on a file its run left in the work tree, and
+# only on that: what was already changed before the run is not counted against it.
+leftover_named() (
+	local repo=$tick/repo before left
+	git init -q "$repo" && git -C "$repo" -c user.name=t -c user.email=t@t commit -q \
+		--allow-empty -m init && echo draft >"$repo/draft" || return 1
+	. "$TOP/scripts/lib.sh"
+	before=$(tree_state "$repo")
+	[ -z "$(tree_leftovers "$repo" "$before")" ] || return 1
+	echo 0.36 >"$repo/0"
+	left=$(tree_leftovers "$repo" "$before")
+	[ "$left" = "?? 0" ]
+)
+expect 0 "tree_leftovers: names a file left by the run, not one there before" leftover_named
+
 echo "scripts: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -80,6 +80,11 @@ selected() {
 	[ "$nwant" -eq 0 ] || [[ "$want" == *" $1 "* ]]
 }
 
+# A run must leave the work tree as it found it: every file a test writes goes under
+# $CACHE or a temporary folder, or is ignored by git. The state before the run is kept
+# so that a developer's own uncommitted changes are not counted against it.
+tree_before=$(tree_state "$TOP")
+
 prune_logs
 declare -A bgpid started
 for s in "${suites[@]}"; do
@@ -172,6 +177,12 @@ for s in "${suites[@]}"; do
 		tail -n 25 "$log" | sed 's/^/    /'
 	fi
 done
+left=$(tree_leftovers "$TOP" "$tree_before")
+if [ -n "$left" ]; then
+	failed+=(clean-tree)
+	stage "clean-tree: FAILED: the run left these files in the work tree (git status):"
+	printf '%s\n' "$left" | head -n 20 | sed 's/^/    /'
+fi
 [ ${#failed[@]} -eq 0 ] || echo "failed suites: ${failed[*]}"
 echo "check: $passed passed, ${#failed[@]} failed"
 [ ${#failed[@]} -eq 0 ]

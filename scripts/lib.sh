@@ -146,3 +146,15 @@ series_hash() {
 }
 
 select_base
+
+# tree_state DIR: the git status of the work tree at DIR, one line a changed, new or
+# deleted file, ignored files left out. make check compares it before and after a run.
+tree_state() {
+	git -C "$1" status --porcelain --untracked-files=all 2>/dev/null | sort
+}
+
+# tree_leftovers DIR BEFORE: the lines of DIR's git status that were not in BEFORE (an
+# earlier tree_state): the files a run created, changed or deleted and did not clean up.
+tree_leftovers() {
+	comm -13 <(printf '%s\n' "$2" | sed '/^$/d') <(tree_state "$1")
+}

@@ -33,8 +33,9 @@
  * -o races an opener against the creator of maps: a child named "opener"
  * opens every new map by id (BPF_MAP_GET_NEXT_ID, BPF_MAP_GET_FD_BY_ID)
  * as fast as it can, while the workload creates COUNT array maps
- * "race_map", each closed at once.  An opener can get its fd before the
- * creator gets its own: a recorder must still name the creator.
+ * "race_map".  An opener can get its fd before the creator gets its own:
+ * a recorder must still name the creator.  The creator closes each map only
+ * once the opener holds it, so every map is opened by both tasks.
  *
  * -l FILE gets the ids, one object a line, read with
  * BPF_OBJ_GET_INFO_BY_FD while the object lives:
@@ -44,7 +45,7 @@
  *   prog ID TYPE NAME TAG
  *   link ID TYPE PROGID
  *   cglink ID PROG_A PROG_B PROG_C    (-c)
- *   opener PID OPENED                 (-o: how many maps it opened)
+ *   opener PID HELD          (-o: how many of its maps the opener held)
  *   done                      (all released, just before exiting)
  * TYPE is libbpf's name of the map, program or link type.
  * Exit status: 0 ok, 1 a bpf() call failed, 2 usage.
@@ -607,19 +608,27 @@ out:
 	return ret;
 }
 
-/* The opener of -o: opens each map newer than @last until @stop has data; the count on @out. */
-static void opener(__u32 last, int stop, int out)
+/*
+ * The opener of -o.  It opens each map newer than @last by id as soon as
+ * BPF_MAP_GET_NEXT_ID shows it, so that it may win the race for a map's
+ * first fd, and then holds that fd and writes the map's id to @got.  The
+ * creator waits for that id before it closes its own fd, so the opener
+ * holds an fd of every map while the creator still does, however the two
+ * tasks are scheduled.  The opener stops when @stop has data and writes
+ * how many maps it opened to @out.
+ */
+static void opener(__u32 last, int stop, int got, int out)
 {
 	union bpf_attr attr;
 	unsigned int opened = 0;
+	int fd, held = -1;
 	char byte;
-	int fd;
 
 	prctl(PR_SET_NAME, "opener");
 	for (;;) {
 		memset(&attr, 0, sizeof(attr));
 		attr.start_id = last;
-		/* nothing new: the time to look whether to stop */
+		/* Nothing new: the time to look whether to stop. */
 		if (sys_bpf(BPF_MAP_GET_NEXT_ID, &attr)) {
 			if (read(stop, &byte, 1) >= 0 || errno != EAGAIN)
 				break;
@@ -629,11 +638,18 @@ static void opener(__u32 last, int stop, int out)
 		memset(&attr, 0, sizeof(attr));
 		attr.map_id = last;
 		fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
-		if (fd >= 0) {
-			opened++;
-			close(fd);
-		}
+		/* A map of another task may be gone already: not ours to report. */
+		if (fd < 0)
+			continue;
+		if (held >= 0)
+			close(held);
+		held = fd;
+		opened++;
+		if (write(got, &last, sizeof(last)) != sizeof(last))
+			_exit(1);
 	}
+	if (held >= 0)
+		close(held);
 	if (write(out, &opened, sizeof(opened)) != sizeof(opened))
 		_exit(1);
 	_exit(0);
@@ -667,30 +683,57 @@ static int race_map(void)
 	return sys_bpf(BPF_MAP_CREATE, &attr);
 }
 
+/*
+ * Waits until the opener says it holds map @id.  The opener reports every
+ * map it opens in id order, other tasks' maps included, so the ids before
+ * @id are skipped.  False when the opener is gone.
+ */
+static int opener_holds(int got, __u32 id)
+{
+	__u32 seen;
+
+	do {
+		if (read(got, &seen, sizeof(seen)) != sizeof(seen))
+			return 0;
+	} while (seen != id);
+	return 1;
+}
+
 static int map_race(int count)
 {
-	int stop[2], out[2], fd, i, status, ret = 0;
-	unsigned int opened = 0;
-	__u32 id;
+	int stop[2], got[2], out[2], fd, i, status, ret = 0;
+	unsigned int opened = 0, held = 0;
+	__u32 id, last;
 	pid_t child;
 
-	if (pipe(stop) || pipe(out) || fcntl(stop[0], F_SETFL, O_NONBLOCK)) {
+	if (pipe(stop) || pipe(got) || pipe(out) || fcntl(stop[0], F_SETFL, O_NONBLOCK)) {
 		perror("workload: pipe");
 		return 1;
 	}
+	/* Taken before the fork, so that the opener cannot miss the first map. */
+	last = newest_map();
 	fflush(NULL);
 	child = fork();
 	if (child < 0) {
 		perror("workload: fork");
 		return 1;
 	}
-	if (!child)
-		opener(newest_map(), stop[0], out[1]);
+	if (!child) {
+		close(got[0]);
+		opener(last, stop[0], got[1], out[1]);
+	}
+	/* Only the opener writes @got: its end of file then means it is gone. */
+	close(got[1]);
 	for (i = 0; i < count && !ret; i++) {
 		fd = race_map();
 		id = fd < 0 ? 0 : id_of(fd, 0);
 		if (!id) {
 			fprintf(stderr, "workload: race_map: %s\n", strerror(errno));
+			ret = 1;
+		} else if (opener_holds(got[0], id)) {
+			held++;
+		} else {
+			fprintf(stderr, "workload: the opener stopped before map %u\n", id);
 			ret = 1;
 		}
 		if (fd >= 0)
@@ -702,8 +745,9 @@ static int map_race(int count)
 		fprintf(stderr, "workload: the opener failed\n");
 		return 1;
 	}
-	id_line("opener %d %u\n", (int)child, opened);
-	printf("map race: %d maps created, %u opened by id by the opener\n", count, opened);
+	id_line("opener %d %u\n", (int)child, held);
+	printf("map race: %d maps created, %u held by the opener before the creator closed them (%u maps opened in all)\n",
+	       count, held, opened);
 	return ret;
 }
 
