@@ -75,7 +75,7 @@ static const char doc[] =
 "    bpfrec record --object execs.bpf.o -- sh -c 'true; true'\n"
 "    bpfrec record --object latency.bpf.o --set min_ns=1000 --duration 5\n"
 "    bpfrec record --off-cpu -- ./server          # where it waits\n"
-"    bpfrec record --off-cpu --off-cpu-thresh 10000 --duration 5\n"
+"    bpfrec record --off-cpu --off-cpu-thresh 10 --duration 5  # waits >= 10 ms\n"
 "    bpfrec record --off-cpu -p 1234 --duration 5  # where process 1234 waits\n"
 "    bpfrec record -e cpu-clock -F 999 -g -- ./app   # CPU samples with stacks\n"
 "    bpfrec record -e cpu-clock -F 99 -a --duration 5\n"
@@ -143,8 +143,8 @@ static const struct argp_option options[] = {
 	{ "set", OPT_SET, "NAME=VALUE", 0,
 	  "Set global NAME of the objects (.rodata, .data, .bss) before load (repeatable)", 0 },
 	{ "off-cpu", OPT_OFF_CPU, NULL, 0, "Record off-CPU time with stacks (event offcpu-time)", 0 },
-	{ "off-cpu-thresh", OPT_OFF_CPU_THRESH, "USEC", 0,
-	  "Intervals of at least USEC us are samples of their own (default 500)", 0 },
+	{ "off-cpu-thresh", OPT_OFF_CPU_THRESH, "MSEC", 0,
+	  "Intervals of at least MSEC ms (or 500us, 2ms, 1s) are samples of their own (default 0.5 ms; perf's is 500 ms)", 0 },
 	{ "off-cpu-state", OPT_OFF_CPU_STATE, "STATES", 0,
 	  "Task states to record: R preempted, S sleeping, D uninterruptible, T stopped, I idle (default S,D)", 0 },
 	{ "off-cpu-threads", OPT_OFF_CPU_THREADS, "WHICH", 0, "user (default), kernel or all threads", 0 },
@@ -265,7 +265,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_OFF_CPU_THRESH:
 		o->off_cpu_filtered = true;
 		if (off_cpu_parse_thresh(arg, &o->oc.thresh_ns))
-			return usage(state, "--off-cpu-thresh wants microseconds, at most an hour, not '%s'", arg);
+			return usage(state, "--off-cpu-thresh wants milliseconds or a time with a unit (ns, us, ms, s), at most an hour, not '%s'", arg);
 		break;
 	case OPT_OFF_CPU_STATE:
 		o->off_cpu_filtered = true;

@@ -31,27 +31,61 @@
 			    PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU | \
 			    PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
 
-#define MAX_THRESH_US	(3600ULL * 1000000)	/* an hour */
+#define MAX_THRESH_NS	(3600ULL * 1000000000)	/* an hour */
 
 void off_cpu_opts_default(struct off_cpu_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->thresh_ns = OFFCPU_DEFAULT_THRESH_US * 1000ULL;
+	o->thresh_ns = OFFCPU_DEFAULT_THRESH_NS;
 	o->states = OFFCPU_S | OFFCPU_D;
 	o->threads = OFFCPU_USER_THREADS;
 }
 
+/*
+ * perf 6.16 took milliseconds (it took microseconds before): a plain number
+ * is milliseconds, a decimal fraction allowed ("0.5"), and a unit suffix
+ * (ns, us, ms, s) says otherwise.  Integer arithmetic only: "0.1" is
+ * 100000 ns exactly.
+ */
 int off_cpu_parse_thresh(const char *s, __u64 *ns)
 {
-	unsigned long long us;
-	char *end;
+	static const struct { const char *name; __u64 ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	__u64 unit = 1000000, whole = 0, frac = 0, scale = 1;
+	const char *p = s;
+	size_t i;
 
-	errno = 0;
-	us = strtoull(s, &end, 10);
-	if (errno || end == s || *end || *s == '-' || *s == '+' || us > MAX_THRESH_US)
+	if (*p < '0' || *p > '9')
 		return -EINVAL;
-	*ns = us * 1000;
-	return 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		whole = whole * 10 + (*p - '0');
+		if (whole > MAX_THRESH_NS)
+			return -EINVAL;
+	}
+	if (*p == '.') {
+		if (p[1] < '0' || p[1] > '9')
+			return -EINVAL;
+		/* nine digits are a nanosecond of a second: the rest cannot count */
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (scale < 1000000000) {
+				frac = frac * 10 + (*p - '0');
+				scale *= 10;
+			}
+		}
+	}
+	if (*p) {
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strcmp(p, units[i].name))
+				break;
+		if (i == sizeof(units) / sizeof(units[0]))
+			return -EINVAL;
+		unit = units[i].ns;
+	}
+	if (whole > MAX_THRESH_NS / unit)
+		return -EINVAL;
+	*ns = whole * unit + frac * unit / scale;
+	return *ns > MAX_THRESH_NS ? -EINVAL : 0;
 }
 
 int off_cpu_parse_states(const char *s, __u32 *states)
@@ -363,9 +397,9 @@ void off_cpu_report(const struct off_cpu *oc)
 	__u64 agg_lost = oc->skel->bss->agg_lost, out_lost = oc->skel->bss->out_lost;
 	__u64 unstarted = oc->skel->bss->unstarted;
 
-	fprintf(stderr, "bpfrec record: off-CPU: %.3f s in %llu samples (%llu intervals >= %llu us as they ended, %llu sums of shorter ones)\n",
+	fprintf(stderr, "bpfrec record: off-CPU: %.3f s in %llu samples (%llu intervals >= %g ms as they ended, %llu sums of shorter ones)\n",
 		oc->total_ns / 1e9, (unsigned long long)(oc->direct + oc->sums),
-		(unsigned long long)oc->direct, (unsigned long long)(oc->o.thresh_ns / 1000),
+		(unsigned long long)oc->direct, oc->o.thresh_ns / 1e6,
 		(unsigned long long)oc->sums);
 	if (oc->lost || out_lost || agg_lost || unstarted)
 		fprintf(stderr, "bpfrec record: off-CPU: LOST %llu intervals (raise -m or --off-cpu-thresh), %llu short ones (too many stacks to sum), %llu unmeasured (task storage busy)\n",

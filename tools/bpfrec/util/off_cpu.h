@@ -17,8 +17,12 @@
 
 /* The event's name: perf knows its samples by it. */
 #define OFFCPU_EVENT		"offcpu-time"
-/* perf's default threshold of direct samples */
-#define OFFCPU_DEFAULT_THRESH_US	500
+/*
+ * The threshold of direct samples: 0.5 ms.  perf's was 500 us until 6.16,
+ * which made it 500 ms; bpfrec keeps the shorter one, since it writes a
+ * direct sample as the interval ends and sums the rest only at the stop.
+ */
+#define OFFCPU_DEFAULT_THRESH_NS	500000ULL
 
 struct evlist;
 struct evsel;
@@ -51,10 +55,10 @@ struct off_cpu {
 	__u64 no_stack;		/* samples lacking a stack that could not be read */
 };
 
-/* perf's defaults: 500 us, states S and D, user threads, every task. */
+/* The defaults: 0.5 ms, states S and D, user threads, every task. */
 void off_cpu_opts_default(struct off_cpu_opts *o);
 /* Each parser returns 0, or -EINVAL for input it does not take. */
-/* --off-cpu-thresh: microseconds */
+/* --off-cpu-thresh: milliseconds as perf 6.16+, or with a unit (500us, 2ms, 1s) */
 int off_cpu_parse_thresh(const char *s, __u64 *ns);
 /* --off-cpu-state: letters of R S D T I, commas allowed ("S,D") */
 int off_cpu_parse_states(const char *s, __u32 *states);

@@ -47,8 +47,8 @@ result "sampling: most samples in BPF code are $prog's ($mine of $all)" \
 # (direct samples; cpu-clock beside it for the user mappings), itself
 # the command of one at 200 ms (sums), which follows its children.
 read -r fstart fsize <"$here/sleeper.syms"
-"$BPFREC" record --off-cpu --off-cpu-state RSD --off-cpu-thresh 200000 -o "$sp/sums.data" -- \
-	"$BPFREC" record --off-cpu --off-cpu-state RSD --off-cpu-thresh 50000 -e cpu-clock -F 99 \
+"$BPFREC" record --off-cpu --off-cpu-state RSD --off-cpu-thresh 200 -o "$sp/sums.data" -- \
+	"$BPFREC" record --off-cpu --off-cpu-state RSD --off-cpu-thresh 50 -e cpu-clock -F 99 \
 	-o "$sp/direct.data" -- "$SLEEPER" -n 10 -m 100 >"$sp/sleeper.out" 2>"$sp/offcpu.err"
 rc=$?
 sleeper_ran "$sp/sleeper.out" "$sp/offcpu.err"
@@ -89,9 +89,9 @@ EOF
 	# seen), while the total stays right (checked by on_time above).
 	[ -z "$why" ] && ! awk '$1 < 50000000 { exit 1 }' "$tmp/durations" &&
 		why="a sleep of 100 ms lasted $(tr '\n' ' ' <"$tmp/durations")"
-	grep -q "intervals >= 50000 us as they ended" "$sp/offcpu.err" ||
+	grep -q "intervals >= 50 ms as they ended" "$sp/offcpu.err" ||
 		why=${why:-"record said: $(grep off-CPU "$sp/offcpu.err")"}
-	result "off-CPU --off-cpu-thresh 50000: ten direct samples of 100 ms in the known function, $sum ns" "$why"
+	result "off-CPU --off-cpu-thresh 50: ten direct samples of 100 ms in the known function, $sum ns" "$why"
 
 	# the folded stacks: through main into the function, as much time as its samples
 	"$BPFREC" report -i "$sp/direct.data" --off-cpu --folded >"$sp/folded" 2>"$sp/folded.err"
@@ -119,7 +119,7 @@ EOF
 		why="$ntimes distinct times, want 1 (the stop) + $over (sleeps of 200 ms or more)"
 	[ -z "$why" ] && [ "$pids" != "$direct_pids" ] && why="samples of pids $pids, the sleeper is $direct_pids"
 	[ -z "$why" ] && [ "$unmeasured" = 0 ] && why=$(on_time "$sum")
-	result "off-CPU --off-cpu-thresh 200000: the sleeps summed at the stop, $sum ns" "$why"
+	result "off-CPU --off-cpu-thresh 200: the sleeps summed at the stop, $sum ns" "$why"
 	if [ "$unmeasured" = 0 ]; then
 		result "off-CPU: direct and summed totals of the same sleeps agree within 2 % ($direct_sum, $sum ns)" \
 			"$(within "$sum" "$direct_sum" 2 || echo "summed $sum ns, direct $direct_sum ns")"

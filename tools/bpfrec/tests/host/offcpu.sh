@@ -41,9 +41,9 @@ trap '[ -n "$cg" ] && rmdir "$cg" 2>/dev/null; rm -rf "$tmp"' EXIT
 usage() { one_line "$1" "$2" "$3" record -o "$tmp/usage.data" "${@:4}"; }
 
 see="(see bpfrec record --help)"
-for t in abc -1 +5 1.5 '' 3600000001 18446744073709551616; do
+for t in abc -1 +5 1. .5 5m 5usec 2ms3 '' 3600001 3600.001s 18446744073709551616; do
 	usage "--off-cpu-thresh '$t' exits 2" 2 \
-		"bpfrec record: --off-cpu-thresh wants microseconds, at most an hour, not '$t' $see" \
+		"bpfrec record: --off-cpu-thresh wants milliseconds or a time with a unit (ns, us, ms, s), at most an hour, not '$t' $see" \
 		--off-cpu --off-cpu-thresh "$t" -- true
 done
 usage "--off-cpu-state X exits 2" 2 \
@@ -92,7 +92,7 @@ PY
 # stats FILE [THRESH_NS]: offcpu_stats of the sleeper's function
 stats() { offcpu_stats "$1" "$fstart" "$fsize" sleep_in_known_place "${2:-0}"; }
 
-# record NAME THRESH_US FILE: the sleeper's ten sleeps of 100 ms, its
+# record NAME THRESH FILE: the sleeper's ten sleeps of 100 ms, its
 # report line in $tmp/FILE.err, how long it slept in $slept
 record() {
 	"$BPFREC" record --off-cpu --off-cpu-state RSD --off-cpu-thresh "$2" -o "$tmp/$3" -- \
@@ -102,8 +102,9 @@ record() {
 	within "$slept" 1000000000 5 || echo "note: the sleeps took $slept ns by the sleeper's clock"
 }
 
-# 1. 50 ms: each 100 ms sleep is a sample of its own, written as it ended
-if record direct 50000 direct.data; then
+# 1. 50 ms (a plain number is milliseconds, as perf 6.16+ reads it): each
+# 100 ms sleep is a sample of its own, written as it ended
+if record direct 50 direct.data; then
 	read -r n all sum ntimes pids < <(stats "$tmp/direct.data" 50000000)
 	why=
 	[ "$n" -le 10 ] && [ "$n" -ge $((10 - unmeasured)) ] ||
@@ -114,13 +115,13 @@ if record direct 50000 direct.data; then
 		why="$sum ns off CPU, want $slept within 5 % ($(tr '\n' ' ' <"$tmp/durations")$(grep LOST "$tmp/direct.data.err"))"
 	[ -z "$why" ] && awk '$1 < 100000000 { exit 1 }' "$tmp/durations" ||
 		why=${why:-"a sleep of 100 ms lasted $(tr '\n' ' ' <"$tmp/durations")"}
-	grep -q "intervals >= 50000 us as they ended" "$tmp/direct.data.err" ||
+	grep -q "intervals >= 50 ms as they ended" "$tmp/direct.data.err" ||
 		why=${why:-"report: $(grep off-CPU "$tmp/direct.data.err")"}
-	result "--off-cpu-thresh 50000: ten direct samples of 100 ms, $sum ns in all" "$why"
+	result "--off-cpu-thresh 50: ten direct samples of 100 ms, $sum ns in all" "$why"
 	direct_ratio=$(ratio "$sum" "$slept")
 	[ "$unmeasured" = 0 ] || direct_ratio=
 else
-	fail "--off-cpu-thresh 50000 records" "$(tail -1 "$tmp/direct.data.err")"
+	fail "--off-cpu-thresh 50 records" "$(tail -1 "$tmp/direct.data.err")"
 	direct_ratio=
 fi
 
@@ -156,16 +157,16 @@ if [ -f "$tmp/direct.data" ]; then
 			echo "--json: $(grep -m 1 offcpu-time "$tmp/script.json" | grep -o '"callchain".*' | head -c 300)")"
 fi
 
-# 2. 200 ms: the same sleeps summed, written when the recording stopped
-if record sums 200000 sums.data; then
+# 2. 200 ms, said with a unit: the same sleeps summed, written when the recording stopped
+if record sums 200000us sums.data; then
 	read -r n all sum ntimes pids < <(stats "$tmp/sums.data" 200000000)
 	why=
 	[ "$ntimes" = 1 ] || why="$ntimes distinct times, want 1 (the stop)"
-	grep -q "(0 intervals >= 200000 us as they ended" "$tmp/sums.data.err" ||
+	grep -q "(0 intervals >= 200 ms as they ended" "$tmp/sums.data.err" ||
 		why=${why:-"report: $(grep off-CPU "$tmp/sums.data.err")"}
 	[ -z "$why" ] && [ "$unmeasured" = 0 ] && ! within "$sum" "$slept" 5 &&
 		why="$sum ns off CPU, want $slept within 5 %"
-	result "--off-cpu-thresh 200000: the sleeps summed at the stop, $sum ns in all" "$why"
+	result "--off-cpu-thresh 200000us: the sleeps summed at the stop, $sum ns in all" "$why"
 	if [ -n "$direct_ratio" ] && [ "$unmeasured" = 0 ]; then
 		ratio=$(ratio "$sum" "$slept")
 		why=
@@ -173,7 +174,7 @@ if record sums 200000 sums.data; then
 		result "direct and summed totals agree within 2 % (of the time slept)" "$why"
 	fi
 else
-	fail "--off-cpu-thresh 200000 records" "$(tail -1 "$tmp/sums.data.err")"
+	fail "--off-cpu-thresh 200000us records" "$(tail -1 "$tmp/sums.data.err")"
 fi
 
 # 3. perf reads both files: the same samples, the same time off CPU
@@ -228,7 +229,7 @@ fi
 
 # 6. stacks that cannot be read: 4096 user stacks collide in the stack map;
 #    their time is kept, with the kernel stack only, and said
-if "$BPFREC" record --off-cpu --off-cpu-thresh 1000000 -o "$tmp/b.data" -- "$SLEEPER" -b 12 \
+if "$BPFREC" record --off-cpu --off-cpu-thresh 1s -o "$tmp/b.data" -- "$SLEEPER" -b 12 \
 	>/dev/null 2>"$tmp/b.err"; then
 	read -r n all sum ntimes pids < <(stats "$tmp/b.data")
 	lost=$("$BPFREC" script -i "$tmp/b.data" --json | PYTHONPATH=$tmp python3 -c 'import json, sys
@@ -297,7 +298,7 @@ print(j({r["pid"] for r in rs}), j(per), j({r.get("comm") for r in rs}), min(per
 }
 for target in "-p $two" "-t $second"; do
 	f=$tmp/target${target%% *}.data
-	if "$BPFREC" record --off-cpu --off-cpu-thresh 50000 $target --duration 1 -o "$f" \
+	if "$BPFREC" record --off-cpu --off-cpu-thresh 50ms $target --duration 1 -o "$f" \
 		>/dev/null 2>"$f.err"; then
 		read -r pids tids comms least < <(who "$f")
 		if [ "$target" = "-p $two" ]; then
