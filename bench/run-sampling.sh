@@ -72,7 +72,7 @@ for hz in "${freqs[@]}"; do
 		echo "$cpu" >"$tmp/$rec.$hz.cpu"
 		ratio=
 		[ $rec != perf ] && ratio=$(awk -v b="$cpu" -v p="$(cat "$tmp/perf.$hz.cpu")" \
-			'BEGIN { printf "%.2f", (p > 0 ? b / p : 0) }')
+			'BEGIN { r = 0; if (p > 0) r = b / p; printf "%.2f", r }')
 		name=$rec
 		[ $rec = nocap ] && name="bpfrec --capture=off"
 		printf '| %s | %s | %s | %.3f | %.3f | %s | %s |\n' "$hz" "$name" "$work" \
