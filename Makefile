@@ -2,7 +2,8 @@
 #
 #   make              build the recorder (tools/bpfrec/bpfrec)
 #   make run          boot the patched kernel and record a sample BPF workload
-#   make check        every test: scripts, series, unit, fuzz, host, demo, guest (default + debug)
+#   make check        every test: scripts, series, unit, docs, fuzz, host, demo, guest (default + debug)
+#   make install      bpfrec, its man pages and bash completion (PREFIX=/usr/local, DESTDIR)
 #   make help         all targets
 #
 # KCONFIG=debug selects the debug kernel (KASAN, lockdep) for kernel, vm-test, run and shell;
@@ -20,8 +21,8 @@ KFLAGS += --base $(BASE)
 endif
 
 .PHONY: all deps tools kernel vm-test check check-series bisect-check \
-	unit-test fuzz-test host-test run shell bench bench-syscall bench-kernel bench-stat \
-	fresh-check help clean
+	unit-test fuzz-test host-test doc-test run shell bench bench-syscall bench-kernel bench-stat \
+	fresh-check help clean install
 
 all: tools
 
@@ -48,8 +49,12 @@ bisect-check: deps
 	@for b in $(or $(BASE),$$(awk '!/^(#|$$)/ { print $$1 }' kernel/bases)); do \
 		scripts/check-series.sh --base $$b --build || exit; done
 
-unit-test fuzz-test host-test: deps
+unit-test fuzz-test host-test doc-test: deps
 	@$(MAKE) -s -C tools/bpfrec $@
+
+# PREFIX and DESTDIR reach tools/bpfrec's Makefile through the command line.
+install: deps
+	@$(MAKE) -s -C tools/bpfrec install
 
 run: deps
 	@scripts/run-demo.sh $(KFLAGS)
@@ -88,7 +93,9 @@ help:
 	@echo "make shell         interactive guest shell with bpfrec (KCONFIG=debug too)"
 	@echo "make check-series  each base's series applies, checkpatch --strict clean, uapi in sync"
 	@echo "make bisect-check  build the kernel after every patch of the series"
-	@echo "make unit-test | fuzz-test | host-test   the recorder's suites alone"
+	@echo "make unit-test | fuzz-test | host-test | doc-test   the recorder's suites alone"
+	@echo "make install       bpfrec, its man pages and bash completion into \$$(DESTDIR)\$$(PREFIX)"
+	@echo "                   (PREFIX=/usr/local by default)"
 	@echo "make bench         storms of short-lived programs: bpfrec vs perf record"
 	@echo "make bench-syscall what recording costs everybody's syscalls, per capture path, vs perf"
 	@echo "make bench-kernel  map create+free cost of the series in the guest, vs unpatched"

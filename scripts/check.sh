@@ -32,6 +32,7 @@ for b in $(bases); do
 done
 suites+=(
 	"unit:make -s -C $TOP/tools/bpfrec unit-test"
+	"docs:make -s -C $TOP/tools/bpfrec doc-test"
 	"fuzz:suite_fuzz"
 	"host:make -s -C $TOP/tools/bpfrec host-test"
 	"demo:$TOP/scripts/check-demo.sh --base $primary"

@@ -10,6 +10,7 @@ PKGS=(
 	busybox-static qemu-system-x86
 	linux-source-6.1 linux-source-6.12 linux-perf
 	libzstd-dev libdw-dev libxml2-utils libbpf-tools
+	scdoc debhelper man-db
 )
 
 missing=()
