@@ -31,6 +31,7 @@
 #include "util/linger.h"
 #include "util/mono_clock.h"
 #include "util/off_cpu.h"
+#include "util/out_file.h"
 #include "util/recording.h"
 #include "util/sampler.h"
 #include "util/sink.h"
@@ -307,6 +308,8 @@ struct recorder {
 	struct sink sink;
 	struct recording rec;
 	struct pd_writer *w;
+	struct out_file out;	/* the file until it is renamed over -o's name */
+	bool ran;		/* it recorded: the file replaces the previous one */
 	int epfd, sigfd, timerfd;
 	void *scratch;
 	bool stop;
@@ -333,7 +336,8 @@ static int drain_all(struct recorder *r)
 		err = recording_drain(&r->rec);
 	/* what is on disk stays readable: it was flushed before */
 	if (err)
-		fprintf(stderr, "bpfrec record: writing %s: %s\n", r->o.output, strerror(-err));
+		fprintf(stderr, "bpfrec record: writing %s: %s\n", out_file_partial(&r->out),
+			strerror(-err));
 	return err;
 }
 
@@ -430,14 +434,20 @@ static int open_writer(struct recorder *r, int argc, char **argv)
 		.argc = argc,
 		.argv = argv,
 	};
+	const char *why;
 	int err;
 
 	if (!cfg.events)
 		return -ENOMEM;
-	err = pd_writer_open(&r->w, r->o.output, &cfg);
+	err = out_file_open(&r->out, r->o.output, &why);
+	if (!err)
+		err = pd_writer_open_fd(&r->w, r->out.fd, &cfg);
 	free((void *)cfg.events);
-	if (err)
-		fprintf(stderr, "bpfrec record: cannot write %s: %s\n", r->o.output, strerror(-err));
+	if (err) {
+		fprintf(stderr, "bpfrec record: cannot write %s: %s\n", r->o.output,
+			why ? why : strerror(-err));
+		out_file_abort(&r->out);
+	}
 	return err;
 }
 
@@ -525,7 +535,8 @@ static int start(struct recorder *r)
 		fprintf(stderr, "bpfrec record: starting the workload: %s\n", strerror(errno));
 		return -ECHILD;
 	}
-	return 0;
+	/* a command that cannot run is a failed recording (it said why) */
+	return r->o.cmd ? workload_exec_error(&r->wl) : 0;
 }
 
 /* Once the file is final: its size is what ls shows, features included. */
@@ -545,6 +556,28 @@ static void report(struct recorder *r, const struct pd_writer_stats *ws,
 			(unsigned long long)r->sink.lost_records, (unsigned long long)lost_facts);
 	if (r->have_cap)
 		capture_report_missed(&r->cap);
+}
+
+/*
+ * A recording that ran replaces the previous file (kept as FILE.old), even
+ * when it was cut short (a full disk): what reached the disk is readable.
+ * One that failed before it started (an object the verifier rejected, a
+ * command that cannot run) leaves the previous file as it was.
+ */
+static int keep_file(struct recorder *r, int ret)
+{
+	int err;
+
+	if (!r->ran) {
+		out_file_abort(&r->out);
+		return ret;
+	}
+	err = out_file_commit(&r->out, true);
+	if (err)
+		fprintf(stderr, "bpfrec record: cannot rename %s to %s: %s (the recording is in %s)\n",
+			out_file_partial(&r->out), r->o.output, strerror(-err),
+			out_file_partial(&r->out));
+	return ret ? ret : err;
 }
 
 /* Stop, drain what is left, store the facts, finalise the file. */
@@ -594,8 +627,10 @@ static int finish(struct recorder *r, int err)
 	ret = pd_writer_close(r->w);
 	r->w = NULL;
 	if (ret)
-		fprintf(stderr, "bpfrec record: finalising %s: %s\n", r->o.output, strerror(-ret));
-	else if (!err)
+		fprintf(stderr, "bpfrec record: finalising %s: %s\n", out_file_partial(&r->out),
+			strerror(-ret));
+	ret = keep_file(r, ret);
+	if (!ret && !err)
 		report(r, &ws, &st, c.lost_facts);
 	if (!ret && !err && r->o.sampler.off_cpu)
 		off_cpu_report(&r->oc);
@@ -705,8 +740,10 @@ static int record(struct recorder *r, int argc, char **argv)
 	    timerfd_settime(r->timerfd, 0, &(struct itimerspec){
 			    .it_value.tv_sec = r->o.duration }, NULL))
 		err = -errno;
-	if (!err)
+	if (!err) {
+		r->ran = true;
 		err = loop(r);
+	}
 	return finish(r, err);
 }
 
@@ -720,7 +757,7 @@ int cmd_record(int argc, char **argv)
 			.mmap_pages = DEFAULT_MMAP_PAGES,
 			.capture_mb = DEFAULT_CAPTURE_MB,
 		},
-		.wl = { .go_fd = -1 },
+		.wl = { .go_fd = -1, .exec_fd = -1 },
 		.epfd = -1,
 		.sigfd = -1,
 		.timerfd = -1,
@@ -782,6 +819,9 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "bpfrec record: %s exited with status %d\n", r.o.cmd[0], r.wl.status);
 	}
 	cleanup(&r);
+	/* a command that cannot run: the shell's status, as perf's */
+	if (err && r.wl.exec_failed)
+		return 127;
 	if (err)
 		return BPFREC_EXIT_ERROR;
 	/* the file is complete, but the recording was cut short: as a shell says it */

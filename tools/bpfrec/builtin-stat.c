@@ -726,7 +726,7 @@ int cmd_stat(int argc, char **argv)
 	const struct argp argp = { options, parse_opt, "[DURATION | -- CMD [ARGS]]", doc,
 				   cmd_help_children, NULL, NULL };
 	struct stat_run r = {
-		.wl = { .go_fd = -1 },
+		.wl = { .go_fd = -1, .exec_fd = -1 },
 		.progs = { .stats_fd = -1 },
 		.prof = { .stats_fd = -1 },
 		.epfd = -1,

@@ -4,15 +4,41 @@
  * report), the default file when it is not given, and the refusal of
  * any other argument or option.
  */
-#include <unistd.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include "builtin.h"
 
 static const struct argp_option input_options[] = {
 	{ "input", 'i', "FILE", 0,
 	  "perf.data to read, - for stdin (a pipe-mode stream, perf record -o -); default: "
-	  BPFREC_DEFAULT_FILE ", or perf.data when there is no " BPFREC_DEFAULT_FILE, 0 },
+	  "the newer of " BPFREC_DEFAULT_FILE " and perf.data", 0 },
 	{ 0 }
 };
+
+/*
+ * What bpfrec record wrote or what perf record did: the newer of the two
+ * (said on stderr when both are there), so that the last recording is
+ * read whichever tool made it.  Without either, the error names ours.
+ */
+static const char *default_input(const char *cmd)
+{
+	struct stat ours, perfs;
+	bool have_ours = !stat(BPFREC_DEFAULT_FILE, &ours);
+	bool have_perfs = !stat("perf.data", &perfs);
+	bool perf_newer;
+
+	if (!have_perfs)
+		return BPFREC_DEFAULT_FILE;
+	if (!have_ours)
+		return "perf.data";
+	perf_newer = perfs.st_mtim.tv_sec > ours.st_mtim.tv_sec ||
+		     (perfs.st_mtim.tv_sec == ours.st_mtim.tv_sec &&
+		      perfs.st_mtim.tv_nsec > ours.st_mtim.tv_nsec);
+	fprintf(stderr, "bpfrec %s: reading %s, newer than %s (-i chooses)\n", cmd,
+		perf_newer ? "perf.data" : BPFREC_DEFAULT_FILE,
+		perf_newer ? BPFREC_DEFAULT_FILE : "perf.data");
+	return perf_newer ? "perf.data" : BPFREC_DEFAULT_FILE;
+}
 
 static error_t input_parse(int key, char *arg, struct argp_state *state)
 {
@@ -27,14 +53,8 @@ static error_t input_parse(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ERROR:
 		return cmd_bad_option(state);
 	case ARGP_KEY_END:
-		/*
-		 * What bpfrec record wrote, else what perf record did: either
-		 * recorder's file is read without -i.  Without both, the
-		 * error names ours.
-		 */
 		if (!*input)
-			*input = access(BPFREC_DEFAULT_FILE, F_OK) && !access("perf.data", F_OK) ?
-				 "perf.data" : BPFREC_DEFAULT_FILE;
+			*input = default_input(state->name);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "builtin.h"
+#include "util/out_file.h"
 #include "util/flamegraph.h"
 #include "util/profile_print.h"
 
@@ -189,10 +190,12 @@ static int pick_event(const char *path, const struct profile *p, bool off_cpu)
 int report_profile(const char *path, const struct report_profile_args *a)
 {
 	struct profile_view v = { .off_cpu = a->off_cpu, .json = a->json };
+	struct out_file out = { .fd = -1 };
 	struct profile p;
 	FILE *svg = NULL;
+	const char *why;
 	char err[300];
-	int ret = BPFREC_EXIT_ERROR;
+	int ret = BPFREC_EXIT_ERROR, e;
 
 	if (!report_profile_asked(a) && !samples_possible(path))
 		return REPORT_NO_PROFILE;
@@ -200,10 +203,20 @@ int report_profile(const char *path, const struct report_profile_args *a)
 		fprintf(stderr, "bpfrec report: %s\n", err);
 		return BPFREC_EXIT_USAGE;
 	}
-	/* an unwritable path is said before the file is read */
-	if (a->svg && !(svg = fopen(a->svg, "w"))) {
-		fprintf(stderr, "bpfrec report: cannot write %s: %s\n", a->svg, strerror(errno));
-		return BPFREC_EXIT_ERROR;
+	/*
+	 * An unwritable path is said before the file is read; the graph is
+	 * renamed over the name once it is whole (- is standard output).
+	 */
+	if (a->svg) {
+		e = out_file_open(&out, a->svg, &why);
+		if (!e && !(svg = fdopen(dup(out.fd), "w")))
+			e = -errno;
+		if (e) {
+			fprintf(stderr, "bpfrec report: cannot write %s: %s\n", a->svg,
+				why ? why : strerror(-e));
+			out_file_abort(&out);
+			return BPFREC_EXIT_ERROR;
+		}
 	}
 	if (profile_read(&p, path, a->kallsyms, err, sizeof(err))) {
 		fprintf(stderr, "bpfrec report: %s: %s\n", path, err);
@@ -218,8 +231,7 @@ int report_profile(const char *path, const struct report_profile_args *a)
 		goto out;
 	notes(path, &p, a->folded || a->json || a->svg);
 	if (svg) {
-		int e = flamegraph(path, &p, &v, svg, a->svg);
-
+		e = flamegraph(path, &p, &v, svg, a->svg);
 		svg = NULL;
 		if (e) {
 			if (e == -ENOMEM)
@@ -231,7 +243,8 @@ int report_profile(const char *path, const struct report_profile_args *a)
 		if (profile_print_folded(&p, &v, stdout))
 			goto nomem;
 	} else if (a->svg && !a->json && !a->sort) {
-		printf("bpfrec report: flame graph of %llu %s samples written to %s\n",
+		/* standard output has the graph: the note goes to stderr */
+		fprintf(strcmp(a->svg, "-") ? stdout : stderr,"bpfrec report: flame graph of %llu %s samples written to %s\n",
 		       (unsigned long long)p.event_samples[v.event],
 		       profile_event_name(&p, v.event), a->svg);
 	} else {
@@ -252,8 +265,11 @@ nomem:
 out:
 	if (svg)
 		fclose(svg);
-	if (ret != BPFREC_EXIT_OK && a->svg)
-		unlink(a->svg);
+	if (ret == BPFREC_EXIT_OK && a->svg && (e = out_file_commit(&out, false))) {
+		fprintf(stderr, "bpfrec report: cannot write %s: %s\n", a->svg, strerror(-e));
+		ret = BPFREC_EXIT_ERROR;
+	}
+	out_file_abort(&out);
 	profile_free(&p);
 	return ret;
 }

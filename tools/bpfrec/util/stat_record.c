@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "util/array.h"
+#include "util/out_file.h"
 #include "util/perf_data/perf_data.h"
 #include "util/stat_record.h"
 
@@ -128,7 +129,9 @@ static int write_file(struct stat_record *sr, const char *path, int argc, char *
 	struct pd_writer_config cfg = {
 		.events = ev, .nr_events = sr->nr_c, .argc = argc, .argv = argv, .stat = true,
 	};
+	struct out_file out;
 	struct pd_writer *w;
+	const char *why;
 	size_t i;
 	int err;
 
@@ -136,10 +139,16 @@ static int write_file(struct stat_record *sr, const char *path, int argc, char *
 		return -ENOMEM;
 	for (i = 0; i < sr->nr_c; i++)
 		ev[i] = (struct pd_event){ &sr->c[i].attr, sr->c[i].name, &sr->c[i].id, 1 };
-	err = pd_writer_open(&w, path, &cfg);
+	err = out_file_open(&out, path, &why);
+	if (!err)
+		err = pd_writer_open_fd(&w, out.fd, &cfg);
 	free(ev);
-	if (err)
+	if (err) {
+		if (why)
+			fprintf(stderr, "bpfrec stat: cannot write %s: %s\n", path, why);
+		out_file_abort(&out);
 		return err;
+	}
 	for (i = 0; !err && i < sr->nr_p; i++)
 		err = pd_writer_add_prog(w, &sr->p[i]);
 	if (!err)
@@ -150,9 +159,16 @@ static int write_file(struct stat_record *sr, const char *path, int argc, char *
 		err = write_rounds(sr, w);
 	if (err) {
 		pd_writer_close(w);
+		out_file_abort(&out);
 		return err;
 	}
-	return pd_writer_close(w);
+	/* written whole or not at all: the previous file stays as FILE.old */
+	err = pd_writer_close(w);
+	if (err) {
+		out_file_abort(&out);
+		return err;
+	}
+	return out_file_commit(&out, true);
 }
 
 int stat_record_write(struct stat_record *sr, const char *path, int argc, char **argv)

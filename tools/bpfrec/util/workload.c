@@ -16,11 +16,19 @@
 
 int workload_prepare(struct workload *w, const char *cmd, char **argv)
 {
-	int go[2];
+	int go[2], ex[2];
 	char c;
 
+	w->exec_fd = -1;
 	if (pipe2(go, O_CLOEXEC)) {
 		fprintf(stderr, "bpfrec %s: pipe: %s\n", cmd, strerror(errno));
+		return -errno;
+	}
+	/* the exec's errno, or EOF when the exec closed it: run or not */
+	if (pipe2(ex, O_CLOEXEC)) {
+		fprintf(stderr, "bpfrec %s: pipe: %s\n", cmd, strerror(errno));
+		close(go[0]);
+		close(go[1]);
 		return -errno;
 	}
 	w->pid = fork();
@@ -28,26 +36,51 @@ int workload_prepare(struct workload *w, const char *cmd, char **argv)
 		fprintf(stderr, "bpfrec %s: fork: %s\n", cmd, strerror(errno));
 		close(go[0]);
 		close(go[1]);
+		close(ex[0]);
+		close(ex[1]);
 		return -errno;
 	}
 	if (w->pid == 0) {
 		sigset_t none;
+		int err;
 
 		/* the recorder blocks these for its signalfd; the workload must not */
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		close(go[1]);
+		close(ex[0]);
 		/* EOF without a byte: the recorder gave up before starting */
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);
 		execvp(argv[0], argv);
+		err = errno;
 		fprintf(stderr, "bpfrec %s: cannot run %s: %s\n", cmd, argv[0],
-			strerror(errno));
+			strerror(err));
+		if (write(ex[1], &err, sizeof(err)) != sizeof(err))
+			_exit(127);
 		_exit(127);
 	}
 	close(go[0]);
+	close(ex[1]);
 	w->go_fd = go[1];
+	w->exec_fd = ex[0];
 	return 0;
+}
+
+int workload_exec_error(struct workload *w)
+{
+	int err = 0;
+	ssize_t n;
+
+	if (w->exec_fd < 0)
+		return 0;
+	do
+		n = read(w->exec_fd, &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(w->exec_fd);
+	w->exec_fd = -1;
+	w->exec_failed = n == sizeof(err);
+	return w->exec_failed ? -(err ? err : ENOEXEC) : 0;
 }
 
 int workload_start(struct workload *w)
@@ -93,6 +126,10 @@ void workload_abort(struct workload *w)
 	if (w->go_fd >= 0) {
 		close(w->go_fd);
 		w->go_fd = -1;
+	}
+	if (w->exec_fd >= 0) {
+		close(w->exec_fd);
+		w->exec_fd = -1;
 	}
 	if (w->pid > 0) {
 		kill(w->pid, SIGTERM);

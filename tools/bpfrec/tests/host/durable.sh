@@ -6,7 +6,8 @@
 # file has its name, type and tag (or, when the capture lost it and the
 # program was gone before a syscall could ask, is marked unresolved: a
 # loss said, not hidden), bpfrec says the recording did not finish, and
-# Linux perf still reads the file.
+# Linux perf still reads the file.  A disk that fills up ends the recording
+# with an error, and what reached the disk is renamed into place.
 
 # storm_named FILE LIST: "loads named unresolved" of the storm's PROG_LOADs in FILE
 storm_named() {
@@ -39,24 +40,32 @@ perf_loads() {
 }
 
 # SIGKILL during a storm of 20000 programs, once a part is in the file.
-"$BPFREC" record -o "$tmp/killed.data" -- "$STORM" -n 20000 -p killed -l "$tmp/killed.list" \
+# The recording is written to killed.data.partial.XXXXXX and renamed at
+# the end (util/out_file.h): killed, it stays under that name, with the
+# previous killed.data untouched.
+mkdir "$tmp/kill"
+echo previous >"$tmp/kill/killed.data"
+"$BPFREC" record -o "$tmp/kill/killed.data" -- "$STORM" -n 20000 -p killed -l "$tmp/killed.list" \
 	>/dev/null 2>"$tmp/killed.err" &
 pid=$!
 i=0
-while [ "$(stat -c %s "$tmp/killed.data" 2>/dev/null || echo 0)" -lt 1000000 ] && [ $i -lt 300 ]; do
+partial=
+while [ "$(stat -c %s "$partial" 2>/dev/null || echo 0)" -lt 1000000 ] && [ $i -lt 300 ]; do
 	sleep 0.1; i=$((i + 1))
+	partial=$(ls "$tmp/kill/killed.data.partial."* 2>/dev/null)
 done
 storm=$(pgrep -P $pid)
 kill -KILL $pid
 wait $pid 2>/dev/null
 [ -n "$storm" ] && kill -TERM $storm 2>/dev/null
-read -r loads named unresolved < <(storm_named "$tmp/killed.data" "$tmp/killed.list")
-perf=$(perf_loads "$tmp/killed.data")
+read -r loads named unresolved < <(storm_named "$partial" "$tmp/killed.list")
+perf=$(perf_loads "$partial")
 if [ "${loads:-0}" -gt 0 ] && [ $((named + unresolved)) -eq "$loads" ] &&
-   grep -q 'recording not finished' "$tmp/cut.err" && [ "$perf" != failed ]; then
-	pass "SIGKILL in a storm: $named of $loads PROG_LOADs in the file named, $unresolved said unresolved, not finished said, perf reads it"
+   grep -q 'recording not finished' "$tmp/cut.err" && [ "$perf" != failed ] &&
+   [ "$(cat "$tmp/kill/killed.data")" = previous ]; then
+	pass "SIGKILL in a storm: $named of $loads PROG_LOADs in ${partial##*/} named, $unresolved said unresolved, not finished said, perf reads it, the previous file kept"
 else
-	fail "SIGKILL in a storm" "$named of ${loads:-0} named, $unresolved unresolved, perf: $perf, script: $(head -c 200 "$tmp/cut.err")"
+	fail "SIGKILL in a storm" "$named of ${loads:-0} named in '${partial##*/}', $unresolved unresolved, perf: $perf, script: $(head -c 200 "$tmp/cut.err"), killed.data: $(head -c 20 "$tmp/kill/killed.data")"
 fi
 
 # A disk that fills up: a 1 MiB tmpfs.

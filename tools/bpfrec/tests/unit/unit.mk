@@ -35,7 +35,7 @@ USER_SYMS_SRCS := util/intern.c util/proc_maps.c util/dso_syms.c util/user_syms.
 PROFILE_SRCS := $(USER_SYMS_SRCS) util/ksyms.c util/bpf_images.c \
 		util/profile.c util/profile_print.c util/flamegraph.c util/trace_fields.c
 # builtin-report.c with its profile
-REPORT_SRCS := builtin-report.c report_profile.c $(PROFILE_SRCS)
+REPORT_SRCS := builtin-report.c report_profile.c util/out_file.c $(PROFILE_SRCS)
 UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 		       util/printable.c util/sample_view.c builtin-script.c input_option.c \
 		       cmd_args.c $(REPORT_SRCS)

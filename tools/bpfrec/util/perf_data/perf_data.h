@@ -255,9 +255,14 @@ struct pd_writer_config {
 };
 
 /*
- * Create @path (truncating it) and write a valid empty perf.data.
+ * Write a valid empty perf.data into @fd, an empty file open for reading
+ * and writing, which stays the caller's (pd_writer_close() does not close
+ * it): bpfrec's commands create it with util/out_file.h.
  * Returns 0 and sets *wp, or a negative errno.
  */
+int pd_writer_open_fd(struct pd_writer **wp, int fd,
+		      const struct pd_writer_config *cfg);
+/* The same into @path, created or truncated (the tests' files). */
 int pd_writer_open(struct pd_writer **wp, const char *path,
 		   const struct pd_writer_config *cfg);
 
@@ -399,7 +404,8 @@ struct pd_writer_stats {
 void pd_writer_stats(const struct pd_writer *w, struct pd_writer_stats *st);
 
 /*
- * Flush, write the features, finalise the header, close and free.
+ * Flush, write the features, finalise the header, close (the file of
+ * pd_writer_open() only) and free.
  * Returns 0 or the first error met (negative errno); frees @w always.
  * Not async-signal-safe: a signal handler should only set a flag (or use
  * a signalfd) and let the main loop call this.  Nothing is lost by that:

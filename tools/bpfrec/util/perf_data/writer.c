@@ -21,6 +21,7 @@
 
 struct pd_writer {
 	int fd;
+	bool own_fd;			/* opened by pd_writer_open() */
 	int err;			/* first error, sticky */
 	struct pd_event *events;	/* deep copies of the configuration's */
 	size_t nr_events;
@@ -194,7 +195,7 @@ static void writer_free(struct pd_writer *w)
 {
 	int i;
 
-	if (w->fd >= 0)
+	if (w->fd >= 0 && w->own_fd)
 		close(w->fd);
 	for (i = 0; i < w->argc; i++)
 		free(w->argv[i]);
@@ -213,8 +214,8 @@ static void writer_free(struct pd_writer *w)
 	free(w);
 }
 
-int pd_writer_open(struct pd_writer **wp, const char *path,
-		   const struct pd_writer_config *cfg)
+static int writer_open(struct pd_writer **wp, int fd, const char *path,
+		       const struct pd_writer_config *cfg)
 {
 	struct pd_writer *w;
 	size_t i;
@@ -234,10 +235,14 @@ int pd_writer_open(struct pd_writer **wp, const char *path,
 	err = w->facts ? copy_config(w, cfg) : -ENOMEM;
 	if (err)
 		goto fail;
-	w->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (w->fd < 0) {
-		err = -errno;
-		goto fail;
+	w->fd = fd;
+	if (path) {
+		w->own_fd = true;
+		w->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (w->fd < 0) {
+			err = -errno;
+			goto fail;
+		}
 	}
 	err = write_prologue(w);
 	if (err)
@@ -247,6 +252,19 @@ int pd_writer_open(struct pd_writer **wp, const char *path,
 fail:
 	writer_free(w);
 	return err;
+}
+
+int pd_writer_open_fd(struct pd_writer **wp, int fd, const struct pd_writer_config *cfg)
+{
+	*wp = NULL;
+	return fd < 0 ? -EBADF : writer_open(wp, fd, NULL, cfg);
+}
+
+int pd_writer_open(struct pd_writer **wp, const char *path,
+		   const struct pd_writer_config *cfg)
+{
+	*wp = NULL;
+	return writer_open(wp, -1, path, cfg);
 }
 
 int pd_writer_flush(struct pd_writer *w)
@@ -696,7 +714,7 @@ int pd_writer_close(struct pd_writer *w)
 	/* The header goes last: with features set, the file is final. */
 	if (!err)
 		err = write_all(w->fd, &h, sizeof(h), 0);
-	if (close(w->fd) && !err)
+	if (w->own_fd && close(w->fd) && !err)
 		err = -errno;
 	w->fd = -1;
 	writer_free(w);

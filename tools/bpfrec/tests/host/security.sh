@@ -1,0 +1,164 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of what bpfrec, run as root, trusts (issue 28): each check is
+# what an unprivileged user (nobody) or a crafted perf.data file could do.
+#   - files: every file bpfrec writes is created fresh next to its name
+#     and renamed over it at the end (never through a planted link, never
+#     into a file someone else created), the previous one kept as
+#     FILE.old, the previous one left as it was by a failed record;
+#     --svg - is standard output; the default input is the newer file.
+#   - the --bpf-counters registry in bpffs: a directory or pinned map
+#     planted or tampered with, a lock held.
+#   - crafted files: BTF, __data_loc fields, a queue and decompression
+#     bomb (peak RSS bounded), MMAP paths to a FIFO, names with escapes.
+#
+#   BPFREC=path/to/bpfrec CRAFT=path/to/craft tests/host/security.sh
+#
+# Root on the running kernel; `nobody` through setpriv.
+# Last line: "N passed, N failed, N skipped"; exit 1 if anything failed.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+BPFREC=${BPFREC:-$here/../../bpfrec}
+CRAFT=${CRAFT:-$here/../../.output/craft}
+PERF=${PERF:-/usr/bin/perf}
+
+. "$here/lib.sh"
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "host tests need root" >&2
+	exit 1
+fi
+[ -x "$BPFREC" ] || { echo "missing $BPFREC: run 'make' first" >&2; exit 1; }
+
+tmp=$(mktemp -d /tmp/bpfrec-security.XXXXXX)
+chmod 755 "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+
+# as_nobody CMD...: CMD as the unprivileged user
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
+
+# owner_mode FILE: "user mode type" of FILE itself (a link is not followed)
+owner_mode() { stat -c '%U %a %F' "$1" 2>/dev/null || echo missing; }
+
+# A directory anyone may write to, sticky, as /tmp is.
+shared=$tmp/shared
+mkdir -m 1777 "$shared"
+
+# ---- files ---------------------------------------------------------------
+
+# A link planted by nobody at the name root records to: the file it points
+# to is not written; the name gets a fresh file of root's, the link is
+# moved aside as perf.data.old.
+echo "root's own file" >"$tmp/victim"
+as_nobody ln -s "$tmp/victim" "$shared/perf.data"
+"$BPFREC" record -o "$shared/perf.data" -- true >/dev/null 2>"$tmp/err"
+rc=$?
+result "record -o through a planted link: the target untouched, a fresh file of root's" \
+	"$([ $rc -eq 0 ] || echo "exit $rc: $(tail -1 "$tmp/err")"
+	   echo "root's own file" | cmp -s - "$tmp/victim" || echo "the link's target was written"
+	   [ "$(owner_mode "$shared/perf.data")" = "root 600 regular file" ] ||
+		echo "perf.data is $(owner_mode "$shared/perf.data")"
+	   [ -L "$shared/perf.data.old" ] || echo "the link was not kept as perf.data.old")"
+
+# A file nobody made (mode 0666) at the name: a sampled recording (with
+# the kallsyms, addresses included) must not be readable by nobody.
+as_nobody sh -c "umask 0; : >'$shared/pre.data'; echo mine >'$shared/pre.data'"
+"$BPFREC" record -e cpu-clock -o "$shared/pre.data" -- true >/dev/null 2>"$tmp/err"
+rc=$?
+result "record -o over a file nobody made: root's 0600 file, nobody cannot read it" \
+	"$([ $rc -eq 0 ] || echo "exit $rc: $(tail -1 "$tmp/err")"
+	   [ "$(owner_mode "$shared/pre.data")" = "root 600 regular file" ] ||
+		echo "pre.data is $(owner_mode "$shared/pre.data")"
+	   as_nobody cat "$shared/pre.data" >/dev/null 2>&1 && echo "nobody read the recording"
+	   echo mine | cmp -s - "$shared/pre.data.old" ||
+		echo "nobody's file was not kept as pre.data.old")"
+
+# stat -o and report --svg: the same through a planted link.
+echo "root's own file" >"$tmp/victim2"
+as_nobody ln -s "$tmp/victim2" "$shared/stat.data"
+"$BPFREC" stat --all-progs -o "$shared/stat.data" -- true >/dev/null 2>"$tmp/err"
+rc=$?
+result "stat -o through a planted link: the target untouched" \
+	"$([ $rc -eq 0 ] || echo "exit $rc: $(tail -1 "$tmp/err")"
+	   echo "root's own file" | cmp -s - "$tmp/victim2" || echo "the link's target was written"
+	   [ "$(owner_mode "$shared/stat.data")" = "root 600 regular file" ] ||
+		echo "stat.data is $(owner_mode "$shared/stat.data")")"
+
+"$BPFREC" record -e cpu-clock -o "$tmp/prof.data" -- sh -c 'i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done' \
+	>/dev/null 2>&1
+echo "root's own file" >"$tmp/victim3"
+as_nobody ln -s "$tmp/victim3" "$shared/g.svg"
+"$BPFREC" report -i "$tmp/prof.data" --svg "$shared/g.svg" >/dev/null 2>"$tmp/err"
+rc=$?
+result "report --svg through a planted link: the target untouched" \
+	"$([ $rc -eq 0 ] || echo "exit $rc: $(tail -1 "$tmp/err")"
+	   echo "root's own file" | cmp -s - "$tmp/victim3" || echo "the link's target was written"
+	   [ "$(owner_mode "$shared/g.svg")" = "root 600 regular file" ] ||
+		echo "g.svg is $(owner_mode "$shared/g.svg")"
+	   grep -q '<svg' "$shared/g.svg" 2>/dev/null || echo "no SVG written")"
+
+# --svg - is standard output, not a file named "-".
+(cd "$tmp" && "$BPFREC" report -i prof.data --svg - >"$tmp/stdout.svg" 2>"$tmp/err")
+rc=$?
+result "report --svg -: the graph on standard output, no file named -" \
+	"$([ $rc -eq 0 ] || echo "exit $rc: $(tail -1 "$tmp/err")"
+	   head -c 200 "$tmp/stdout.svg" | grep -q '<svg' || echo "stdout: $(head -c 80 "$tmp/stdout.svg")"
+	   [ ! -e "$tmp/-" ] || echo "a file named - was written")"
+
+# A failed record leaves the previous file as it was, and nothing else.
+mkdir "$tmp/keep"
+"$BPFREC" record -o "$tmp/keep/k.data" -- true >/dev/null 2>&1
+before=$(sha1sum <"$tmp/keep/k.data")
+"$BPFREC" record -o "$tmp/keep/k.data" -- "$tmp/no such command" >/dev/null 2>"$tmp/err"
+rc=$?
+result "record of a command that cannot run: exit 127, the previous file kept" \
+	"$([ $rc -eq 127 ] || echo "exit $rc"
+	   grep -q 'cannot run' "$tmp/err" || echo "not said: $(tail -1 "$tmp/err")"
+	   [ "$(sha1sum <"$tmp/keep/k.data")" = "$before" ] || echo "k.data changed"
+	   [ "$(ls "$tmp/keep")" = k.data ] || echo "left: $(ls "$tmp/keep" | tr '\n' ' ')")"
+OBJ=${OBJS:-$here/../../.output}/tests/host/objects/reject_second.bpf.o
+if [ -f "$OBJ" ]; then
+	"$BPFREC" record --object "$OBJ" -o "$tmp/keep/k.data" -- true >/dev/null 2>"$tmp/err"
+	rc=$?
+	result "record whose object the verifier rejects: exit 1, the previous file kept" \
+		"$([ $rc -eq 1 ] || echo "exit $rc"
+		   [ "$(sha1sum <"$tmp/keep/k.data")" = "$before" ] || echo "k.data changed"
+		   [ "$(ls "$tmp/keep")" = k.data ] || echo "left: $(ls "$tmp/keep" | tr '\n' ' ')")"
+else
+	skip "record whose object the verifier rejects" "$OBJ not built (make host-test builds it)"
+fi
+
+# A recording that ran replaces the file; the previous one is FILE.old.
+"$BPFREC" record -o "$tmp/keep/k.data" -- true >/dev/null 2>&1
+result "a second record: the first kept as FILE.old" \
+	"$([ "$(sha1sum <"$tmp/keep/k.data.old" 2>/dev/null)" = "$before" ] || echo "k.data.old is not the first"
+	   [ "$(sha1sum <"$tmp/keep/k.data")" != "$before" ] || echo "k.data was not replaced")"
+
+# A FIFO nobody made at the name: not written into (it would hand them
+# the recording).
+as_nobody mkfifo -m 666 "$shared/fifo.data"
+one_line "record -o into nobody's FIFO: refused" 1 \
+	"bpfrec record: cannot write $shared/fifo.data: a FIFO owned by another user" \
+	record -o "$shared/fifo.data" -- true
+
+# The default input is the newer of bpfrec.data and perf.data, and said.
+mkdir "$tmp/dflt"
+cp "$tmp/keep/k.data" "$tmp/dflt/bpfrec.data"
+cp "$tmp/prof.data" "$tmp/dflt/perf.data"
+touch -d '1 minute ago' "$tmp/dflt/bpfrec.data"
+(cd "$tmp/dflt" && "$BPFREC" report --sort sym >"$tmp/out" 2>"$tmp/err")
+rc=$?
+result "the default input: the newer perf.data, said on stderr" \
+	"$([ $rc -eq 0 ] || echo "exit $rc: $(tail -1 "$tmp/err")"
+	   grep -qx 'bpfrec report: reading perf.data, newer than bpfrec.data (-i chooses)' "$tmp/err" ||
+		echo "said: $(head -1 "$tmp/err")"
+	   grep -q 'cpu-clock' "$tmp/out" || echo "not the profile of perf.data")"
+
+if [ $skipped -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ $failed -eq 0 ]
