@@ -5,7 +5,8 @@
 # page, every option a command's --help lists is an item of its man page's
 # OPTIONS (and every item there an option of --help), the pages render
 # without warnings, the bash completion offers every command, option and
-# event name.  No root, no kernel: the binary's --help only.
+# event name; and the tree's README maps every file, whose includes follow
+# its layering (tree.sh).  No root, no kernel: the binary's --help only.
 #   usage: BPFREC=./bpfrec MANS=.output/man tests/docs/run.sh
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -153,6 +154,12 @@ if [ -r /sys/kernel/tracing/available_events ] &&
 	complete_has "record -e SUBSYS:NAME" "bpfrec record -e sched:sched_swi" "sched_switch"
 else
 	skip "completion: record -e SUBSYS:NAME" "no readable tracefs with sched:sched_switch"
+fi
+
+if out=$("$here/tree.sh" 2>&1); then
+	pass "tree.sh: README.md maps every file, the includes follow its layering"
+else
+	fail "tree.sh: README.md maps every file, the includes follow its layering" "$(echo "$out" | tr '\n' ' ')"
 fi
 
 echo "docs: $passed passed, $failed failed, $skipped skipped"
