@@ -6,7 +6,10 @@
 #    (CHECK lines are printed and counted, and fail the check too);
 #  - include/uapi/linux/perf_event.h of this repository is byte-identical to the header of
 #    the fully patched primary base (the first of kernel/bases); a backport series changes
-#    its base's header by exactly the lines the primary series adds and removes;
+#    its base's header by the same lines as the primary series, but for the bit fields of
+#    perf_event_attr and their alignment (an older base lacks the fields mainline added
+#    before bpf_obj_event and reserves their bits instead), and bpf_obj_event is the same
+#    bit of perf_event_attr on every base (a compiled probe of both headers says which);
 #  - every kselftest target of selftests/ is in the series, byte-identical, in the tree's
 #    tools/testing/selftests (the series carries its tests; selftests/ is their copy);
 #  - on the primary base, the perf tools follow-up (patches/perf-tools, sent to the perf
@@ -118,9 +121,42 @@ for p in $(series_patches); do
 	fi
 done
 
-# changed_lines OLD NEW: the lines a diff from OLD to NEW removes and adds, in order.
+# changed_lines OLD NEW: the lines a diff from OLD to NEW removes and adds, in order,
+# with runs of blanks as one space; the bit fields of perf_event_attr (bpf_obj_event and
+# the reserved bits around it) are left out: attr_bit compares what they mean.
 changed_lines() {
-	diff -U0 "$1" "$2" | grep -vE '^(\+\+\+|---) ' | grep -E '^[-+]' || true
+	diff -U0 "$1" "$2" | grep -vE '^(\+\+\+|---) ' | grep -E '^[-+]' |
+		sed -E 's/[[:space:]]+/ /g' |
+		grep -vE '^[-+] (__reserved_[a-z0-9_]+|bpf_obj_event) *:' || true
+}
+
+# attr_bit HEADER: the bit of perf_event_attr that bpf_obj_event sets, with HEADER as
+# <linux/perf_event.h> (compiled and run on the host).
+attr_bit() {
+	local d
+	d=$(mktemp -d)
+	mkdir "$d/linux"
+	cp "$1" "$d/linux/perf_event.h"
+	cat >"$d/bit.c" <<'C'
+#include <stdio.h>
+#include <string.h>
+#include <linux/perf_event.h>
+int main(void)
+{
+	struct perf_event_attr a;
+	unsigned char *p = (unsigned char *)&a;
+	unsigned int i;
+
+	memset(&a, 0, sizeof(a));
+	a.bpf_obj_event = 1;
+	for (i = 0; i < sizeof(a) * 8; i++)
+		if (p[i / 8] & (1u << (i % 8)))
+			printf("%u\n", i);
+	return 0;
+}
+C
+	gcc -I"$d" -o "$d/bit" "$d/bit.c" && "$d/bit"
+	rm -rf "$d"
 }
 
 uapi=include/uapi/linux/perf_event.h
@@ -142,6 +178,13 @@ if [ $fail = 0 ]; then
 			stage "$uapi: the backport changes it as the $primary series does"
 		else
 			problem "the $BASE series changes $uapi differently from the $primary series (diff above: $primary -> $BASE)"
+		fi
+		pbit=$(attr_bit "$TOP/$uapi")
+		bit=$(attr_bit "$wt/$uapi")
+		if [ -n "$bit" ] && [ "$bit" = "$pbit" ]; then
+			stage "$uapi: bpf_obj_event is bit $bit of perf_event_attr, as on $primary"
+		else
+			problem "bpf_obj_event is bit '$bit' of perf_event_attr on $BASE but '$pbit' on $primary"
 		fi
 	fi
 fi

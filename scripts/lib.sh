@@ -104,21 +104,31 @@ bases() {
 }
 
 # select_base [NAME]: make NAME (default: $BPFREC_BASE, else the primary) the base every
-# following helper and child script works on. Sets BASE, BASE_PACKAGE, BASE_PINNED and
-# BASE_SERIES (the series folder, absolute).
+# following helper and child script works on. Sets BASE, BASE_PACKAGE, BASE_PINNED,
+# BASE_SERIES (the series folder, absolute) and BASE_SUITE (`-`: the machine's apt
+# sources; else the Debian suite scripts/fetch-source.sh fetches the package from).
 select_base() {
 	local want=${1:-${BPFREC_BASE:-}} line
 	[ -n "$want" ] || want=$(bases | head -n 1)
 	line=$(awk -v n="$want" '!/^(#|$)/ && $1 == n' "$TOP/kernel/bases")
 	[ -n "$line" ] || die "unknown kernel base '$want'; kernel/bases lists: $(bases | tr '\n' ' ')"
-	read -r BASE BASE_PACKAGE BASE_PINNED BASE_SERIES <<<"$line"
+	read -r BASE BASE_PACKAGE BASE_PINNED BASE_SERIES BASE_SUITE <<<"$line"
+	BASE_SUITE=${BASE_SUITE:--}
 	BASE_SERIES=$TOP/$BASE_SERIES
 	export BPFREC_BASE=$BASE
 }
 
-# The installed version of the base's source package, e.g. 6.1.192.
+# The version of the base's source package in use, e.g. 6.1.192: the installed one, or
+# the one scripts/fetch-source.sh unpacked into the cache (fetched first if none is).
 base_version() {
 	local v
+	if [ "$BASE_SUITE" != - ]; then
+		v=$CACHE/debian/$BASE_PACKAGE/current
+		[ -f "$v" ] || "$TOP/scripts/fetch-source.sh" >/dev/null ||
+			die "cannot fetch $BASE_PACKAGE from Debian $BASE_SUITE"
+		cat "$v"
+		return
+	fi
 	v=$(dpkg-query -W -f='${Version}' "$BASE_PACKAGE" 2>/dev/null) ||
 		die "$BASE_PACKAGE is not installed; run scripts/deps.sh"
 	echo "${v%%-*}"

@@ -22,8 +22,7 @@ done
 ver=$(base_version)
 [ "$ver" = "$BASE_PINNED" ] ||
 	echo "warning: kernel/bases pins $BASE_PINNED but $BASE_PACKAGE is $ver; using $ver" >&2
-tarball=/usr/src/$BASE_PACKAGE.tar.xz
-[ -f "$tarball" ] || die "$tarball is missing; run scripts/deps.sh"
+tarball=$("$TOP/scripts/fetch-source.sh")
 
 base=$CACHE/linux-$ver
 # The pristine base never changes once ready: reading it needs no lock, so a series
