@@ -122,6 +122,7 @@ enum {
 	OPT_OFF_CPU_STATE,
 	OPT_OFF_CPU_THREADS,
 	OPT_OFF_CPU_CGROUP,
+	OPT_CALL_GRAPH,
 };
 
 static const struct argp_option options[] = {
@@ -129,7 +130,9 @@ static const struct argp_option options[] = {
 	  "bpf-events (always recorded), or an event to sample, repeatable (see above)", 0 },
 	{ "freq", 'F', "HZ", 0, "Sample at HZ per second (default 4000)", 0 },
 	{ "count", 'c', "PERIOD", 0, "Sample every PERIOD events", 0 },
-	{ "call-graph", 'g', NULL, 0, "Record kernel and user stacks", 0 },
+	{ NULL, 'g', NULL, 0, "Record kernel and user stacks (frame pointers)", 0 },
+	{ "call-graph", OPT_CALL_GRAPH, "fp|dwarf[,SIZE]", 0,
+	  "Stacks by frame pointers, or with SIZE bytes of user stack (default 8192) unwound with the files' CFI", 0 },
 	{ "all-cpus", 'a', NULL, 0, "Sample every task (the default without -p, -t or a command)", 0 },
 	{ "pid", 'p', "PID", 0, "Sample (and --off-cpu) the threads of process PID", 0 },
 	{ "tid", 't', "TID", 0, "Sample (and --off-cpu) thread TID", 0 },
@@ -210,6 +213,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'g':
 		o->sampler.opts.callchain = true;
+		break;
+	case OPT_CALL_GRAPH:
+		if (sampling_parse_call_graph(arg, &o->sampler.opts))
+			return usage(state, "--call-graph wants fp or dwarf[,SIZE] (SIZE 1 to 65528 bytes), not '%s'",
+				     arg);
 		break;
 	case 'a':
 		o->sampler.system_wide = true;
@@ -804,6 +812,7 @@ int cmd_record(int argc, char **argv)
 	r.o.oc.pids = &r.o.sampler.pid;
 	r.o.oc.nr_pids = !!r.o.sampler.pid;
 	r.o.oc.tids = &r.o.sampler.tid;
+	r.o.oc.ustack_size = r.o.sampler.opts.dwarf_size;
 	r.o.oc.nr_tids = !!r.o.sampler.tid;
 	if (!err && r.o.sampler.off_cpu)
 		err = off_cpu_check(&r.o.oc);

@@ -36,6 +36,7 @@ const volatile bool has_pid;		/* pid_filter holds the tgids to record */
 const volatile bool has_tid;		/* tid_filter holds the threads to record */
 const volatile bool has_cgroup;		/* cgroup_filter[0]: record its subtree only */
 const volatile bool follow_forks;	/* new processes of a recorded tgid are recorded */
+const volatile __u32 ustack_size;	/* --call-graph dwarf: bytes of user stack to copy */
 
 bool enabled;
 __u64 out_lost;				/* direct intervals the rings had no room for */
@@ -53,6 +54,23 @@ struct {
 	__type(key, int);
 	__type(value, struct start);
 } starts SEC(".maps");
+
+/* --call-graph dwarf: the copy of each thread's registers and top of stack */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct offcpu_direct_ustack);
+} ucopies SEC(".maps");
+
+/* --call-graph dwarf: the first copy of each stack of the aggregate */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct offcpu_key);
+	__type(value, struct offcpu_ustack);
+	__uint(max_entries, 2048);
+} agg_ucopies SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -130,6 +148,67 @@ static __always_inline bool wanted(struct task_struct *t, __u32 state, bool kthr
 	return true;
 }
 
+/*
+ * The user registers and up to ustack_size bytes above the stack pointer.
+ * A read that crosses the end of the stack's mapping fails as a whole:
+ * then up to a page boundary one page lower, down to the page of the
+ * stack pointer.
+ */
+static __always_inline void copy_ustack(struct task_struct *t)
+{
+	struct offcpu_direct_ustack *c = bpf_task_storage_get(&ucopies, t, NULL,
+							      BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct pt_regs *r;
+	__u64 sp, len, end;
+	int i;
+
+	if (!c)
+		return;
+	c->u.size = 0;
+	r = (struct pt_regs *)bpf_task_pt_regs(t);
+	if (!r)
+		return;
+	/* perf's order: AX BX CX DX SI DI BP SP IP FLAGS CS SS R8..R15 */
+	c->u.regs[0] = r->ax;
+	c->u.regs[1] = r->bx;
+	c->u.regs[2] = r->cx;
+	c->u.regs[3] = r->dx;
+	c->u.regs[4] = r->si;
+	c->u.regs[5] = r->di;
+	c->u.regs[6] = r->bp;
+	c->u.regs[7] = r->sp;
+	c->u.regs[8] = r->ip;
+	c->u.regs[9] = r->flags;
+	c->u.regs[10] = 0;
+	c->u.regs[11] = 0;
+	c->u.regs[12] = r->r8;
+	c->u.regs[13] = r->r9;
+	c->u.regs[14] = r->r10;
+	c->u.regs[15] = r->r11;
+	c->u.regs[16] = r->r12;
+	c->u.regs[17] = r->r13;
+	c->u.regs[18] = r->r14;
+	c->u.regs[19] = r->r15;
+	sp = r->sp;
+	len = ustack_size;
+	for (i = 0; i <= OFFCPU_STACK_MAX / 4096; i++) {
+		if (len > OFFCPU_STACK_MAX)
+			len = OFFCPU_STACK_MAX;
+		len &= ~7ULL;
+		if (len < 8)
+			return;
+		if (!bpf_probe_read_user(c->u.data, len, (void *)sp)) {
+			c->u.size = len;
+			return;
+		}
+		/* the mapping ends before sp + len: up to the page boundary below it */
+		end = (sp + len - 1) & ~4095ULL;
+		if (end <= sp)
+			return;
+		len = end - sp;
+	}
+}
+
 static __always_inline void leave(void *ctx, struct task_struct *prev, __u32 state,
 				  bool kthread, __u64 now)
 {
@@ -147,18 +226,27 @@ static __always_inline void leave(void *ctx, struct task_struct *prev, __u32 sta
 	/* a kernel thread has no user stack to unwind */
 	s->key.ustack = kthread ? -EFAULT : bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 	s->key.cgroup = bpf_get_current_cgroup_id();
+	if (ustack_size && !kthread)
+		copy_ustack(prev);
 }
 
-static __always_inline void aggregate_add(struct offcpu_key *key, __u64 delta)
+static __always_inline void aggregate_add(struct task_struct *t, struct offcpu_key *key,
+					  __u64 delta)
 {
 	__u64 *total = bpf_map_lookup_elem(&aggregate, key);
+	struct offcpu_direct_ustack *c;
 
 	if (total) {
 		__sync_fetch_and_add(total, delta);
 		return;
 	}
-	if (!bpf_map_update_elem(&aggregate, key, &delta, BPF_NOEXIST))
+	if (!bpf_map_update_elem(&aggregate, key, &delta, BPF_NOEXIST)) {
+		/* a new stack: its first copy stands for the others */
+		c = ustack_size ? bpf_task_storage_get(&ucopies, t, NULL, 0) : NULL;
+		if (c && c->u.size)
+			bpf_map_update_elem(&agg_ucopies, key, &c->u, BPF_NOEXIST);
 		return;
+	}
 	/* another CPU added it in between, or the map is full */
 	total = bpf_map_lookup_elem(&aggregate, key);
 	if (total)
@@ -170,8 +258,9 @@ static __always_inline void aggregate_add(struct offcpu_key *key, __u64 delta)
 static __always_inline void come_back(void *ctx, struct task_struct *next, __u64 now)
 {
 	struct start *s = bpf_task_storage_get(&starts, next, NULL, 0);
+	struct offcpu_direct_ustack *c;
 	struct offcpu_direct d;
-	__u64 delta;
+	__u64 delta, size;
 
 	if (!s || !s->time)
 		return;
@@ -181,14 +270,27 @@ static __always_inline void come_back(void *ctx, struct task_struct *next, __u64
 	s->key.pid = next->pid;
 	s->key.tgid = next->tgid;
 	if (delta < thresh_ns) {
-		aggregate_add(&s->key, delta);
+		aggregate_add(next, &s->key, delta);
 		return;
 	}
 	d.key = s->key;
 	d.time = now;
 	d.period = delta;
 	d.cpu = bpf_get_smp_processor_id();
-	d.pad = 0;
+	d.flags = 0;
+	c = ustack_size ? bpf_task_storage_get(&ucopies, next, NULL, 0) : NULL;
+	if (c && c->u.size) {
+		/* the interval goes out with the copy, cut after its data */
+		size = c->u.size;
+		if (size > OFFCPU_STACK_MAX)
+			size = OFFCPU_STACK_MAX;
+		c->d = d;
+		c->d.flags = OFFCPU_F_USTACK;
+		if (bpf_perf_event_output(ctx, &out, BPF_F_CURRENT_CPU, c,
+					  offsetof(struct offcpu_direct_ustack, u.data) + size))
+			__sync_fetch_and_add(&out_lost, 1);
+		return;
+	}
 	if (bpf_perf_event_output(ctx, &out, BPF_F_CURRENT_CPU, &d, sizeof(d)))
 		__sync_fetch_and_add(&out_lost, 1);
 }

@@ -42,14 +42,42 @@ struct offcpu_key {
 /*
  * An interval at or above the threshold, sent through the
  * PERF_EVENT_ARRAY as it ends: the recorder writes it as a sample of
- * "offcpu-time" with TIME = @time and PERIOD = @period.
+ * "offcpu-time" with TIME = @time and PERIOD = @period.  With
+ * OFFCPU_F_USTACK a struct offcpu_ustack follows, cut after its size
+ * bytes of data.
  */
 struct offcpu_direct {
 	struct offcpu_key key;
 	__u64 time;		/* when the thread came back on CPU */
 	__u64 period;		/* ns off CPU */
 	__u32 cpu;
-	__u32 pad;
+	__u32 flags;		/* OFFCPU_F_* */
+};
+
+#define OFFCPU_F_USTACK		(1U << 0)
+
+/*
+ * --call-graph dwarf: the user registers and the top of the user stack
+ * as the thread left the CPU, for the reader to unwind with the files'
+ * CFI (.eh_frame) where frame pointers are missing (libc's).  The
+ * registers are perf's x86-64 user set, in the order of the bits of
+ * OFFCPU_REGS_MASK (the sample_regs_user of perf --call-graph dwarf).
+ */
+#define OFFCPU_NR_REGS		20
+#define OFFCPU_REGS_MASK	0xff0fffULL
+/* the most of the stack copied: the task storage holds one copy per thread */
+#define OFFCPU_STACK_MAX	16384
+
+struct offcpu_ustack {
+	__u64 regs[OFFCPU_NR_REGS];
+	__u64 size;		/* bytes of data copied, a multiple of 8; 0: none */
+	__u8 data[OFFCPU_STACK_MAX];
+};
+
+/* What a direct interval with a stack copy sends. */
+struct offcpu_direct_ustack {
+	struct offcpu_direct d;
+	struct offcpu_ustack u;
 };
 
 #endif /* __BPFREC_OFF_CPU_H */

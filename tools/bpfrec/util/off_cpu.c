@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,8 +177,13 @@ static bool stack_lost(__s32 id)
 	return id < 0 && id != -EFAULT;
 }
 
+/*
+ * @u: the copy of the user registers and stack (--call-graph dwarf), or
+ * NULL: the sample then says it has none (ABI NONE, no stack), as the
+ * kernel does for a thread without a user side.
+ */
 static int write_interval(struct off_cpu *oc, const struct offcpu_key *k, __u64 time,
-			  __u64 period, __u32 cpu, __u64 id)
+			  __u64 period, __u32 cpu, __u64 id, const struct offcpu_ustack *u)
 {
 	__u64 chain[2 * (1 + OFFCPU_MAX_FRAMES)];
 	struct pd_sample s = {
@@ -190,6 +196,14 @@ static int write_interval(struct off_cpu *oc, const struct offcpu_key *k, __u64 
 	s.nr_callchain = nk + read_stack(oc, k->ustack, PERF_CONTEXT_USER, chain + nk);
 	if (s.nr_callchain)
 		s.ip = chain[1];
+	if (u && u->size && u->size <= OFFCPU_STACK_MAX) {
+		s.regs_user_abi = PERF_SAMPLE_REGS_ABI_64;
+		s.regs_user = u->regs;
+		s.stack_user = u->data;
+		s.stack_user_size = u->size;
+		s.stack_user_dyn_size = u->size;
+		oc->ustacks++;
+	}
 	if (stack_lost(k->kstack) || stack_lost(k->ustack))
 		oc->no_stack++;
 	oc->total_ns += period;
@@ -204,6 +218,7 @@ static int on_record(void *ctx, const struct ring *r, const struct perf_event_he
 	const __u32 *raw_size = (const void *)(h + 1);
 	struct off_cpu *oc = ctx;
 	struct offcpu_direct d;
+	size_t ulen;
 	struct pd_sample s = { .id = r->id, .cpu = r->cpu };
 
 	if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 2 * sizeof(*lost)) {
@@ -217,7 +232,15 @@ static int on_record(void *ctx, const struct ring *r, const struct perf_event_he
 		return 0;
 	memcpy(&d, raw_size + 1, sizeof(d));
 	oc->direct++;
-	return write_interval(oc, &d.key, d.time, d.period, d.cpu, r->id);
+	ulen = *raw_size - sizeof(d);
+	if (!(d.flags & OFFCPU_F_USTACK) || ulen < offsetof(struct offcpu_ustack, data) ||
+	    ulen > sizeof(*oc->ucopy) || h->size < sizeof(*h) + 4 + *raw_size)
+		return write_interval(oc, &d.key, d.time, d.period, d.cpu, r->id, NULL);
+	/* the copy as it was cut: its size says how much data came */
+	memcpy(oc->ucopy, (const char *)(raw_size + 1) + sizeof(d), ulen);
+	if (oc->ucopy->size > ulen - offsetof(struct offcpu_ustack, data))
+		oc->ucopy->size = 0;
+	return write_interval(oc, &d.key, d.time, d.period, d.cpu, r->id, oc->ucopy);
 }
 
 /*
@@ -255,6 +278,12 @@ static int add_event(struct off_cpu *oc, struct evlist *el)
 	/* the kernel keeps the attr it opened; the file's describes our samples */
 	oc->ev->attr.sample_type = OFFCPU_SAMPLE_TYPE |
 				   (oc->o.cgroup ? PERF_SAMPLE_CGROUP : 0);
+	if (oc->o.ustack_size) {
+		/* perf --call-graph dwarf's fields: its reader unwinds them too */
+		oc->ev->attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		oc->ev->attr.sample_regs_user = OFFCPU_REGS_MASK;
+		oc->ev->attr.sample_stack_user = oc->o.ustack_size;
+	}
 	for (i = 0; i < oc->ev->nr; i++) {
 		if (bpf_map_update_elem(fd, &oc->ev->rings[i].cpu, &oc->ev->rings[i].fd, BPF_ANY)) {
 			fprintf(stderr, "bpfrec record: wiring the off-CPU output of CPU %d: %s\n",
@@ -288,6 +317,11 @@ static int load(struct off_cpu *oc)
 	skel->rodata->has_tid = oc->o.nr_tids;
 	skel->rodata->has_cgroup = oc->o.cgroup;
 	skel->rodata->follow_forks = skel->rodata->has_pid;
+	skel->rodata->ustack_size = oc->o.ustack_size;
+	if (!oc->o.ustack_size) {
+		/* no copies: no memory for them either */
+		bpf_map__set_max_entries(skel->maps.agg_ucopies, 1);
+	}
 	if (!skel->rodata->has_pid)
 		bpf_program__set_autoload(skel->progs.on_newtask, false);
 	err = off_cpu_bpf__load(skel);
@@ -316,6 +350,16 @@ int off_cpu_open(struct off_cpu *oc, const struct off_cpu_opts *o, struct evlist
 	memset(oc, 0, sizeof(*oc));
 	oc->o = *o;
 	oc->cgroup_fd = -1;
+	if (o->ustack_size > OFFCPU_STACK_MAX) {
+		fprintf(stderr, "bpfrec record: --off-cpu copies at most %d bytes of user stack, not %u (--call-graph dwarf,SIZE)\n",
+			OFFCPU_STACK_MAX, o->ustack_size);
+		return -EINVAL;
+	}
+	if (o->ustack_size) {
+		oc->ucopy = malloc(sizeof(*oc->ucopy));
+		if (!oc->ucopy)
+			return -ENOMEM;
+	}
 	if (o->cgroup) {
 		oc->cgroup_fd = open_cgroup(o->cgroup);
 		if (oc->cgroup_fd < 0)
@@ -376,7 +420,9 @@ void off_cpu_stop(struct off_cpu *oc)
 int off_cpu_finish(struct off_cpu *oc, __u64 time)
 {
 	int fd = bpf_map__fd(oc->skel->maps.aggregate), err;
+	int ufd = bpf_map__fd(oc->skel->maps.agg_ucopies);
 	struct offcpu_key key, next, *prev = NULL;
+	const struct offcpu_ustack *u;
 	__u64 total;
 
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
@@ -384,7 +430,8 @@ int off_cpu_finish(struct off_cpu *oc, __u64 time)
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &total))
 			continue;
-		err = write_interval(oc, &key, time, total, 0, oc->ev->ids[0]);
+		u = oc->ucopy && !bpf_map_lookup_elem(ufd, &key, oc->ucopy) ? oc->ucopy : NULL;
+		err = write_interval(oc, &key, time, total, 0, oc->ev->ids[0], u);
 		if (err)
 			return err;
 		oc->sums++;
@@ -405,6 +452,9 @@ void off_cpu_report(const struct off_cpu *oc)
 		fprintf(stderr, "bpfrec record: off-CPU: LOST %llu intervals (raise -m or --off-cpu-thresh), %llu short ones (too many stacks to sum), %llu unmeasured (task storage busy)\n",
 			(unsigned long long)(oc->lost + out_lost), (unsigned long long)agg_lost,
 			(unsigned long long)unstarted);
+	if (oc->o.ustack_size)
+		fprintf(stderr, "bpfrec record: off-CPU: %llu of the samples with a copy of the user stack (--call-graph dwarf)\n",
+			(unsigned long long)oc->ustacks);
 	if (oc->no_stack)
 		fprintf(stderr, "bpfrec record: off-CPU: %llu sample%s with a stack that could not be read (stack map full or collided)\n",
 			(unsigned long long)oc->no_stack, oc->no_stack == 1 ? "" : "s");
@@ -418,9 +468,12 @@ void off_cpu_mark(const struct off_cpu *oc, struct facts *f)
 void off_cpu_close(struct off_cpu *oc)
 {
 	/* zeroed, it was never opened: fd 0 is not its own */
-	if (!oc->skel && !oc->cgroup_fd)
+	if (!oc->skel && !oc->cgroup_fd) {
+		free(oc->ucopy);
 		return;
+	}
 	off_cpu_bpf__destroy(oc->skel);
+	free(oc->ucopy);
 	if (oc->cgroup_fd >= 0)
 		close(oc->cgroup_fd);
 	memset(oc, 0, sizeof(*oc));

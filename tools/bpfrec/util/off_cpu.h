@@ -29,6 +29,7 @@ struct evsel;
 struct facts;
 struct pd_writer;
 struct off_cpu_bpf;
+struct offcpu_ustack;
 
 struct off_cpu_opts {
 	__u64 thresh_ns;
@@ -40,6 +41,7 @@ struct off_cpu_opts {
 	const pid_t *tids;	/* threads to record; none: every one */
 	int nr_tids;
 	bool workload;		/* the workload and the processes it starts */
+	__u32 ustack_size;	/* --call-graph dwarf: user stack bytes to copy; 0: none */
 };
 
 struct off_cpu {
@@ -53,6 +55,8 @@ struct off_cpu {
 	__u64 total_ns;		/* their periods */
 	__u64 lost;		/* direct intervals lost by the rings */
 	__u64 no_stack;		/* samples lacking a stack that could not be read */
+	__u64 ustacks;		/* samples with a copy of the user stack */
+	struct offcpu_ustack *ucopy;	/* one copy read, aligned (--call-graph dwarf) */
 };
 
 /* The defaults: 0.5 ms, states S and D, user threads, every task. */

@@ -318,34 +318,91 @@ static int push_frame(struct profile *p, size_t *nr, __u32 id)
 }
 
 /*
+ * A sample with a copy of its user stack (--call-graph dwarf): its user
+ * frames unwound with the files' CFI into p->ubuf, @n of them; 0 when it
+ * has none or the unwinding found no caller (the callchain's stand).
+ */
+static size_t dwarf_frames(struct profile *p, const struct pd_record *rec, bool user)
+{
+	const struct pd_sample *s = &rec->sample;
+	const __u64 *fp = NULL;
+	size_t nr_fp = 0, i;
+	__u64 ip;
+
+	if (!s->stack_user_dyn_size || !s->regs_user_abi)
+		return 0;
+	/* the frame-pointer walk of the same sample: the user context's entries */
+	for (i = 0; i < s->nr_callchain; i++) {
+		memcpy(&ip, &s->callchain[i], sizeof(ip));
+		if (fp && ip >= PERF_CONTEXT_MAX)
+			break;
+		if (ip == PERF_CONTEXT_USER)
+			fp = s->callchain + i + 1;
+		else if (fp)
+			nr_fp++;
+	}
+	if (!fp && !s->nr_callchain && user) {
+		fp = &s->ip;
+		nr_fp = 1;
+	}
+	return unwind_user(&p->unwind, &p->info->events[rec->event].attr, s, fp, nr_fp, p->ubuf,
+			   UNWIND_MAX_FRAMES);
+}
+
+static int push_addr(struct profile *p, const struct pd_record *rec, bool user, __u64 ip,
+		     size_t *nr)
+{
+	__u32 id;
+
+	return (user ? user_frame(p, rec->sample.pid, ip, &id) : kernel_frame(p, ip, &id)) ?:
+	       push_frame(p, nr, id);
+}
+
+/*
  * The frames of a sample, leaf first.  Callchain entries after the first
- * of a context are return addresses: the call is the byte before.
+ * of a context are return addresses: the call is the byte before.  The
+ * user context's entries give way to the frames unwound from the copy of
+ * the stack, where the sample has one.
  */
 static int sample_frames(struct profile *p, const struct pd_record *rec, size_t *nr)
 {
 	const struct pd_sample *s = &rec->sample;
 	bool user = (rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER;
-	bool first = true;
+	size_t nr_dwarf = dwarf_frames(p, rec, user), j;
+	bool first = true, skip = false;
 	__u64 i, ip;
-	__u32 id;
 	int err;
 
 	*nr = 0;
+	if (!s->nr_callchain && nr_dwarf)
+		goto unwound;
 	if (!s->nr_callchain)
-		return (user ? user_frame(p, s->pid, s->ip, &id) : kernel_frame(p, s->ip, &id)) ?:
-		       push_frame(p, nr, id);
+		return push_addr(p, rec, user, s->ip, nr);
 	for (i = 0; i < s->nr_callchain; i++) {
 		memcpy(&ip, &s->callchain[i], sizeof(ip));
 		if (ip >= PERF_CONTEXT_MAX) {
 			user = ip == PERF_CONTEXT_USER;
 			first = true;
+			skip = user && nr_dwarf;
+			if (skip) {
+				err = 0;
+				goto unwound;
+			}
 			continue;
 		}
+		if (skip)
+			continue;
 		if (!first)
 			ip--;
 		first = false;
-		err = (user ? user_frame(p, s->pid, ip, &id) : kernel_frame(p, ip, &id)) ?:
-		      push_frame(p, nr, id);
+		err = push_addr(p, rec, user, ip, nr);
+		if (err)
+			return err;
+	}
+	return 0;
+unwound:
+	for (j = 0; j < nr_dwarf; j++) {
+		err = push_addr(p, rec, true, j ? p->ubuf[j] - 1 : p->ubuf[j], nr);
 		if (err)
 			return err;
 	}
@@ -439,6 +496,7 @@ int profile_read(struct profile *p, const char *path, const char *kallsyms, char
 
 	memset(p, 0, sizeof(*p));
 	p->users.strs = &p->strs;
+	p->unwind.users = &p->users;
 	p->reader = pd_reader_open(path, err, errlen);
 	if (!p->reader)
 		return -1;
@@ -531,6 +589,7 @@ void profile_free(struct profile *p)
 	free(p->scratch);
 	ksyms_free(&p->ksyms);
 	bpf_images_free(&p->images);
+	unwind_free(&p->unwind);
 	user_syms_free(&p->users);
 	if (p->reader)
 		pd_reader_close(p->reader);

@@ -18,6 +18,7 @@
 #include "util/intern.h"
 #include "util/ksyms.h"
 #include "util/perf_data/perf_data.h"
+#include "util/unwind.h"
 #include "util/user_syms.h"
 
 /* The event of `bpfrec record --off-cpu`: PERIOD is the time off CPU, in ns. */
@@ -55,6 +56,8 @@ struct profile {
 	char ksyms_note[256];		/* how kernel addresses were named */
 	struct bpf_images images;
 	struct user_syms users;		/* paths interned in strs */
+	struct unwind unwind;		/* user stacks of --call-graph dwarf */
+	__u64 ubuf[UNWIND_MAX_FRAMES];	/* one sample's, unwound */
 	struct hashmap comms;		/* tid -> comm string id */
 	struct hashmap kcache;		/* kernel address -> frame id */
 	struct hashmap ucache;		/* path id << 40 | file offset -> frame id */

@@ -126,6 +126,31 @@ static int probe_hardware(const char *spec, struct perf_event_attr *attr)
 	return -errno;
 }
 
+int sampling_parse_call_graph(const char *arg, struct sampling *o)
+{
+	unsigned long long size = SAMPLE_DWARF_DEFAULT;
+	char *end;
+
+	if (!strcmp(arg, "fp")) {
+		o->callchain = true;
+		o->dwarf_size = 0;
+		return 0;
+	}
+	if (strncmp(arg, "dwarf", 5) || (arg[5] && arg[5] != ','))
+		return -EINVAL;
+	if (arg[5]) {
+		if (arg[6] < '0' || arg[6] > '9')
+			return -EINVAL;
+		errno = 0;
+		size = strtoull(arg + 6, &end, 10);
+		if (errno || *end || !size || size > SAMPLE_DWARF_MAX)
+			return -EINVAL;
+	}
+	o->callchain = true;
+	o->dwarf_size = (size + 7) & ~7ULL;
+	return 0;
+}
+
 int sample_event_attr(const char *spec, const struct sampling *o,
 		      struct perf_event_attr *attr)
 {
@@ -140,6 +165,12 @@ int sample_event_attr(const char *spec, const struct sampling *o,
 			    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	if (o->callchain)
 		attr->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (o->dwarf_size) {
+		/* perf's x86-64 user registers: all but DS, ES, FS, GS */
+		attr->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		attr->sample_regs_user = 0xff0fffULL;
+		attr->sample_stack_user = o->dwarf_size;
+	}
 	/* the side-band event's clock: samples and BPF records line up */
 	attr->use_clockid = 1;
 	attr->clockid = CLOCK_MONOTONIC;

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <linux/perf_event.h>
+#include <linux/types.h>
 
 /* perf record's default frequency */
 #define SAMPLE_DEFAULT_FREQ	4000
@@ -17,7 +18,20 @@ struct sampling {
 	unsigned long freq;	/* -F HZ, 0 when not given */
 	unsigned long period;	/* -c PERIOD, 0 when not given */
 	bool callchain;		/* -g: kernel and user stacks */
+	__u32 dwarf_size;	/* --call-graph dwarf: user stack bytes copied; 0: fp */
 };
+
+/* perf's default stack copy of --call-graph dwarf, and its most */
+#define SAMPLE_DWARF_DEFAULT	8192
+#define SAMPLE_DWARF_MAX	65528
+
+/*
+ * --call-graph MODE: "fp" (frame pointers, as -g), or "dwarf[,SIZE]":
+ * frame pointers too, plus the user registers and SIZE bytes of the user
+ * stack (rounded up to 8), which the reader unwinds with the files' CFI
+ * where frame pointers are missing.  0, or -EINVAL for anything else.
+ */
+int sampling_parse_call_graph(const char *arg, struct sampling *o);
 
 /*
  * -F above the kernel's perf_event_max_sample_rate is refused, as perf

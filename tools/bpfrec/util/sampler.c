@@ -41,7 +41,9 @@ int sampler_check(struct sampler *s, char **cmd)
 
 	if (!s->nr_specs && !s->off_cpu && (s->pid || s->tid))
 		return bad("-p and -t need something to record of their target: -e EVENT or --off-cpu");
-	if (!s->nr_specs && (s->opts.freq || s->opts.period || s->opts.callchain))
+	/* --off-cpu has its stacks: --call-graph dwarf adds the copies to them */
+	if (!s->nr_specs && (s->opts.freq || s->opts.period ||
+			     (s->opts.callchain && !(s->off_cpu && s->opts.dwarf_size))))
 		return bad("-F, -c and -g need an event to sample (-e cpu-clock)");
 	if (s->opts.freq && s->opts.period)
 		return bad("-F and -c both set how often to sample: give one");
