@@ -79,6 +79,7 @@ static const char doc[] =
 "    bpfrec record --off-cpu --off-cpu-thresh 10 --duration 5  # waits >= 10 ms\n"
 "    bpfrec record --off-cpu -p 1234 --duration 5  # where process 1234 waits\n"
 "    bpfrec record -e cpu-clock -F 999 -g -- ./app   # CPU samples with stacks\n"
+"    bpfrec record --off-cpu --call-graph dwarf -- ./app  # also through libc\n"
 "    bpfrec record -e cpu-clock -F 99 -a --duration 5\n"
 "    bpfrec record -e sched:sched_switch -p 1234 --duration 2\n"
 "\n"
@@ -109,7 +110,12 @@ static const char doc[] =
 "--off-cpu-thresh is a sample of its own, written as it ends; shorter ones\n"
 "are summed per thread, stacks and state and written when recording stops.\n"
 "With a command, its processes only; with -p, the process and those it\n"
-"starts; with -t, the thread; else every user thread.\n";
+"starts; with -t, the thread; else every user thread.\n"
+"\n"
+"--call-graph dwarf adds to -e's samples and to --off-cpu's intervals the\n"
+"user registers and SIZE bytes of the top of the user stack (perf's fields),\n"
+"which report unwinds with the files' CFI: the callers of functions built\n"
+"without frame pointers (all of Debian's libc) are then named.\n";
 
 enum {
 	OPT_DURATION = 0x100,

@@ -335,7 +335,14 @@ static int load(struct off_cpu *oc)
 
 int off_cpu_check(const struct off_cpu_opts *o)
 {
-	int fd = o->cgroup ? open_cgroup(o->cgroup) : -1;
+	int fd;
+
+	if (o->ustack_size > OFFCPU_STACK_MAX) {
+		fprintf(stderr, "bpfrec record: --off-cpu copies at most %d bytes of user stack, not %u (see bpfrec record --help)\n",
+			OFFCPU_STACK_MAX, o->ustack_size);
+		return -EINVAL;
+	}
+	fd = o->cgroup ? open_cgroup(o->cgroup) : -1;
 
 	if (fd < 0)
 		return o->cgroup ? fd : 0;
@@ -350,11 +357,6 @@ int off_cpu_open(struct off_cpu *oc, const struct off_cpu_opts *o, struct evlist
 	memset(oc, 0, sizeof(*oc));
 	oc->o = *o;
 	oc->cgroup_fd = -1;
-	if (o->ustack_size > OFFCPU_STACK_MAX) {
-		fprintf(stderr, "bpfrec record: --off-cpu copies at most %d bytes of user stack, not %u (--call-graph dwarf,SIZE)\n",
-			OFFCPU_STACK_MAX, o->ustack_size);
-		return -EINVAL;
-	}
 	if (o->ustack_size) {
 		oc->ucopy = malloc(sizeof(*oc->ucopy));
 		if (!oc->ucopy)

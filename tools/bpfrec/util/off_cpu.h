@@ -69,7 +69,7 @@ int off_cpu_parse_states(const char *s, __u32 *states);
 /* --off-cpu-threads: user, kernel or all */
 int off_cpu_parse_threads(const char *s, __u32 *threads);
 
-/* The cgroup is one: else one line printed and -EINVAL. */
+/* The cgroup is one and the stack copy not too big: else one line printed and -EINVAL. */
 int off_cpu_check(const struct off_cpu_opts *o);
 /*
  * Load the BPF side and add the offcpu-time event to @el (the writer is

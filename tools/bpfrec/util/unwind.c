@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <elfutils/libdwfl.h>
 #include "util/unwind.h"
 
@@ -126,14 +127,17 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
  */
 static int load_bias(const char *path, __u64 start, __u64 pgoff, __u64 *bias)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), ret = -1;
+	struct stat st;
 	GElf_Phdr ph;
 	size_t i, n;
-	Elf *elf;
+	Elf *elf = NULL;
 
 	if (fd < 0)
 		return -1;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	/* the file names a path: a regular file only (not a FIFO that blocks, not a device) */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && !elf_getphdrnum(elf, &n)) {
 		for (i = 0; i < n; i++) {
 			if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD ||

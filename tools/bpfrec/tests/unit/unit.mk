@@ -33,7 +33,7 @@ PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c u
 # the timeline names user frames through them
 USER_SYMS_SRCS := util/intern.c util/proc_maps.c util/dso_syms.c util/user_syms.c
 PROFILE_SRCS := $(USER_SYMS_SRCS) util/ksyms.c util/bpf_images.c \
-		util/profile.c util/profile_print.c util/flamegraph.c util/trace_fields.c
+		util/profile.c util/unwind.c util/profile_print.c util/flamegraph.c util/trace_fields.c
 # builtin-report.c with its profile
 REPORT_SRCS := builtin-report.c report_profile.c util/out_file.c $(PROFILE_SRCS)
 UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
