@@ -2,7 +2,7 @@
 #
 #   make              build the recorder (tools/bpfrec/bpfrec)
 #   make run          boot the patched kernel and record a sample BPF workload
-#   make check        every test: scripts, series, unit, docs, fuzz, host, demo, guest (default + debug)
+#   make check        every test: scripts, series, unit, docs, package, fuzz, host, demo, guest (default + debug)
 #   make install      bpfrec, its man pages and bash completion (PREFIX=/usr/local, DESTDIR)
 #   make help         all targets
 #

@@ -33,6 +33,7 @@ done
 suites+=(
 	"unit:make -s -C $TOP/tools/bpfrec unit-test"
 	"docs:make -s -C $TOP/tools/bpfrec doc-test"
+	"package:$TOP/scripts/check-deb.sh"
 	"fuzz:suite_fuzz"
 	"host:make -s -C $TOP/tools/bpfrec host-test"
 	"demo:$TOP/scripts/check-demo.sh --base $primary"
