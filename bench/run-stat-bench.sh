@@ -1,5 +1,5 @@
 #!/bin/bash
-# What `bpfrec stat` costs, as ratios (the README's stat table):
+# What `bpfrec stat` costs, as ratios (bench/README.md's stat table):
 #   --all-progs (host): ns added per program run while bpfrec holds BPF_ENABLE_STATS
 #     (expected about 20 ns: two clock reads), and bpfrec's own CPU watching 1000
 #     running programs with -I 1000, beside the peer that lists them every second

@@ -156,6 +156,17 @@ else
 	skip "completion: record -e SUBSYS:NAME" "no readable tracefs with sched:sched_switch"
 fi
 
+# The top-level README is for users: short, its details in the files it links.
+top=$(cd "$src/../.." && pwd)
+n=$(wc -l <"$top/README.md")
+[ "$n" -le 250 ] && pass "README.md: at most 250 lines ($n)" ||
+	fail "README.md: at most 250 lines" "$n lines: move details to docs/ or bench/README.md"
+miss=
+for link in $(grep -oE '\]\([^)#]+\)' "$top/README.md" | sed 's/^](//; s/)$//'); do
+	[[ $link == *://* ]] || [ -e "$top/$link" ] || miss="$miss $link"
+done
+result "README.md: every file it links exists" "${miss:+missing:$miss}"
+
 if out=$("$here/tree.sh" 2>&1); then
 	pass "tree.sh: README.md maps every file, the includes follow its layering"
 else
