@@ -80,6 +80,7 @@ static const char doc[] =
 "    bpfrec record --off-cpu -p 1234 --duration 5  # where process 1234 waits\n"
 "    bpfrec record -e cpu-clock -F 999 -g -- ./app   # CPU samples with stacks\n"
 "    bpfrec record --off-cpu --call-graph dwarf -- ./app  # also through libc\n"
+"    bpfrec record --off-cpu --wakers -- ./app    # and who woke it\n"
 "    bpfrec record -e cpu-clock -F 99 -a --duration 5\n"
 "    bpfrec record -e sched:sched_switch -p 1234 --duration 2\n"
 "\n"
@@ -115,7 +116,11 @@ static const char doc[] =
 "--call-graph dwarf adds to -e's samples and to --off-cpu's intervals the\n"
 "user registers and SIZE bytes of the top of the user stack (perf's fields),\n"
 "which report unwinds with the files' CFI: the callers of functions built\n"
-"without frame pointers (all of Debian's libc) are then named.\n";
+"without frame pointers (all of Debian's libc) are then named.\n"
+"\n"
+"--wakers adds to each off-CPU interval the task that woke it (sched_waking):\n"
+"its pid, name and stacks at the wakeup, a sample of offcpu-waker written just\n"
+"before the interval's; report --off-cpu and --wall append it to the stack.\n";
 
 enum {
 	OPT_DURATION = 0x100,
@@ -129,6 +134,7 @@ enum {
 	OPT_OFF_CPU_THREADS,
 	OPT_OFF_CPU_CGROUP,
 	OPT_CALL_GRAPH,
+	OPT_WAKERS,
 };
 
 static const struct argp_option options[] = {
@@ -158,6 +164,8 @@ static const struct argp_option options[] = {
 	{ "off-cpu-state", OPT_OFF_CPU_STATE, "STATES", 0,
 	  "Task states to record: R preempted, S sleeping, D uninterruptible, T stopped, I idle (default S,D)", 0 },
 	{ "off-cpu-threads", OPT_OFF_CPU_THREADS, "WHICH", 0, "user (default), kernel or all threads", 0 },
+	{ "wakers", OPT_WAKERS, NULL, 0,
+	  "With --off-cpu: who woke each interval, with its stacks (event offcpu-waker)", 0 },
 	{ "off-cpu-cgroup", OPT_OFF_CPU_CGROUP, "CGROUP", 0,
 	  "Only the tasks of cgroup v2 CGROUP and below (a path, or relative to its mount)", 0 },
 	{},
@@ -291,6 +299,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->off_cpu_filtered = true;
 		if (off_cpu_parse_threads(arg, &o->oc.threads))
 			return usage(state, "--off-cpu-threads wants user, kernel or all, not '%s'", arg);
+		break;
+	case OPT_WAKERS:
+		o->off_cpu_filtered = true;
+		o->oc.wakers = true;
 		break;
 	case OPT_OFF_CPU_CGROUP:
 		o->off_cpu_filtered = true;
@@ -810,7 +822,7 @@ int cmd_record(int argc, char **argv)
 			status = BPFREC_EXIT_ERROR;
 	}
 	if (!err && r.o.off_cpu_filtered && !r.o.sampler.off_cpu) {
-		fprintf(stderr, "bpfrec record: the --off-cpu-* options need --off-cpu (see bpfrec record --help)\n");
+		fprintf(stderr, "bpfrec record: the --off-cpu-* options and --wakers need --off-cpu (see bpfrec record --help)\n");
 		err = -EINVAL;
 	}
 	/* the targets of the samplers are off-CPU's too */

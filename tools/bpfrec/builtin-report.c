@@ -81,6 +81,7 @@ static const char report_doc[] =
 	"  bpfrec report --folded > out.folded\n"
 	"  bpfrec report --svg flame.svg\n"
 	"  bpfrec report --off-cpu\n"
+	"  bpfrec report -i wall.data --wall --svg wall.svg   # on and off CPU\n"
 	"  bpfrec report -i prof.data --lifecycle\n"
 	"\v"
 	"Exit status: 0 ok, 1 unreadable or malformed file, 2 usage error.";

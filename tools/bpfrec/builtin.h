@@ -44,7 +44,7 @@ struct report_profile_args {
 	const char *sort;		/* --sort KEYS */
 	const char *svg;		/* --svg FILE */
 	const char *kallsyms;		/* --kallsyms FILE */
-	bool off_cpu, folded, json;
+	bool off_cpu, wall, folded, json;
 };
 
 extern const struct argp report_profile_argp;

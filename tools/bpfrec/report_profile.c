@@ -21,6 +21,7 @@ enum {
 	OPT_SVG,
 	OPT_JSON,
 	OPT_KALLSYMS,
+	OPT_WALL,
 };
 
 static const struct argp_option profile_options[] = {
@@ -28,6 +29,8 @@ static const struct argp_option profile_options[] = {
 	  "profile table by these keys, heaviest first: comm, dso, sym, bpf, comma-separated (default: comm,dso,sym)", 0 },
 	{ "off-cpu", OPT_OFF_CPU, NULL, 0,
 	  "off-CPU time (event " PROFILE_OFFCPU_EVENT ") per stack, with totals, instead of CPU samples", 0 },
+	{ "wall", OPT_WALL, NULL, 0,
+	  "wall-clock time: CPU samples (cpu-clock, by period) and off-CPU intervals in one profile, each stack ending in [on CPU] or [off CPU: STATE]", 0 },
 	{ "folded", OPT_FOLDED, NULL, 0,
 	  "folded stacks, one line each: comm;root;...;leaf COUNT (samples, or ns with --off-cpu)", 0 },
 	{ "svg", OPT_SVG, "FILE", 0, "write an interactive flame graph to FILE", 0 },
@@ -51,6 +54,9 @@ static error_t profile_parse(int key, char *arg, struct argp_state *state)
 	case OPT_FOLDED:
 		a->folded = true;
 		break;
+	case OPT_WALL:
+		a->wall = true;
+		break;
 	case OPT_SVG:
 		a->svg = arg;
 		break;
@@ -66,6 +72,8 @@ static error_t profile_parse(int key, char *arg, struct argp_state *state)
 
 		if (a->folded && a->json)
 			return cmd_usage_error(state, "%s", "--folded and --json are two outputs: choose one");
+		if (a->wall && a->off_cpu)
+			return cmd_usage_error(state, "%s", "--wall shows off-CPU time already: drop --off-cpu");
 		if (a->sort && profile_parse_sort(&v, a->sort, err, sizeof(err)))
 			return cmd_usage_error(state, "%s", err);
 		break;
@@ -83,7 +91,7 @@ const struct argp report_profile_argp = {
 
 bool report_profile_asked(const struct report_profile_args *a)
 {
-	return a->sort || a->off_cpu || a->folded || a->svg || a->json;
+	return a->sort || a->off_cpu || a->wall || a->folded || a->svg || a->json;
 }
 
 /* Whether an event of the file takes samples: else it has no profile. */
@@ -156,10 +164,16 @@ static int flamegraph(const char *path, const struct profile *p, const struct pr
 
 	if (profile_folded(p, v, &lines, &nr))
 		return -ENOMEM;
-	snprintf(title, sizeof(title), "%s of %s (%llu samples)",
-		 v->off_cpu ? "Off-CPU time" : profile_event_name(p, v->event), path,
-		 (unsigned long long)p->event_samples[v->event]);
-	err = flamegraph_write(svg, lines, nr, title, v->off_cpu ? "ns" : "samples");
+	if (v->wall)
+		snprintf(title, sizeof(title), "Wall-clock time of %s (%llu %s samples, %llu off-CPU intervals): red on CPU, blue off CPU",
+			 path, (unsigned long long)p->event_samples[v->event],
+			 profile_event_name(p, v->event),
+			 (unsigned long long)p->event_samples[v->off_event]);
+	else
+		snprintf(title, sizeof(title), "%s of %s (%llu samples)",
+			 v->off_cpu ? "Off-CPU time" : profile_event_name(p, v->event), path,
+			 (unsigned long long)p->event_samples[v->event]);
+	err = flamegraph_write(svg, lines, nr, title, v->off_cpu || v->wall ? "ns" : "samples");
 	profile_folded_free(lines, nr);
 	if (fclose(svg) && !err)
 		err = -EIO;
@@ -187,9 +201,35 @@ static int pick_event(const char *path, const struct profile *p, bool off_cpu)
 	return -1;
 }
 
+/*
+ * --wall: the CPU samples must count time (cpu-clock, task-clock: their
+ * periods are ns) and the off-CPU intervals be there.  0, or -1 with a
+ * message.
+ */
+static int pick_wall(const char *path, const struct profile *p, struct profile_view *v)
+{
+	const struct perf_event_attr *at;
+
+	v->event = profile_cpu_event(p);
+	v->off_event = profile_event(p, PROFILE_OFFCPU_EVENT);
+	if (v->event < 0 || v->off_event < 0) {
+		fprintf(stderr, "bpfrec report: %s: --wall needs CPU samples and off-CPU intervals of the same threads (record -e cpu-clock --off-cpu)\n",
+			path);
+		return -1;
+	}
+	at = &p->info->events[v->event].attr;
+	if (at->type != PERF_TYPE_SOFTWARE ||
+	    (at->config != PERF_COUNT_SW_CPU_CLOCK && at->config != PERF_COUNT_SW_TASK_CLOCK)) {
+		fprintf(stderr, "bpfrec report: %s: --wall adds CPU time from cpu-clock or task-clock samples, not %s\n",
+			path, profile_event_name(p, v->event));
+		return -1;
+	}
+	return 0;
+}
+
 int report_profile(const char *path, const struct report_profile_args *a)
 {
-	struct profile_view v = { .off_cpu = a->off_cpu, .json = a->json };
+	struct profile_view v = { .off_cpu = a->off_cpu, .json = a->json, .wall = a->wall };
 	struct out_file out = { .fd = -1 };
 	struct profile p;
 	FILE *svg = NULL;
@@ -226,8 +266,7 @@ int report_profile(const char *path, const struct report_profile_args *a)
 		ret = REPORT_NO_PROFILE;
 		goto out;
 	}
-	v.event = pick_event(path, &p, a->off_cpu);
-	if (v.event < 0)
+	if (a->wall ? pick_wall(path, &p, &v) : (v.event = pick_event(path, &p, a->off_cpu)) < 0)
 		goto out;
 	notes(path, &p, a->folded || a->json || a->svg);
 	if (svg) {
@@ -250,7 +289,7 @@ int report_profile(const char *path, const struct report_profile_args *a)
 	} else {
 		if (!a->json)
 			header(path, &p, &v);
-		if ((a->off_cpu && !a->sort ? profile_print_stacks(&p, &v, stdout) :
+		if (((a->off_cpu || a->wall) && !a->sort ? profile_print_stacks(&p, &v, stdout) :
 		     profile_print_table(&p, &v, stdout)))
 			goto nomem;
 	}

@@ -37,6 +37,7 @@ const volatile bool has_tid;		/* tid_filter holds the threads to record */
 const volatile bool has_cgroup;		/* cgroup_filter[0]: record its subtree only */
 const volatile bool follow_forks;	/* new processes of a recorded tgid are recorded */
 const volatile __u32 ustack_size;	/* --call-graph dwarf: bytes of user stack to copy */
+const volatile bool wakers;		/* --wakers: who woke each interval */
 
 bool enabled;
 __u64 out_lost;				/* direct intervals the rings had no room for */
@@ -62,6 +63,23 @@ struct {
 	__type(key, int);
 	__type(value, struct offcpu_direct_ustack);
 } ucopies SEC(".maps");
+
+/* --wakers with --call-graph dwarf: the copy of the waker's, kept by the woken thread */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct offcpu_direct_ustack);
+} wcopies SEC(".maps");
+
+/* --wakers with --call-graph dwarf: the first copy of each waker's stack of the aggregate */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct offcpu_key);
+	__type(value, struct offcpu_ustack);
+	__uint(max_entries, 2048);
+} agg_wcopies SEC(".maps");
 
 /* --call-graph dwarf: the first copy of each stack of the aggregate */
 struct {
@@ -149,46 +167,42 @@ static __always_inline bool wanted(struct task_struct *t, __u32 state, bool kthr
 }
 
 /*
- * The user registers and up to ustack_size bytes above the stack pointer.
- * A read that crosses the end of the stack's mapping fails as a whole:
- * then up to a page boundary one page lower, down to the page of the
- * stack pointer.
+ * The user registers of current (@t) and up to ustack_size bytes above
+ * its stack pointer, into @u.  A read that crosses the end of the stack's
+ * mapping fails as a whole: then up to a page boundary one page lower,
+ * down to the page of the stack pointer.
  */
-static __always_inline void copy_ustack(struct task_struct *t)
+static __always_inline void copy_ustack(struct task_struct *t, struct offcpu_ustack *u)
 {
-	struct offcpu_direct_ustack *c = bpf_task_storage_get(&ucopies, t, NULL,
-							      BPF_LOCAL_STORAGE_GET_F_CREATE);
 	struct pt_regs *r;
 	__u64 sp, len, end;
 	int i;
 
-	if (!c)
-		return;
-	c->u.size = 0;
+	u->size = 0;
 	r = (struct pt_regs *)bpf_task_pt_regs(t);
 	if (!r)
 		return;
 	/* perf's order: AX BX CX DX SI DI BP SP IP FLAGS CS SS R8..R15 */
-	c->u.regs[0] = r->ax;
-	c->u.regs[1] = r->bx;
-	c->u.regs[2] = r->cx;
-	c->u.regs[3] = r->dx;
-	c->u.regs[4] = r->si;
-	c->u.regs[5] = r->di;
-	c->u.regs[6] = r->bp;
-	c->u.regs[7] = r->sp;
-	c->u.regs[8] = r->ip;
-	c->u.regs[9] = r->flags;
-	c->u.regs[10] = 0;
-	c->u.regs[11] = 0;
-	c->u.regs[12] = r->r8;
-	c->u.regs[13] = r->r9;
-	c->u.regs[14] = r->r10;
-	c->u.regs[15] = r->r11;
-	c->u.regs[16] = r->r12;
-	c->u.regs[17] = r->r13;
-	c->u.regs[18] = r->r14;
-	c->u.regs[19] = r->r15;
+	u->regs[0] = r->ax;
+	u->regs[1] = r->bx;
+	u->regs[2] = r->cx;
+	u->regs[3] = r->dx;
+	u->regs[4] = r->si;
+	u->regs[5] = r->di;
+	u->regs[6] = r->bp;
+	u->regs[7] = r->sp;
+	u->regs[8] = r->ip;
+	u->regs[9] = r->flags;
+	u->regs[10] = 0;
+	u->regs[11] = 0;
+	u->regs[12] = r->r8;
+	u->regs[13] = r->r9;
+	u->regs[14] = r->r10;
+	u->regs[15] = r->r11;
+	u->regs[16] = r->r12;
+	u->regs[17] = r->r13;
+	u->regs[18] = r->r14;
+	u->regs[19] = r->r15;
 	sp = r->sp;
 	len = ustack_size;
 	for (i = 0; i <= OFFCPU_STACK_MAX / 4096; i++) {
@@ -197,8 +211,8 @@ static __always_inline void copy_ustack(struct task_struct *t)
 		len &= ~7ULL;
 		if (len < 8)
 			return;
-		if (!bpf_probe_read_user(c->u.data, len, (void *)sp)) {
-			c->u.size = len;
+		if (!bpf_probe_read_user(u->data, len, (void *)sp)) {
+			u->size = len;
 			return;
 		}
 		/* the mapping ends before sp + len: up to the page boundary below it */
@@ -226,8 +240,19 @@ static __always_inline void leave(void *ctx, struct task_struct *prev, __u32 sta
 	/* a kernel thread has no user stack to unwind */
 	s->key.ustack = kthread ? -EFAULT : bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 	s->key.cgroup = bpf_get_current_cgroup_id();
-	if (ustack_size && !kthread)
-		copy_ustack(prev);
+	/* who wakes it is not known yet */
+	s->key.waker_pid = 0;
+	s->key.waker_tgid = 0;
+	s->key.waker_kstack = 0;
+	s->key.waker_ustack = 0;
+	__builtin_memset(s->key.waker_comm, 0, sizeof(s->key.waker_comm));
+	if (ustack_size && !kthread) {
+		struct offcpu_direct_ustack *c = bpf_task_storage_get(&ucopies, prev, NULL,
+								      BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+		if (c)
+			copy_ustack(prev, &c->u);
+	}
 }
 
 static __always_inline void aggregate_add(struct task_struct *t, struct offcpu_key *key,
@@ -245,6 +270,10 @@ static __always_inline void aggregate_add(struct task_struct *t, struct offcpu_k
 		c = ustack_size ? bpf_task_storage_get(&ucopies, t, NULL, 0) : NULL;
 		if (c && c->u.size)
 			bpf_map_update_elem(&agg_ucopies, key, &c->u, BPF_NOEXIST);
+		c = ustack_size && wakers && key->waker_comm[0] ?
+		    bpf_task_storage_get(&wcopies, t, NULL, 0) : NULL;
+		if (c && c->u.size)
+			bpf_map_update_elem(&agg_wcopies, key, &c->u, BPF_NOEXIST);
 		return;
 	}
 	/* another CPU added it in between, or the map is full */
@@ -278,6 +307,19 @@ static __always_inline void come_back(void *ctx, struct task_struct *next, __u64
 	d.period = delta;
 	d.cpu = bpf_get_smp_processor_id();
 	d.flags = 0;
+	/* the waker's copy first: the recorder keeps it for the interval that follows */
+	c = ustack_size && wakers && d.key.waker_comm[0] ?
+	    bpf_task_storage_get(&wcopies, next, NULL, 0) : NULL;
+	if (c && c->u.size) {
+		size = c->u.size;
+		if (size > OFFCPU_STACK_MAX)
+			size = OFFCPU_STACK_MAX;
+		c->d = d;
+		c->d.flags = OFFCPU_F_USTACK | OFFCPU_F_WAKER;
+		if (bpf_perf_event_output(ctx, &out, BPF_F_CURRENT_CPU, c,
+					  offsetof(struct offcpu_direct_ustack, u.data) + size))
+			__sync_fetch_and_add(&out_lost, 1);
+	}
 	c = ustack_size ? bpf_task_storage_get(&ucopies, next, NULL, 0) : NULL;
 	if (c && c->u.size) {
 		/* the interval goes out with the copy, cut after its data */
@@ -311,6 +353,46 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (wanted(prev, state, kthread))
 		leave(ctx, prev, state, kthread, now);
 	come_back(ctx, next, now);
+	return 0;
+}
+
+/*
+ * --wakers: the task that wakes a recorded one, in its own context (that
+ * of try_to_wake_up()): its ids, name and stacks go to the woken one's
+ * start, the last waker before it runs again.  A wakeup from an
+ * interrupt names the task it interrupted, as offwaketime does.
+ */
+SEC("tp_btf/sched_waking")
+int BPF_PROG(on_waking, struct task_struct *p)
+{
+	struct task_struct *cur;
+	struct start *s;
+	bool kthread;
+
+	if (!enabled)
+		return 0;
+	s = bpf_task_storage_get(&starts, p, NULL, 0);
+	if (!s || !s->time)
+		return 0;
+	cur = bpf_get_current_task_btf();
+	kthread = cur->flags & PF_KTHREAD;
+	s->key.waker_pid = cur->pid;
+	s->key.waker_tgid = cur->tgid;
+	bpf_get_current_comm(s->key.waker_comm, sizeof(s->key.waker_comm));
+	if (!s->key.waker_comm[0])
+		s->key.waker_comm[0] = '?';
+	s->key.waker_kstack = bpf_get_stackid(ctx, &stacks, 1 & BPF_F_SKIP_FIELD_MASK);
+	s->key.waker_ustack = kthread ? -EFAULT : bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	if (ustack_size) {
+		struct offcpu_direct_ustack *c = bpf_task_storage_get(&wcopies, p, NULL,
+				kthread ? 0 : BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+		/* a kernel thread's wakeup leaves no copy of an earlier waker behind */
+		if (c && kthread)
+			c->u.size = 0;
+		else if (c)
+			copy_ustack(cur, &c->u);
+	}
 	return 0;
 }
 

@@ -37,6 +37,15 @@ struct offcpu_key {
 	__u32 state;		/* enum offcpu_state_bit */
 	__u32 pad;
 	__u64 cgroup;
+	/*
+	 * --wakers: the task that woke it (sched_waking), with its stacks;
+	 * waker_comm[0] is 0 when none was seen (preempted, or not asked).
+	 */
+	__u32 waker_pid;
+	__u32 waker_tgid;
+	__s32 waker_kstack;
+	__s32 waker_ustack;
+	char waker_comm[16];
 };
 
 /*
@@ -55,6 +64,8 @@ struct offcpu_direct {
 };
 
 #define OFFCPU_F_USTACK		(1U << 0)
+/* the copy is the waker's, sent just before the interval it woke */
+#define OFFCPU_F_WAKER		(1U << 1)
 
 /*
  * --call-graph dwarf: the user registers and the top of the user stack

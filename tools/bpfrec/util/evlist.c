@@ -291,6 +291,27 @@ int evlist_add_tasks(struct evlist *el, const struct perf_event_attr *attr, cons
 	return 0;
 }
 
+int evlist_add_file_only(struct evlist *el, const struct perf_event_attr *attr,
+			 const char *name, __u64 id)
+{
+	struct evsel *ev;
+
+	if (array_room(&el->ev, &el->cap_ev, el->nr_ev, sizeof(*el->ev)))
+		return -ENOMEM;
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	el->ev[el->nr_ev++] = ev;
+	ev->attr = *attr;
+	ev->name = name;
+	ev->ids = calloc(1, sizeof(*ev->ids));
+	if (!ev->ids)
+		return -ENOMEM;
+	ev->ids[0] = id;
+	ev->nr_ids = 1;
+	return 0;
+}
+
 int evlist_add(struct evlist *el, const struct perf_event_attr *attr, const char *name)
 {
 	return evlist_add_tasks(el, attr, name, NULL, 0);

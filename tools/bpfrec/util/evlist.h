@@ -66,6 +66,13 @@ int evlist_add(struct evlist *el, const struct perf_event_attr *attr, const char
  */
 int evlist_add_tasks(struct evlist *el, const struct perf_event_attr *attr, const char *name,
 		     const pid_t *tids, int nr_tids);
+/*
+ * An event that is in the file only, with one id of the caller's choice
+ * and no instance in the kernel: samples the recorder writes itself
+ * (the wakers of --off-cpu --wakers) are in its name.
+ */
+int evlist_add_file_only(struct evlist *el, const struct perf_event_attr *attr,
+			 const char *name, __u64 id);
 int evlist_enable(struct evlist *el, bool on);
 /* Every ring of every event, in list order, through ring_drain() (@fn or the event's). */
 int evlist_drain(struct evlist *el, ring_fn fn, void *ctx, void *scratch);

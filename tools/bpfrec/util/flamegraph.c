@@ -22,6 +22,7 @@
 struct node {
 	char *name;			/* a piece of a line's text */
 	__u64 value;
+	__u64 off;			/* the part of value off CPU (report --wall) */
 	size_t child, next;		/* first child, next sibling; 0: none */
 	size_t last;			/* last child, to append in order */
 };
@@ -75,6 +76,7 @@ static int build(struct tree *t, char **texts, const struct folded *lines, size_
 			if (add_node(t, at, frame, &at))
 				return -ENOMEM;
 			t->v[at].value += lines[i].weight;
+			t->v[at].off += lines[i].off_weight;
 			d++;
 		}
 		*depth = d > *depth ? d : *depth;
@@ -98,13 +100,24 @@ static void put_escaped(FILE *f, const char *s)
 	}
 }
 
-/* Warm colours from the name, so a function keeps its colour across graphs. */
-static void colour(const char *name, int *r, int *g, int *b)
+/*
+ * Warm colours from the name, so a function keeps its colour across
+ * graphs; blue ones for frames whose time is mostly off CPU (report
+ * --wall), as in Brendan Gregg's off-CPU graphs.
+ */
+static void colour(const struct node *n, int *r, int *g, int *b)
 {
 	unsigned int h = 2166136261u;
+	const char *name;
 
-	for (; *name; name++)
+	for (name = n->name; *name; name++)
 		h = (h ^ (unsigned char)*name) * 16777619u;
+	if (n->off * 2 > n->value) {
+		*r = (h >> 16) % 60;
+		*g = 90 + (h >> 8) % 100;
+		*b = 205 + h % 50;
+		return;
+	}
 	*r = 205 + h % 50;
 	*g = (h >> 8) % 180;
 	*b = (h >> 16) % 55;
@@ -127,7 +140,7 @@ static void draw_node(const struct draw *dr, size_t id, __u64 x, size_t depth)
 
 	if (w < MIN_WIDTH)
 		return;
-	colour(n->name, &r, &g, &b);
+	colour(n, &r, &g, &b);
 	fprintf(dr->f, "<g class=\"f\" data-x=\"%llu\" data-v=\"%llu\" data-n=\"",
 		(unsigned long long)x, (unsigned long long)n->value);
 	put_escaped(dr->f, n->name);

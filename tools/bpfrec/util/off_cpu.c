@@ -177,33 +177,73 @@ static bool stack_lost(__s32 id)
 	return id < 0 && id != -EFAULT;
 }
 
+/* The user registers and stack of @s from copy @u (NULL, or empty: none). */
+static void put_ustack(struct off_cpu *oc, struct pd_sample *s, const struct offcpu_ustack *u)
+{
+	if (!u || !u->size || u->size > OFFCPU_STACK_MAX)
+		return;
+	s->regs_user_abi = PERF_SAMPLE_REGS_ABI_64;
+	s->regs_user = u->regs;
+	s->stack_user = u->data;
+	s->stack_user_size = u->size;
+	s->stack_user_dyn_size = u->size;
+	oc->ustacks++;
+}
+
+/*
+ * --wakers: the waker of the interval of @k, as a sample of offcpu-waker
+ * written just before the interval's (the reader joins them by the woken
+ * thread, ADDR, and the time): the waker's pid and tid, its stacks, its
+ * name in RAW (it may be a process the recording has no COMM of).
+ */
+static int write_waker(struct off_cpu *oc, const struct offcpu_key *k, __u64 time,
+		       __u64 period, __u32 cpu, const struct offcpu_ustack *wu)
+{
+	__u64 chain[2 * (1 + OFFCPU_MAX_FRAMES)];
+	struct pd_sample s = {
+		.pid = k->waker_tgid, .tid = k->waker_pid, .time = time, .cpu = cpu,
+		.id = oc->waker_id, .period = period, .addr = k->pid, .callchain = chain,
+		.raw = k->waker_comm, .raw_size = sizeof(k->waker_comm),
+	};
+	int nk;
+
+	nk = read_stack(oc, k->waker_kstack, PERF_CONTEXT_KERNEL, chain);
+	s.nr_callchain = nk + read_stack(oc, k->waker_ustack, PERF_CONTEXT_USER, chain + nk);
+	if (s.nr_callchain)
+		s.ip = chain[1];
+	put_ustack(oc, &s, wu);
+	oc->wakers++;
+	return pd_write_sample(oc->w, nk ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, &s);
+}
+
 /*
  * @u: the copy of the user registers and stack (--call-graph dwarf), or
  * NULL: the sample then says it has none (ABI NONE, no stack), as the
- * kernel does for a thread without a user side.
+ * kernel does for a thread without a user side; @wu the waker's.  The
+ * state the thread left the CPU in is RAW, a u32 (enum offcpu_state_bit).
  */
 static int write_interval(struct off_cpu *oc, const struct offcpu_key *k, __u64 time,
-			  __u64 period, __u32 cpu, __u64 id, const struct offcpu_ustack *u)
+			  __u64 period, __u32 cpu, __u64 id, const struct offcpu_ustack *u,
+			  const struct offcpu_ustack *wu)
 {
 	__u64 chain[2 * (1 + OFFCPU_MAX_FRAMES)];
 	struct pd_sample s = {
 		.pid = k->tgid, .tid = k->pid, .time = time, .cpu = cpu, .id = id,
 		.period = period, .cgroup = k->cgroup, .callchain = chain,
+		.raw = &k->state, .raw_size = sizeof(k->state),
 	};
-	int nk;
+	int nk, err;
 
+	if (oc->o.wakers && k->waker_comm[0]) {
+		err = write_waker(oc, k, time, period, cpu, wu);
+		if (err)
+			return err;
+	}
 	nk = read_stack(oc, k->kstack, PERF_CONTEXT_KERNEL, chain);
 	s.nr_callchain = nk + read_stack(oc, k->ustack, PERF_CONTEXT_USER, chain + nk);
 	if (s.nr_callchain)
 		s.ip = chain[1];
-	if (u && u->size && u->size <= OFFCPU_STACK_MAX) {
-		s.regs_user_abi = PERF_SAMPLE_REGS_ABI_64;
-		s.regs_user = u->regs;
-		s.stack_user = u->data;
-		s.stack_user_size = u->size;
-		s.stack_user_dyn_size = u->size;
-		oc->ustacks++;
-	}
+	put_ustack(oc, &s, u);
 	if (stack_lost(k->kstack) || stack_lost(k->ustack))
 		oc->no_stack++;
 	oc->total_ns += period;
@@ -217,6 +257,7 @@ static int on_record(void *ctx, const struct ring *r, const struct perf_event_he
 	const __u64 *lost = (const void *)(h + 1);
 	const __u32 *raw_size = (const void *)(h + 1);
 	struct off_cpu *oc = ctx;
+	struct offcpu_ustack *copy, *wcopy;
 	struct offcpu_direct d;
 	size_t ulen;
 	struct pd_sample s = { .id = r->id, .cpu = r->cpu };
@@ -231,16 +272,28 @@ static int on_record(void *ctx, const struct ring *r, const struct perf_event_he
 	    *raw_size < sizeof(d))
 		return 0;
 	memcpy(&d, raw_size + 1, sizeof(d));
-	oc->direct++;
 	ulen = *raw_size - sizeof(d);
-	if (!(d.flags & OFFCPU_F_USTACK) || ulen < offsetof(struct offcpu_ustack, data) ||
-	    ulen > sizeof(*oc->ucopy) || h->size < sizeof(*h) + 4 + *raw_size)
-		return write_interval(oc, &d.key, d.time, d.period, d.cpu, r->id, NULL);
-	/* the copy as it was cut: its size says how much data came */
-	memcpy(oc->ucopy, (const char *)(raw_size + 1) + sizeof(d), ulen);
-	if (oc->ucopy->size > ulen - offsetof(struct offcpu_ustack, data))
-		oc->ucopy->size = 0;
-	return write_interval(oc, &d.key, d.time, d.period, d.cpu, r->id, oc->ucopy);
+	copy = d.flags & OFFCPU_F_WAKER ? oc->wcopy : oc->ucopy;
+	if (!(d.flags & OFFCPU_F_USTACK) || !copy || ulen < offsetof(struct offcpu_ustack, data) ||
+	    ulen > sizeof(*copy) || h->size < sizeof(*h) + 4 + *raw_size) {
+		copy = NULL;
+	} else {
+		/* the copy as it was cut: its size says how much data came */
+		memcpy(copy, (const char *)(raw_size + 1) + sizeof(d), ulen);
+		if (copy->size > ulen - offsetof(struct offcpu_ustack, data))
+			copy->size = 0;
+	}
+	if (d.flags & OFFCPU_F_WAKER) {
+		/* for the interval sent next, on the same CPU */
+		oc->wcopy_time = copy ? d.time : 0;
+		oc->wcopy_tid = d.key.pid;
+		return 0;
+	}
+	oc->direct++;
+	wcopy = oc->wcopy_time && oc->wcopy_time == d.time && oc->wcopy_tid == d.key.pid ?
+		oc->wcopy : NULL;
+	oc->wcopy_time = 0;
+	return write_interval(oc, &d.key, d.time, d.period, d.cpu, r->id, copy, wcopy);
 }
 
 /*
@@ -276,13 +329,23 @@ static int add_event(struct off_cpu *oc, struct evlist *el)
 	oc->ev->drain = on_record;
 	oc->ev->drain_ctx = oc;
 	/* the kernel keeps the attr it opened; the file's describes our samples */
-	oc->ev->attr.sample_type = OFFCPU_SAMPLE_TYPE |
+	oc->ev->attr.sample_type = OFFCPU_SAMPLE_TYPE | PERF_SAMPLE_RAW |
 				   (oc->o.cgroup ? PERF_SAMPLE_CGROUP : 0);
 	if (oc->o.ustack_size) {
 		/* perf --call-graph dwarf's fields: its reader unwinds them too */
 		oc->ev->attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 		oc->ev->attr.sample_regs_user = OFFCPU_REGS_MASK;
 		oc->ev->attr.sample_stack_user = oc->o.ustack_size;
+	}
+	if (oc->o.wakers) {
+		/* the wakers' samples: written by the recorder alone, an id of its own */
+		attr = oc->ev->attr;
+		attr.sample_type = (attr.sample_type & ~(PERF_SAMPLE_CGROUP | PERF_SAMPLE_RAW)) |
+				   PERF_SAMPLE_ADDR | PERF_SAMPLE_RAW;
+		oc->waker_id = oc->ev->ids[0] | 1ULL << 62;
+		err = evlist_add_file_only(el, &attr, OFFCPU_WAKER_EVENT, oc->waker_id);
+		if (err)
+			return err;
 	}
 	for (i = 0; i < oc->ev->nr; i++) {
 		if (bpf_map_update_elem(fd, &oc->ev->rings[i].cpu, &oc->ev->rings[i].fd, BPF_ANY)) {
@@ -318,10 +381,14 @@ static int load(struct off_cpu *oc)
 	skel->rodata->has_cgroup = oc->o.cgroup;
 	skel->rodata->follow_forks = skel->rodata->has_pid;
 	skel->rodata->ustack_size = oc->o.ustack_size;
-	if (!oc->o.ustack_size) {
-		/* no copies: no memory for them either */
+	skel->rodata->wakers = oc->o.wakers;
+	/* no copies: no memory for them either */
+	if (!oc->o.ustack_size)
 		bpf_map__set_max_entries(skel->maps.agg_ucopies, 1);
-	}
+	if (!oc->o.ustack_size || !oc->o.wakers)
+		bpf_map__set_max_entries(skel->maps.agg_wcopies, 1);
+	if (!oc->o.wakers)
+		bpf_program__set_autoload(skel->progs.on_waking, false);
 	if (!skel->rodata->has_pid)
 		bpf_program__set_autoload(skel->progs.on_newtask, false);
 	err = off_cpu_bpf__load(skel);
@@ -359,8 +426,11 @@ int off_cpu_open(struct off_cpu *oc, const struct off_cpu_opts *o, struct evlist
 	oc->cgroup_fd = -1;
 	if (o->ustack_size) {
 		oc->ucopy = malloc(sizeof(*oc->ucopy));
-		if (!oc->ucopy)
+		oc->wcopy = malloc(sizeof(*oc->wcopy));
+		if (!oc->ucopy || !oc->wcopy) {
+			off_cpu_close(oc);
 			return -ENOMEM;
+		}
 	}
 	if (o->cgroup) {
 		oc->cgroup_fd = open_cgroup(o->cgroup);
@@ -423,8 +493,9 @@ int off_cpu_finish(struct off_cpu *oc, __u64 time)
 {
 	int fd = bpf_map__fd(oc->skel->maps.aggregate), err;
 	int ufd = bpf_map__fd(oc->skel->maps.agg_ucopies);
+	int wfd = bpf_map__fd(oc->skel->maps.agg_wcopies);
 	struct offcpu_key key, next, *prev = NULL;
-	const struct offcpu_ustack *u;
+	const struct offcpu_ustack *u, *wu;
 	__u64 total;
 
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
@@ -433,7 +504,8 @@ int off_cpu_finish(struct off_cpu *oc, __u64 time)
 		if (bpf_map_lookup_elem(fd, &key, &total))
 			continue;
 		u = oc->ucopy && !bpf_map_lookup_elem(ufd, &key, oc->ucopy) ? oc->ucopy : NULL;
-		err = write_interval(oc, &key, time, total, 0, oc->ev->ids[0], u);
+		wu = oc->wcopy && !bpf_map_lookup_elem(wfd, &key, oc->wcopy) ? oc->wcopy : NULL;
+		err = write_interval(oc, &key, time, total, 0, oc->ev->ids[0], u, wu);
 		if (err)
 			return err;
 		oc->sums++;
@@ -454,6 +526,9 @@ void off_cpu_report(const struct off_cpu *oc)
 		fprintf(stderr, "bpfrec record: off-CPU: LOST %llu intervals (raise -m or --off-cpu-thresh), %llu short ones (too many stacks to sum), %llu unmeasured (task storage busy)\n",
 			(unsigned long long)(oc->lost + out_lost), (unsigned long long)agg_lost,
 			(unsigned long long)unstarted);
+	if (oc->o.wakers)
+		fprintf(stderr, "bpfrec record: off-CPU: %llu of the intervals with their waker (event %s)\n",
+			(unsigned long long)oc->wakers, OFFCPU_WAKER_EVENT);
 	if (oc->o.ustack_size)
 		fprintf(stderr, "bpfrec record: off-CPU: %llu of the samples with a copy of the user stack (--call-graph dwarf)\n",
 			(unsigned long long)oc->ustacks);
@@ -472,10 +547,13 @@ void off_cpu_close(struct off_cpu *oc)
 	/* zeroed, it was never opened: fd 0 is not its own */
 	if (!oc->skel && !oc->cgroup_fd) {
 		free(oc->ucopy);
+		free(oc->wcopy);
+		oc->ucopy = oc->wcopy = NULL;
 		return;
 	}
 	off_cpu_bpf__destroy(oc->skel);
 	free(oc->ucopy);
+	free(oc->wcopy);
 	if (oc->cgroup_fd >= 0)
 		close(oc->cgroup_fd);
 	memset(oc, 0, sizeof(*oc));

@@ -17,6 +17,8 @@
 
 /* The event's name: perf knows its samples by it. */
 #define OFFCPU_EVENT		"offcpu-time"
+/* --wakers: who woke each interval, a sample just before it (ADDR: the woken tid) */
+#define OFFCPU_WAKER_EVENT	"offcpu-waker"
 /*
  * The threshold of direct samples: 0.5 ms.  perf's was 500 us until 6.16,
  * which made it 500 ms; bpfrec keeps the shorter one, since it writes a
@@ -42,6 +44,7 @@ struct off_cpu_opts {
 	int nr_tids;
 	bool workload;		/* the workload and the processes it starts */
 	__u32 ustack_size;	/* --call-graph dwarf: user stack bytes to copy; 0: none */
+	bool wakers;		/* --wakers: who woke each interval */
 };
 
 struct off_cpu {
@@ -56,7 +59,12 @@ struct off_cpu {
 	__u64 lost;		/* direct intervals lost by the rings */
 	__u64 no_stack;		/* samples lacking a stack that could not be read */
 	__u64 ustacks;		/* samples with a copy of the user stack */
+	__u64 wakers;		/* intervals written with their waker */
+	__u64 waker_id;		/* the offcpu-waker event's id in the file */
 	struct offcpu_ustack *ucopy;	/* one copy read, aligned (--call-graph dwarf) */
+	struct offcpu_ustack *wcopy;	/* the waker's, sent before its interval */
+	__u64 wcopy_time;	/* the interval wcopy is for: its time (0: none) ... */
+	__u32 wcopy_tid;	/* ... and woken thread */
 };
 
 /* The defaults: 0.5 ms, states S and D, user threads, every task. */

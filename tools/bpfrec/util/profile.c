@@ -410,12 +410,14 @@ unwound:
 }
 
 /* Stack @words (@nr of them) gets @rec's period and one more sample. */
-static int add_stack(struct profile *p, const __u32 *words, size_t nr, __u64 period)
+static int add_stack(struct profile *p, const __u32 *words, size_t nr, __u64 period,
+		     __u32 *idp)
 {
 	__u32 id;
 
 	if (intern_blob(&p->stacks, words, nr * sizeof(*words), &id))
 		return -ENOMEM;
+	*idp = id;
 	if (id >= p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 1024;
 		__u64 *np = realloc(p->period, cap * sizeof(*np)), *ns;
@@ -436,10 +438,35 @@ static int add_stack(struct profile *p, const __u32 *words, size_t nr, __u64 per
 	return 0;
 }
 
+/* A waker's name, from the RAW of its sample: NUL-terminated within 16 bytes. */
+static int waker_comm(struct profile *p, const struct pd_sample *s, __u32 *id)
+{
+	char comm[17] = "";
+
+	if (s->raw && s->raw_size)
+		memcpy(comm, s->raw, s->raw_size < 16 ? s->raw_size : 16);
+	return comm[0] ? str_id(p, comm, id) : (*id = p->unknown, 0);
+}
+
+/* The waker sample written for the interval of @tid at @time, if any: its stack id + 1. */
+static __u32 take_waker(struct profile *p, __u32 tid, __u64 time)
+{
+	__u64 *w = hashmap_find(&p->wakers, tid), *t = hashmap_find(&p->waker_times, tid);
+	__u32 id;
+
+	if (!w || !t || !*w || *t != time)
+		return 0;
+	id = *w;
+	*w = 0;
+	return id;
+}
+
 static int on_sample(struct profile *p, const struct pd_record *rec)
 {
-	__u64 *comm = hashmap_find(&p->comms, rec->sample.tid);
+	const struct pd_sample *s = &rec->sample;
+	__u64 *comm = hashmap_find(&p->comms, s->tid), *slot;
 	size_t nr, nr_frames, i;
+	__u32 comm_id = comm ? *comm : p->unknown, state = 0, waker = 0, id;
 	int err;
 
 	if (rec->event < 0)
@@ -448,15 +475,36 @@ static int on_sample(struct profile *p, const struct pd_record *rec)
 	err = sample_frames(p, rec, &nr_frames);
 	if (err)
 		return err;
+	if (rec->event == p->waker_event) {
+		err = waker_comm(p, s, &comm_id);
+		if (err)
+			return err;
+	} else if (rec->event == p->offcpu_event) {
+		if (s->raw && s->raw_size >= sizeof(state))
+			memcpy(&state, s->raw, sizeof(state));
+		waker = take_waker(p, s->tid, s->time);
+	}
 	/* the stack's words, root first, go after the frames (leaf first) */
 	nr = nr_frames;
-	if (push_frame(p, &nr, rec->event) ||
-	    push_frame(p, &nr, comm ? *comm : p->unknown))
+	if (push_frame(p, &nr, rec->event) || push_frame(p, &nr, comm_id) ||
+	    push_frame(p, &nr, state) || push_frame(p, &nr, waker))
 		return -ENOMEM;
 	for (i = nr_frames; i-- > 0;)
 		if (push_frame(p, &nr, p->scratch[i]))
 			return -ENOMEM;
-	return add_stack(p, p->scratch + nr_frames, nr - nr_frames, rec->sample.period);
+	err = add_stack(p, p->scratch + nr_frames, nr - nr_frames, s->period, &id);
+	if (err || rec->event != p->waker_event)
+		return err;
+	/* for the interval of the woken thread (ADDR) written next */
+	slot = hashmap_add(&p->wakers, (__u32)s->addr, NULL);
+	if (!slot)
+		return -ENOMEM;
+	*slot = id + 1;
+	slot = hashmap_add(&p->waker_times, (__u32)s->addr, NULL);
+	if (!slot)
+		return -ENOMEM;
+	*slot = s->time;
+	return 0;
 }
 
 static int on_record(struct profile *p, const struct pd_record *rec)
@@ -511,6 +559,8 @@ int profile_read(struct profile *p, const char *path, const char *kallsyms, char
 		return -1;
 	}
 	kernel_symbols(p, kallsyms);
+	p->offcpu_event = profile_event(p, PROFILE_OFFCPU_EVENT);
+	p->waker_event = profile_event(p, PROFILE_WAKER_EVENT);
 	while ((ret = pd_ordered_next(o, &rec)) > 0) {
 		ret = on_record(p, &rec);
 		if (ret)
@@ -542,7 +592,8 @@ int profile_cpu_event(const struct profile *p)
 	for (i = 0; i < p->info->nr_events; i++) {
 		const char *name = p->info->events[i].name;
 
-		if (p->event_samples[i] && !(name && !strcmp(name, PROFILE_OFFCPU_EVENT)))
+		if (p->event_samples[i] && !(name && (!strcmp(name, PROFILE_OFFCPU_EVENT) ||
+						      !strcmp(name, PROFILE_WAKER_EVENT))))
 			return i;
 	}
 	return -1;
@@ -578,6 +629,8 @@ void profile_free(struct profile *p)
 			btf__free((struct btf *)(uintptr_t)p->btfs.e[i].val);
 	hashmap_free(&p->btfs);
 	hashmap_free(&p->comms);
+	hashmap_free(&p->wakers);
+	hashmap_free(&p->waker_times);
 	hashmap_free(&p->kcache);
 	hashmap_free(&p->ucache);
 	intern_free(&p->strs);

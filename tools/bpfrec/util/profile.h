@@ -23,6 +23,8 @@
 
 /* The event of `bpfrec record --off-cpu`: PERIOD is the time off CPU, in ns. */
 #define PROFILE_OFFCPU_EVENT	"offcpu-time"
+/* Its wakers (--wakers): a sample before the interval, ADDR the woken thread. */
+#define PROFILE_WAKER_EVENT	"offcpu-waker"
 
 enum frame_kind { FRAME_USER, FRAME_KERNEL, FRAME_BPF };
 
@@ -35,12 +37,17 @@ struct frame {
 };
 
 /*
- * A stack, as interned in profile.stacks: STACK_EVENT and STACK_COMM
- * words, then frame ids from the root to the leaf.
+ * A stack, as interned in profile.stacks: STACK_EVENT, STACK_COMM,
+ * STACK_STATE and STACK_WAKER words, then frame ids from the root to the
+ * leaf.  STACK_STATE is the off-CPU state bit the interval recorded (0:
+ * none, or a CPU sample), STACK_WAKER the id + 1 of the stack of the
+ * interval's waker (0: none).
  */
 #define STACK_EVENT	0
 #define STACK_COMM	1
-#define STACK_FRAMES	2
+#define STACK_STATE	2
+#define STACK_WAKER	3
+#define STACK_FRAMES	4
 
 struct profile {
 	struct pd_reader *reader;
@@ -63,6 +70,9 @@ struct profile {
 	struct hashmap ucache;		/* path id << 40 | file offset -> frame id */
 	struct hashmap btfs;		/* BTF id -> struct btf * (of perf's files) */
 	__u32 unknown, none;		/* "[unknown]" and "-" */
+	int offcpu_event, waker_event;	/* -1: none in the file */
+	struct hashmap wakers;		/* woken tid -> waker stack id + 1 ... */
+	struct hashmap waker_times;	/* ... for the interval of this time */
 	/* one sample's frames, leaf first */
 	__u32 *scratch;
 	size_t scratch_cap;

@@ -52,15 +52,40 @@ int profile_parse_sort(struct profile_view *v, const char *spec, char *err, size
 
 static __u64 weight(const struct profile *p, const struct profile_view *v, __u32 id)
 {
-	return v->off_cpu ? p->period[id] : p->samples[id];
+	return v->off_cpu || v->wall ? p->period[id] : p->samples[id];
 }
 
-/* The stacks of the view's event. */
+/* The stacks of the view's event (and of its off-CPU event, --wall). */
 static bool of_view(const struct profile *p, const struct profile_view *v, __u32 id)
 {
 	size_t nr;
+	__u32 ev = profile_stack(p, id, &nr)[STACK_EVENT];
 
-	return profile_stack(p, id, &nr)[STACK_EVENT] == (__u32)v->event;
+	return ev == (__u32)v->event || (v->wall && ev == (__u32)v->off_event);
+}
+
+static bool off_stack(const struct profile *p, const struct profile_view *v, __u32 id)
+{
+	size_t nr;
+
+	return v->wall && profile_stack(p, id, &nr)[STACK_EVENT] == (__u32)v->off_event;
+}
+
+/* The last frame of a --wall stack: where the time went. */
+static void state_frame(const struct profile *p, const struct profile_view *v, __u32 id,
+			char *buf, size_t len)
+{
+	static const char letters[] = "RSDTI";
+	size_t nr;
+	__u32 st = profile_stack(p, id, &nr)[STACK_STATE];
+	int bit = st ? __builtin_ctz(st) : -1;
+
+	if (!off_stack(p, v, id))
+		snprintf(buf, len, "[on CPU]");
+	else if (bit >= 0 && bit < 5)
+		snprintf(buf, len, "[off CPU: %c]", letters[bit]);
+	else
+		snprintf(buf, len, "[off CPU]");
 }
 
 /* A frame's name as folded text keeps it: no ';' or line break inside. */
@@ -70,11 +95,16 @@ static void put_frame(FILE *f, const char *s)
 		fputc(*s == ';' || *s == '\n' ? '_' : *s, f);
 }
 
-static char *folded_text(const struct profile *p, __u32 id)
+/*
+ * "comm;root;...;leaf": with --wall, the state after the leaf; with a
+ * waker, "--", its frames from the leaf down and its name, as
+ * offwaketime folds them (the waker's stack drawn above the sleeper's).
+ */
+static char *folded_text(const struct profile *p, const struct profile_view *v, __u32 id)
 {
-	size_t nr, i, len;
-	const __u32 *w = profile_stack(p, id, &nr);
-	char *buf = NULL;
+	size_t nr, nw, i, len;
+	const __u32 *w = profile_stack(p, id, &nr), *ww;
+	char *buf = NULL, state[32];
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f)
@@ -83,6 +113,20 @@ static char *folded_text(const struct profile *p, __u32 id)
 	for (i = STACK_FRAMES; i < nr; i++) {
 		fputc(';', f);
 		put_frame(f, profile_str(p, profile_frame(p, w[i])->sym));
+	}
+	if (v->wall) {
+		state_frame(p, v, id, state, sizeof(state));
+		fprintf(f, ";%s", state);
+	}
+	if (w[STACK_WAKER]) {
+		ww = profile_stack(p, w[STACK_WAKER] - 1, &nw);
+		fputs(";--", f);
+		for (i = nw; i-- > STACK_FRAMES;) {
+			fputc(';', f);
+			put_frame(f, profile_str(p, profile_frame(p, ww[i])->sym));
+		}
+		fputc(';', f);
+		put_frame(f, profile_str(p, ww[STACK_COMM]));
 	}
 	if (fclose(f)) {
 		free(buf);
@@ -118,7 +162,8 @@ int profile_folded(const struct profile *p, const struct profile_view *v, struct
 		if (array_room(&f, &cap, n, sizeof(*f)))
 			goto nomem;
 		f[n].weight = weight(p, v, id);
-		f[n].text = folded_text(p, id);
+		f[n].off_weight = off_stack(p, v, id) ? f[n].weight : 0;
+		f[n].text = folded_text(p, v, id);
 		if (!f[n++].text)
 			goto nomem;
 	}
@@ -128,6 +173,7 @@ int profile_folded(const struct profile *p, const struct profile_view *v, struct
 	for (i = j = 0; i < n; i++) {
 		if (j && !strcmp(f[j - 1].text, f[i].text)) {
 			f[j - 1].weight += f[i].weight;
+			f[j - 1].off_weight += f[i].off_weight;
 			free(f[i].text);
 			continue;
 		}
@@ -320,12 +366,24 @@ static void stack_text(const struct profile *p, const struct profile_view *v, __
 {
 	size_t nr, i;
 	const __u32 *w = profile_stack(p, id, &nr);
-	char t[32];
+	char t[32], state[32];
 
 	timeline_duration(p->period[id], t, sizeof(t));
-	fprintf(f, "\n  %s, %.2f%%, %llu %s: %s\n", t, total ? 100.0 * p->period[id] / total : 0,
-		(unsigned long long)p->samples[id], v->off_cpu ? "intervals" : "samples",
-		profile_str(p, w[STACK_COMM]));
+	state_frame(p, v, id, state, sizeof(state));
+	fprintf(f, "\n  %s, %.2f%%, %llu %s: %s%s%s\n", t, total ? 100.0 * p->period[id] / total : 0,
+		(unsigned long long)p->samples[id],
+		v->off_cpu || off_stack(p, v, id) ? "intervals" : "samples",
+		profile_str(p, w[STACK_COMM]), v->wall ? " " : "", v->wall ? state : "");
+	for (i = nr; i-- > STACK_FRAMES;) {
+		const struct frame *fr = profile_frame(p, w[i]);
+
+		fprintf(f, "      %-40s %s\n", profile_str(p, fr->sym),
+			base_name(profile_str(p, fr->dso)));
+	}
+	if (!w[STACK_WAKER])
+		return;
+	w = profile_stack(p, w[STACK_WAKER] - 1, &nr);
+	fprintf(f, "    woken by %s:\n", profile_str(p, w[STACK_COMM]));
 	for (i = nr; i-- > STACK_FRAMES;) {
 		const struct frame *fr = profile_frame(p, w[i]);
 
@@ -338,15 +396,22 @@ static int stack_json(const struct profile *p, const struct profile_view *v, __u
 {
 	size_t nr;
 	const __u32 *w = profile_stack(p, id, &nr);
-	char *text = folded_text(p, id);
+	char *text = folded_text(p, v, id), state[32];
 	struct json j;
 
 	if (!text)
 		return -ENOMEM;
 	json_begin(&j, f);
 	json_str(&j, "comm", profile_str(p, w[STACK_COMM]));
-	json_u64(&j, v->off_cpu ? "offcpu_ns" : "period", p->period[id]);
-	json_u64(&j, v->off_cpu ? "intervals" : "samples", p->samples[id]);
+	if (v->wall) {
+		state_frame(p, v, id, state, sizeof(state));
+		json_str(&j, "state", state);
+		json_u64(&j, "ns", p->period[id]);
+		json_u64(&j, off_stack(p, v, id) ? "intervals" : "samples", p->samples[id]);
+	} else {
+		json_u64(&j, v->off_cpu ? "offcpu_ns" : "period", p->period[id]);
+		json_u64(&j, v->off_cpu ? "intervals" : "samples", p->samples[id]);
+	}
 	json_str(&j, "stack", strchr(text, ';') ? strchr(text, ';') + 1 : "");
 	json_end(&j);
 	free(text);
@@ -386,8 +451,9 @@ int profile_print_stacks(const struct profile *p, const struct profile_view *v, 
 	if (!v->json) {
 		timeline_duration(total, t, sizeof(t));
 		fprintf(f, "\n# total: %s %s in %llu %s, %zu stacks\n", t,
-			v->off_cpu ? "off CPU" : "on CPU", (unsigned long long)samples,
-			v->off_cpu ? "intervals" : "samples", n);
+			v->wall ? "on and off CPU" : v->off_cpu ? "off CPU" : "on CPU",
+			(unsigned long long)samples,
+			v->wall ? "samples and intervals" : v->off_cpu ? "intervals" : "samples", n);
 	}
 	free(ids);
 	return err;

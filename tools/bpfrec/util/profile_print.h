@@ -17,6 +17,13 @@ enum sort_key { SORT_COMM, SORT_DSO, SORT_SYM, SORT_BPF, NR_SORT_KEYS };
 struct profile_view {
 	int event;			/* the samples shown */
 	bool off_cpu;			/* weights are times (ns), not samples */
+	/*
+	 * --wall: the CPU samples of event (cpu-clock, their periods in ns)
+	 * and the off-CPU intervals of off_event in one profile of time, each
+	 * stack ending in its state.
+	 */
+	bool wall;
+	int off_event;
 	enum sort_key keys[NR_SORT_KEYS];
 	size_t nr_keys;
 	bool json;			/* JSON lines instead of text */
@@ -40,6 +47,7 @@ int profile_print_stacks(const struct profile *p, const struct profile_view *v, 
 struct folded {
 	char *text;
 	__u64 weight;
+	__u64 off_weight;		/* the part off CPU (--wall), for the colours */
 };
 
 int profile_folded(const struct profile *p, const struct profile_view *v, struct folded **out,

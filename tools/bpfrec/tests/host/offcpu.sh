@@ -59,7 +59,7 @@ usage "--off-cpu-cgroup of no cgroup exits 2" 2 \
 	"bpfrec record: --off-cpu-cgroup: '/proc' is not a cgroup v2 directory $see" \
 	--off-cpu --off-cpu-cgroup /proc -- true
 usage "--off-cpu-thresh without --off-cpu exits 2" 2 \
-	"bpfrec record: the --off-cpu-* options need --off-cpu $see" --off-cpu-thresh 5 -- true
+	"bpfrec record: the --off-cpu-* options and --wakers need --off-cpu $see" --off-cpu-thresh 5 -- true
 
 # where sleep_in_known_place is, "START SIZE" in hex
 # as the recording names the file: the path the sleeper was run by, resolved
