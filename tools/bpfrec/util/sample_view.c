@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Samples as script shows them.  BPF images are kept as KSYMBOL records
- * announce them and are looked up newest first: an address freed by an
- * unloaded program and reused by a later one names the later one, and a
- * sample in a program that was unloaded since still finds its name.
+ * Samples as script shows them.  BPF images are replayed from the KSYMBOL
+ * records in time order, as report's profile replays them
+ * (util/bpf_images.c): registered, then removed when unregistered, so a
+ * sample names the image its address was in when it was taken, and an
+ * address freed by an unloaded program and reused by a later one names
+ * the later one.  Only the images alive at that moment are held, so the
+ * memory does not grow with the number of programs in the file.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "util/array.h"
 #include "util/sample_view.h"
 
 int sample_view_open(struct sample_view *v, struct pd_reader *r, char *warn, size_t len)
@@ -30,13 +32,9 @@ int sample_view_open(struct sample_view *v, struct pd_reader *r, char *warn, siz
 
 void sample_view_free(struct sample_view *v)
 {
-	size_t i;
-
 	if (v->tep)
 		trace_fields_close(v->tep);
-	for (i = 0; i < v->nr_ksyms; i++)
-		free(v->ksyms[i].name);
-	free(v->ksyms);
+	bpf_images_free(&v->images);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -61,54 +59,35 @@ enum sv_kind sample_view_kind(const struct pd_event_info *ev)
 
 int sample_view_ksymbol(struct sample_view *v, const struct pd_ksymbol *k)
 {
-	struct sv_ksym *s;
-
-	if (k->ksym_type != PERF_RECORD_KSYMBOL_TYPE_BPF ||
-	    (k->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER))
+	if (k->ksym_type != PERF_RECORD_KSYMBOL_TYPE_BPF)
 		return 0;
-	if (array_room(&v->ksyms, &v->cap_ksyms, v->nr_ksyms, sizeof(*v->ksyms)))
-		return -ENOMEM;
-	s = &v->ksyms[v->nr_ksyms];
-	s->name = strdup(k->name);
-	if (!s->name)
-		return -ENOMEM;
-	s->addr = k->addr;
-	s->len = k->len;
-	v->nr_ksyms++;
-	return 0;
+	if (k->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) {
+		bpf_images_del(&v->images, k->addr);
+		return 0;
+	}
+	return bpf_images_add(&v->images, k->addr, k->len, k->ksym_type, k->name);
 }
 
 /* x86-64: the kernel's half of the address space */
 #define KERNEL_START	0xffff800000000000ULL
 
-/* The newest BPF image holding @addr, or NULL. */
-static const struct sv_ksym *find_ksym(const struct sample_view *v, __u64 addr)
-{
-	size_t i;
-
-	for (i = v->nr_ksyms; i-- > 0;)
-		if (addr - v->ksyms[i].addr < v->ksyms[i].len)
-			return &v->ksyms[i];
-	return NULL;
-}
-
 enum sv_where sample_view_where(const struct sample_view *v, __u64 addr)
 {
 	if (addr < KERNEL_START)
 		return SV_USER;
-	return find_ksym(v, addr) ? SV_BPF : SV_KERNEL;
+	return bpf_images_find(&v->images, addr) ? SV_BPF : SV_KERNEL;
 }
 
 const char *sample_view_sym(const struct sample_view *v, __u64 addr, __u64 *off)
 {
-	const struct sv_ksym *k;
+	const struct bpf_image *img;
 
 	if (addr < KERNEL_START)
 		return NULL;
-	k = find_ksym(v, addr);
-	if (k) {
-		*off = addr - k->addr;
-		return k->name;
+	img = bpf_images_find(&v->images, addr);
+	if (img) {
+		*off = addr - img->addr;
+		return img->name;
 	}
 	return v->tep ? trace_fields_ksym(v->tep, addr, off) : NULL;
 }

@@ -3,13 +3,14 @@
  * What a reader needs to show samples: which events of a file are
  * sampled, the fields of tracepoint samples, and names for the addresses
  * of callchains (kernel ones through the kallsyms of record time, BPF
- * ones through the KSYMBOL records read so far).
+ * ones through the KSYMBOL records read so far, of the images alive).
  */
 #ifndef BPFREC_SAMPLE_VIEW_H
 #define BPFREC_SAMPLE_VIEW_H
 
 #include <stddef.h>
 #include "util/perf_data/perf_data.h"
+#include "util/bpf_images.h"
 #include "util/trace_fields.h"
 
 /* The name perf gives the off-CPU event: its PERIOD is the time off CPU in ns. */
@@ -24,16 +25,9 @@ enum sv_kind {
 
 enum sv_where { SV_USER, SV_KERNEL, SV_BPF };
 
-struct sv_ksym {
-	__u64 addr;
-	__u32 len;
-	char *name;
-};
-
 struct sample_view {
 	struct tep_handle *tep;		/* NULL: no (readable) tracing data */
-	struct sv_ksym *ksyms;		/* BPF images, in the order they came */
-	size_t nr_ksyms, cap_ksyms;
+	struct bpf_images images;	/* the BPF images alive at the current record */
 };
 
 /*
@@ -44,7 +38,10 @@ int sample_view_open(struct sample_view *v, struct pd_reader *r, char *warn, siz
 void sample_view_free(struct sample_view *v);
 
 enum sv_kind sample_view_kind(const struct pd_event_info *ev);
-/* A KSYMBOL record read: a BPF image to name (a newer one at the same place wins). */
+/*
+ * A KSYMBOL record read, in time order: a BPF image registered (a newer one
+ * at the same place wins) or unregistered.
+ */
 int sample_view_ksymbol(struct sample_view *v, const struct pd_ksymbol *k);
 enum sv_where sample_view_where(const struct sample_view *v, __u64 addr);
 /* The symbol holding @addr and the offset into it; NULL when unknown. */

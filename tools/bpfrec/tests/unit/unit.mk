@@ -22,6 +22,8 @@
 #   test_script_samples  samples in script: stacks, BPF images, tracepoint
 #                   fields and kallsyms from perf's tracing data, off-CPU;
 #                   report's kernel names from those kallsyms
+#   test_sample_view  script's BPF images replayed from KSYMBOL records:
+#                   the image of an address at the time, only live ones held
 #   test_record     ring reading, capture facts merged with records, task
 #                   names, synthesis of existing objects, the start-up
 #                   window and an event list of two events (root for the
@@ -48,7 +50,8 @@ UNIT_test_script := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_de
 		    cmd_args.c $(REPORT_SRCS)
 UNIT_test_desc := $(UNIT_test_script)
 UNIT_test_output := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-		    util/printable.c util/sample_view.c util/trace_fields.c builtin-script.c input_option.c cmd_args.c \
+		    util/printable.c util/sample_view.c util/bpf_images.c util/trace_fields.c builtin-script.c \
+		    input_option.c cmd_args.c \
 		    $(USER_SYMS_SRCS)
 UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf.c util/file_read.c
 UNIT_test_kallsyms := $(PERF_DATA_SRCS) util/kallsyms_copy.c util/file_read.c
@@ -56,12 +59,14 @@ UNIT_test_profile := $(PERF_DATA_SRCS) util/timeline.c util/json.c $(PROFILE_SRC
 UNIT_test_script_samples := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 			    util/printable.c util/sample_view.c builtin-script.c \
 			    input_option.c cmd_args.c $(REPORT_SRCS)
+UNIT_test_sample_view := $(PERF_DATA_SRCS) util/sample_view.c util/bpf_images.c util/trace_fields.c
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c util/bpf_desc.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
 		    util/recording.c util/capture.c util/linger.c util/vmlinux_btf.c util/file_read.c
 UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts test_streams test_script \
 	     test_desc \
-	     test_record test_output test_evlist test_kallsyms test_profile test_script_samples)
+	     test_record test_output test_evlist test_kallsyms test_profile test_script_samples \
+	     test_sample_view)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
 	       -I$(OUTPUT) -I../../include/uapi -I.
