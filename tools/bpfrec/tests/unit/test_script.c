@@ -42,7 +42,9 @@ static void bpf(struct pd_writer *w, __u32 pid, __u64 time, __u16 type, __u32 id
 
 /*
  * Prog 1 (pid 100, "loader"): its info says "handle_exec_lon", BTF
- * "handle_exec_long_name".  Prog 2 (pid 200, a comm with an escape
+ * "handle_exec_long_name", and its image the 15 characters too (a kernel
+ * names the image after BTF, but then only BTF would give the full name
+ * here and the test would not tell the two apart).  Prog 2 (pid 200, a comm with an escape
  * sequence): unresolved, its image named "a_long_probe_function".  Prog
  * 3 (pid 100): info "xdp_main", an image of another name (a pairing gone
  * wrong): keeps "xdp_main".  A map of pid 200, a trampoline's image, a
@@ -67,7 +69,7 @@ static void write_file(const char *file)
 	pd_write_comm(w, 100, 100, "loader", false, &s);
 	s = at(200, 2);
 	pd_write_comm(w, 200, 200, "ev\x1b[31mil\x7f", false, &s);
-	image(w, 100, 10, "bpf_prog_aa01020304050607_handle_exec_long_name", false);
+	image(w, 100, 10, "bpf_prog_aa01020304050607_handle_exec_lon", false);
 	bpf(w, 100, 11, PERF_BPF_EVENT_PROG_LOAD, 1, tag_a);
 	image(w, 200, 20, "bpf_prog_bb01020304050607_a_long_probe_function", false);
 	bpf(w, 200, 21, PERF_BPF_EVENT_PROG_LOAD, 2, tag_b);
