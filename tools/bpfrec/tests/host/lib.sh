@@ -12,6 +12,20 @@ skip() { skipped=$((skipped + 1)); echo "skip  $1${2:+: $2}"; }
 # result NAME DETAIL: pass when DETAIL is empty, else fail with it
 result() { if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi; }
 
+# wait_until SECONDS CMD...: until CMD succeeds, tried every 0.1 s; status 1
+# after SECONDS.  Tests wait for a condition rather than sleep a time that
+# must be long enough: the bound is generous, as a loaded or slow machine
+# needs it, and ends only a test that fails anyway.
+wait_until() {
+	local end=$((SECONDS + $1))
+
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.1
+	done
+}
+
 # one_line NAME STATUS LINE ARGS...: `$BPFREC ARGS...` exits STATUS and says
 # exactly LINE on stderr (its output in $tmp/out and $tmp/err)
 one_line() {
