@@ -26,12 +26,20 @@ trap 'rm -rf "$tmp"' EXIT
 gcc -O2 -pthread "$here/pingpong.c" -o "$tmp/pingpong"
 command -v offcputime >/dev/null || { echo "no offcputime: scripts/deps.sh installs libbpf-tools" >&2; exit 1; }
 
-# under PROFILER...: the rate while it runs (started first, given 1 s to attach)
+# under PROFILER...: the rate while it runs (started first, given 1 s to
+# attach; a BCC tool compiles first: until it says it is tracing, 60 s at most)
 under() {
-	local pid
-	"$@" >/dev/null 2>"$tmp/$name.err" &
+	local pid i
+	"$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
 	pid=$!
 	sleep 1
+	case $name in
+	offwaketime)
+		for i in $(seq 60); do
+			grep -q Tracing "$tmp/$name.out" && break
+			sleep 1
+		done ;;
+	esac
 	if ! kill -0 $pid 2>/dev/null; then
 		echo "$name did not run: $(tail -n 1 "$tmp/$name.err")" >&2
 		return

@@ -118,10 +118,12 @@ guest() {
 	echo "stat -b -e cpu-clock (guest, wall ns under TCG, median of $rounds rounds):"
 	printf '  ns per target run: bare %.1f, floor (empty fentry+fexit) %.1f (+%.1f)\n' \
 		"$off" "$floor" "$(awk -v a="$floor" -v b="$off" 'BEGIN { print a - b }')"
-	for how in stats tramp; do
+	for how in stats tramp hist; do
 		on=$(b $how)
 		printf '  %-34s %.1f ns per run, +%.1f: %s x the floor (goal <= 1.2)\n' \
-			"$([ $how = stats ] && echo "from the run time stats (default):" || echo "through the trampoline:")" \
+			"$(case $how in stats) echo "from the run time stats (default):" ;;
+			   tramp) echo "through the trampoline:" ;;
+			   hist) echo "through it with --hist:" ;; esac)" \
 			"$on" "$(awk -v a="$on" -v b="$off" 'BEGIN { print a - b }')" \
 			"$(awk -v on="$on" -v f="$floor" -v o="$off" 'BEGIN { printf "%.2f", (on - o) / (f - o) }')"
 	done

@@ -5,9 +5,10 @@
 # which the host refuses.  POSIX sh and busybox; the tools in /opt/bpfrec/bin.
 #   stat-guest.sh ROUNDS RUNS SEC
 # Lines, parsed by the host:
-#   bench-b round=R off=NS floor=NS stats=NS tramp=NS
+#   bench-b round=R off=NS floor=NS stats=NS tramp=NS hist=NS
 #     ns per target run: no profiler, bare fentry+fexit, bpfrec stat -b
-#     of cpu-clock from the run time stats, and through the trampoline
+#     of cpu-clock from the run time stats, through the trampoline, and
+#     through it with --hist (each run's time into a histogram)
 #   bench-shared kind=K n=N events=E ns_per_switch=NS session_ms=MS
 #     K: none, bperf (bpfrec stat --bpf-counters) or plain (perf-count):
 #     N sessions counting cpu-clock on every CPU (-I 1000); E perf events
@@ -35,15 +36,16 @@ r=1
 while [ $r -le "$rounds" ]; do
 	"$bin/stat-prog" -i "$id" -r "$runs" -k "$runs" >"$tmp/off" || exit 1
 	"$bin/stat-prog" -f -i "$id" -r "$runs" -k "$runs" >"$tmp/floor" || exit 1
-	for how in stats tramp; do
+	for how in stats tramp hist; do
 		opt=
 		[ $how = tramp ] && opt=--trampoline
+		[ $how = hist ] && opt=--hist
 		# shellcheck disable=SC2086 # $opt: none or one option
 		"$bin/bpfrec" stat -b "$id" -e cpu-clock $opt -- "$bin/stat-prog" -i "$id" -r "$runs" -k "$runs" \
 			>"$tmp/$how" 2>&1 || { cat "$tmp/$how" >&2; exit 1; }
 		grep -q "$runs runs" "$tmp/$how" || { cat "$tmp/$how" >&2; exit 1; }
 	done
-	echo "bench-b round=$r off=$(ran_ns "$tmp/off") floor=$(ran_ns "$tmp/floor") stats=$(ran_ns "$tmp/stats") tramp=$(ran_ns "$tmp/tramp")"
+	echo "bench-b round=$r off=$(ran_ns "$tmp/off") floor=$(ran_ns "$tmp/floor") stats=$(ran_ns "$tmp/stats") tramp=$(ran_ns "$tmp/tramp") hist=$(ran_ns "$tmp/hist")"
 	r=$((r + 1))
 done
 kill $target

@@ -44,6 +44,7 @@ struct opts {
 	bool json;
 	bool idle;
 	bool trampoline;		/* -b: never from the run time stats */
+	bool hist;			/* -b --hist: run time distributions */
 	enum sp_sort sort;
 	unsigned long interval_ms;
 	unsigned long duration;
@@ -86,6 +87,7 @@ static const char doc[] =
 "    bpfrec stat -b 42,43 -e cpu-clock,instructions -I 1000\n"
 "    bpfrec stat -b 42 --json -- ./traffic      # while ./traffic runs\n"
 "    bpfrec stat -b 42 -e cpu-clock,page-faults 5  # through a trampoline\n"
+"    bpfrec stat -b 42 --hist --duration 5      # how its runs' times spread\n"
 "    bpfrec stat --bpf-counters -e cpu-clock -a -I 1000\n"
 "    bpfrec stat --bpf-counters -e task-clock -G system.slice,user.slice 5\n"
 "    bpfrec stat --bpf-counters -p 1234 --json\n"
@@ -103,6 +105,7 @@ enum {
 	OPT_BPERF,
 	OPT_REGISTRY,
 	OPT_TRAMPOLINE,
+	OPT_HIST,
 };
 
 static const struct argp_option options[] = {
@@ -110,6 +113,8 @@ static const struct argp_option options[] = {
 	{ "event", 'e', "EVENT[,EVENT...]", 0, "Events to count (default " DEFAULT_EVENTS ")", 0 },
 	{ "trampoline", OPT_TRAMPOLINE, NULL, 0,
 	  "-b: read time through fentry/fexit too, not from the run time stats", 0 },
+	{ "hist", OPT_HIST, NULL, 0,
+	  "-b: each run's time as a log2 histogram with p50/p90/p99/max, through fentry/fexit on the targets only", 0 },
 	{ "bpf-counters", OPT_BPERF, NULL, 0, "Count with counters shared by all sessions", 0 },
 	{ "all-cpus", 'a', NULL, 0, "--bpf-counters: the whole machine (default)", 0 },
 	{ "cpu", 'C', "CPUS", 0, "--bpf-counters: these CPUs only (0,2-3)", 0 },
@@ -256,6 +261,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_TRAMPOLINE:
 		o->trampoline = true;
 		break;
+	case OPT_HIST:
+		/* the run time stats give a mean only: a trampoline times each run */
+		o->hist = true;
+		o->trampoline = true;
+		break;
 	case 'a':
 		return set_filter(state, o, "a", BPERF_FILTER_GLOBAL, NULL);
 	case 'C':
@@ -324,6 +334,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (o->filter_opt && o->cmd)
 			return usage(state, "-%s and a command: the command's process is the filter",
 				     o->filter_opt);
+		if (o->hist && o->mode != MODE_PROFILE)
+			return usage(state, "%s", "--hist is for -b");
 		if (o->trampoline && o->mode != MODE_PROFILE)
 			return usage(state, "%s", "--trampoline is for -b");
 		if (o->es.nr && o->mode == MODE_ALL_PROGS)
@@ -641,6 +653,7 @@ static int open_mode(struct stat_run *r)
 		return -EINVAL;
 	r->prof.by_stats = r->o.mode == MODE_PROFILE && !r->o.trampoline &&
 			   stat_profile_can_use_stats(&r->es);
+	r->prof.hist = r->o.hist;
 	if (r->o.mode == MODE_PROFILE && !r->prof.by_stats) {
 		err = stat_events_open(&r->es);
 		if (err)
@@ -694,6 +707,8 @@ static int run(struct stat_run *r)
 	err = loop(r);
 	if (!err)
 		err = show(r, true);
+	if (!err && r->o.hist)
+		stat_profile_print_hist(&r->prof, stdout, r->o.json);
 	if (!err && r->o.output)
 		err = stat_record_write(&r->rec, r->o.output, r->argc, r->argv);
 	if (!err && r->progs.lost)

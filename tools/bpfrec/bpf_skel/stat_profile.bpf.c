@@ -22,6 +22,8 @@ const volatile __u32 nr_events = 1;
 const volatile __u32 nr_cpus = 1;
 /* bit i: event i can be multiplexed, its times are needed to scale it */
 const volatile __u32 timed_events;
+/* --hist: each run's time into the buckets of its CPU's state */
+const volatile bool hist;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -69,18 +71,68 @@ int BPF_PROG(on_entry)
 			ok |= 1U << i;
 	}
 	s->entry_ok = ok;
+	/* last: the time of the events' reading is not the run's */
+	if (hist)
+		s->t0 = bpf_ktime_get_ns();
 	return 0;
+}
+
+/* The bucket of @d ns (stat_profile.h): its power of two, then 4 bits below it. */
+static __always_inline __u32 bucket(__u64 d)
+{
+	__u32 e = 0, shift;
+	__u64 v = d;
+
+	if (d < STAT_HIST_SUB)
+		return d;
+	shift = (v > 0xffffffffULL) << 5;
+	v >>= shift;
+	e |= shift;
+	shift = (v > 0xffff) << 4;
+	v >>= shift;
+	e |= shift;
+	shift = (v > 0xff) << 3;
+	v >>= shift;
+	e |= shift;
+	shift = (v > 0xf) << 2;
+	v >>= shift;
+	e |= shift;
+	shift = (v > 0x3) << 1;
+	v >>= shift;
+	e |= shift;
+	e |= v >> 1;
+	/* e >= 4: d = 1xxxx... in binary, the 4 bits after the leading one */
+	return (e - 3) * STAT_HIST_SUB + ((d >> (e - 4)) & (STAT_HIST_SUB - 1));
+}
+
+static __always_inline void hist_add(struct stat_profile_cpu *s, __u64 now)
+{
+	__u64 d;
+	__u32 b;
+
+	if (!s->t0 || now < s->t0)
+		return;
+	d = now - s->t0;
+	s->t0 = 0;
+	b = bucket(d);
+	if (b < STAT_HIST_BUCKETS)
+		s->hist[b]++;
+	if (d > s->max)
+		s->max = d;
 }
 
 SEC("fexit/target")
 int BPF_PROG(on_exit)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), i, zero = 0;
+	__u64 t = hist ? bpf_ktime_get_ns() : 0;
 	struct stat_profile_cpu *s = bpf_map_lookup_elem(&state, &zero);
 	struct stat_profile_reading now;
 
 	if (!s)
 		return 0;
+	if (hist)
+		hist_add(s, t);
 	s->runs++;
 	for (i = 0; i < STAT_PROFILE_MAX_EVENTS; i++) {
 		if (i >= nr_events)

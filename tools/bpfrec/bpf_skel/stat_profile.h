@@ -17,6 +17,16 @@ struct stat_profile_reading {
 };
 
 /*
+ * --hist: each run's time (fentry to fexit, ns) in log-linear buckets:
+ * below 16 ns one bucket per ns, then 16 buckets per power of two (each
+ * at most 1/16 of its value wide), so that percentiles are read to a few
+ * per cent.  Bucket i >= 16 holds [(16 + i % 16) << (i / 16 - 1),
+ * (17 + i % 16) << (i / 16 - 1)).
+ */
+#define STAT_HIST_SUB		16
+#define STAT_HIST_BUCKETS	(61 * STAT_HIST_SUB)
+
+/*
  * One CPU's state of one target, a single map value so that each of fentry
  * and fexit makes one lookup.  The times are kept only for the events of
  * the timed_events mask, the ones that can be multiplexed.
@@ -27,6 +37,9 @@ struct stat_profile_cpu {
 	__u32 pad;
 	struct stat_profile_reading entry[STAT_PROFILE_MAX_EVENTS];
 	struct stat_profile_reading accum[STAT_PROFILE_MAX_EVENTS];
+	__u64 t0;		/* --hist: the entry's time */
+	__u64 max;		/* --hist: the longest run */
+	__u64 hist[STAT_HIST_BUCKETS];
 };
 
 #endif /* __BPFREC_STAT_PROFILE_H */

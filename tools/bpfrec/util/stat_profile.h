@@ -20,6 +20,7 @@
 #define BPFREC_STAT_PROFILE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <linux/types.h>
 #include <linux/bpf.h>
 #include "util/stat_count.h"
@@ -38,12 +39,15 @@ struct stat_target {
 	__u64 runs, shown_runs;
 	struct bpf_perf_event_value total[STAT_MAX_EVENTS];
 	struct bpf_perf_event_value shown[STAT_MAX_EVENTS];	/* at the last interval */
+	__u64 *hist;			/* --hist: STAT_HIST_BUCKETS, summed over the CPUs */
+	__u64 max;
 };
 
 struct stat_profile {
 	struct stat_target t[STAT_MAX_TARGETS];
 	int nr;
 	bool by_stats;			/* else through a trampoline */
+	bool hist;			/* --hist: run times in buckets (a trampoline) */
 	int stats_fd;			/* BPF_ENABLE_STATS, by_stats only */
 	__u64 start_ns;			/* CLOCK_MONOTONIC, once counting began */
 	struct stat_events *es;
@@ -71,6 +75,14 @@ int stat_profile_read(struct stat_profile *sp);
  * and event by event into @c (nr targets * nr events of them).
  */
 int stat_profile_counts(struct stat_profile *sp, bool total, struct stat_count *c);
+/*
+ * --hist, after a stat_profile_read(): each target's run times as log2
+ * buckets with @usecs-style bars (bpftrace's), and p50, p90, p99 and max;
+ * with @json one JSON line per target with the buckets instead.
+ */
+void stat_profile_print_hist(const struct stat_profile *sp, FILE *f, bool json);
+/* The time under which a share @q (0 to 1) of @n runs of @hist took: interpolated in its bucket. */
+double stat_hist_quantile(const __u64 *hist, __u64 n, __u64 max, double q);
 void stat_profile_close(struct stat_profile *sp);
 
 #endif /* BPFREC_STAT_PROFILE_H */

@@ -15,7 +15,8 @@ GUEST_CFLAGS := -I../../include/uapi -g -O2 -Wall -Wextra -static
 GUEST_OBJECTS := $(GUEST_OUT)/objects/execs.bpf.o $(GUEST_OUT)/objects/latency.bpf.o \
 		 $(GUEST_OUT)/objects/trampoline.bpf.o
 
-guest-tests: $(GUEST_OUT)/workload $(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/stat-prog \
+guest-tests: $(GUEST_OUT)/workload $(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/hist.sh \
+	     $(GUEST_OUT)/stat-prog \
 	     $(GUEST_OUT)/perf-count $(GUEST_OUT)/spinner $(GUEST_OUT)/object.sh $(GUEST_OUT)/capture.sh \
 	     $(GUEST_OUT)/sampling.sh $(GUEST_OUT)/describe.sh $(GUEST_OUT)/creator.sh $(GUEST_OUT)/perf.sh $(GUEST_OUT)/profile.sh $(GUEST_OUT)/counts.sh $(GUEST_OUT)/sleeper $(GUEST_OUT)/sleeper.syms \
 	     $(GUEST_OBJECTS)
@@ -25,7 +26,7 @@ $(GUEST_OUT)/workload: tests/guest/workload.c ../../include/uapi/linux/perf_even
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(GUEST_CFLAGS) $< -o $@
 
-$(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/object.sh $(GUEST_OUT)/capture.sh \
+$(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/hist.sh $(GUEST_OUT)/object.sh $(GUEST_OUT)/capture.sh \
 $(GUEST_OUT)/sampling.sh $(GUEST_OUT)/describe.sh $(GUEST_OUT)/creator.sh $(GUEST_OUT)/perf.sh: \
 		$(GUEST_OUT)/%: tests/guest/%
 	$(Q)mkdir -p $(dir $@)

@@ -535,7 +535,7 @@ fi
 #   describe   records that describe their objects: --capture=off, link detach and update
 #   creator    a map's creator, with another task opening its maps by id
 #   perf       perf with the perf tools follow-up, on the recording above and its own
-for part in stat object capture sampling describe creator perf; do
+for part in stat hist object capture sampling describe creator perf; do
 	at "$part.sh"
 	[ -f "$here/$part.sh" ] && . "$here/$part.sh"
 done

@@ -4,7 +4,7 @@
  * (tests/stat/target.bpf.c, with BTF), or one without BTF, or test-runs a
  * program already loaded, with BPF_PROG_TEST_RUN.
  *
- *   stat-prog [-n] [-f] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]
+ *   stat-prog [-n] [-f] [-m] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]
  *
  * Prints "id N" (and flushes) once the program is loaded, then runs it
  * RUNS times (test runs of REPEAT each: RUNS must be a multiple), prints
@@ -13,6 +13,8 @@
  *   -n       a program without BTF (raw instructions, no func_info)
  *   -w SPIN  each run first adds up SPIN numbers in the program (at most
  *            10000: the verifier walks the loop), for profiles of its code
+ *   -m       with -w: every tenth run adds up 100 x SPIN numbers (SPIN at
+ *            most 100): run times of two modes, for stat -b --hist
  *   -i ID    run the loaded program ID instead of loading one
  *   -f       attach fentry and fexit programs that do nothing to it first
  *            (tests/stat/floor.bpf.c: the floor of the stat -b benchmark)
@@ -82,13 +84,14 @@ int main(int argc, char **argv)
 	struct floor_bpf *floor = NULL;
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
-	bool no_btf = false, with_floor = false;
+	bool no_btf = false, with_floor = false, bimodal = false;
 	double ns;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "nfr:k:s:w:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "nfmr:k:s:w:i:")) != -1) {
 		switch (opt) {
 		case 'n': no_btf = true; break;
+		case 'm': bimodal = true; break;
 		case 'f': with_floor = true; break;
 		case 'r': runs = strtoul(optarg, NULL, 10); break;
 		case 'k': repeat = strtoul(optarg, NULL, 10); break;
@@ -96,7 +99,7 @@ int main(int argc, char **argv)
 		case 'w': spin = strtoul(optarg, NULL, 10); break;
 		case 'i': id = strtoul(optarg, NULL, 10); break;
 		default:
-			fprintf(stderr, "usage: stat-prog [-n] [-f] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]\n");
+			fprintf(stderr, "usage: stat-prog [-n] [-f] [-m] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]\n");
 			return 2;
 		}
 	}
@@ -104,8 +107,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stat-prog: RUNS must be a multiple of REPEAT\n");
 		return 2;
 	}
-	if (spin > 10000) {
-		fprintf(stderr, "stat-prog: SPIN is at most 10000\n");
+	if (spin > 10000 || (bimodal && spin > 100)) {
+		fprintf(stderr, "stat-prog: SPIN is at most 10000 (100 with -m)\n");
 		return 2;
 	}
 	if (id) {
@@ -114,8 +117,10 @@ int main(int argc, char **argv)
 		fd = load_no_btf();
 	} else {
 		skel = target_bpf__open();
-		if (skel)
+		if (skel) {
 			skel->rodata->spin = spin;
+			skel->rodata->bimodal = bimodal;
+		}
 		if (skel && target_bpf__load(skel)) {
 			target_bpf__destroy(skel);
 			skel = NULL;
