@@ -12,6 +12,9 @@
 #   - the samples in each file, read by perf script.
 # bpfrec runs twice: as users run it, and with --capture=off, which shows
 # what its in-kernel capture of BPF objects (which perf has not) costs.
+# Both then record with --call-graph dwarf (8 KiB of user stack a sample,
+# unwound when the report reads it) instead of -g: what the copy costs
+# against frame pointers alone, bpfrec beside perf.
 # Each configuration runs ROUNDS times (default 3); the medians are shown.
 #
 #   bench/run-sampling.sh [HZ ...]     default: 99 999; root, python3, perf
@@ -63,20 +66,38 @@ for hz in "${freqs[@]}"; do
 		measure "$BPFREC" record --capture=off -e cpu-clock -F "$hz" -g -o "$tmp/n.data" -- \
 			"$WORK" loops "$LOOPS" >>"$tmp/nocap.$hz"
 		"$PERF" script -i "$tmp/n.data" -F period 2>/dev/null | wc -l >>"$tmp/nocap.$hz.n"
+		measure "$BPFREC" record -e cpu-clock -F "$hz" --call-graph dwarf -o "$tmp/bd.data" -- \
+			"$WORK" loops "$LOOPS" >>"$tmp/bdwarf.$hz"
+		"$PERF" script -i "$tmp/bd.data" -F period 2>/dev/null | wc -l >>"$tmp/bdwarf.$hz.n"
+		measure "$PERF" record -q -e cpu-clock -F "$hz" --call-graph dwarf -o "$tmp/pd.data" -- \
+			"$WORK" loops "$LOOPS" >>"$tmp/pdwarf.$hz"
+		"$PERF" script -i "$tmp/pd.data" -F period 2>/dev/null | wc -l >>"$tmp/pdwarf.$hz.n"
 	done
 	base=$(cut -d' ' -f1 "$tmp/none.$hz" | median)
 	printf '| %s | none | %s | | | | |\n' "$hz" "$base"
-	for rec in perf bpfrec nocap; do
+	for rec in perf bpfrec nocap pdwarf bdwarf; do
 		work=$(cut -d' ' -f1 "$tmp/$rec.$hz" | median)
 		cpu=$(awk '{ print $2 - $1 }' "$tmp/$rec.$hz" | median)
 		echo "$cpu" >"$tmp/$rec.$hz.cpu"
 		ratio=
-		[ $rec != perf ] && ratio=$(awk -v b="$cpu" -v p="$(cat "$tmp/perf.$hz.cpu")" \
+		peer=perf
+		[ $rec = bdwarf ] && peer=pdwarf
+		[ $rec != perf ] && [ $rec != pdwarf ] && ratio=$(awk -v b="$cpu" -v p="$(cat "$tmp/$peer.$hz.cpu")" \
 			'BEGIN { r = 0; if (p > 0) r = b / p; printf "%.2f", r }')
 		name=$rec
 		[ $rec = nocap ] && name="bpfrec --capture=off"
+		[ $rec = pdwarf ] && name="perf --call-graph dwarf"
+		[ $rec = bdwarf ] && name="bpfrec --call-graph dwarf"
 		printf '| %s | %s | %s | %.3f | %.3f | %s | %s |\n' "$hz" "$name" "$work" \
 			"$(awk -v w="$work" -v b="$base" 'BEGIN { print w / b }')" "$cpu" \
 			"$(median <"$tmp/$rec.$hz.n")" "$ratio"
 	done
 done
+
+# what the unwinding costs the reader: the last files of the last frequency
+secs() { /usr/bin/time -f %e "$@" 2>&1 >/dev/null | tail -n 1; }
+printf '\nreading the last files (s): bpfrec report --folded: -g %s, --call-graph dwarf %s; perf report --stdio: -g %s, --call-graph dwarf %s\n' \
+	"$(secs "$BPFREC" report -i "$tmp/b.data" --folded)" \
+	"$(secs "$BPFREC" report -i "$tmp/bd.data" --folded)" \
+	"$(secs "$PERF" report -i "$tmp/p.data" --stdio)" \
+	"$(secs "$PERF" report -i "$tmp/pd.data" --stdio)"

@@ -149,6 +149,10 @@ static void notes(const char *path, const struct profile *p, bool to_stderr)
 	if (p->users.dsos.nr_changed)
 		fprintf(stderr, "bpfrec report: %s: %zu files changed since the recording (other build-id): their addresses are not named\n",
 			path, p->users.dsos.nr_changed);
+	if (p->unwind.failed)
+		fprintf(stderr, "bpfrec report: %s: %llu of %llu samples with a copy of their user stack could not be unwound (a file missing, changed, or without CFI): their frame pointers are shown\n",
+			path, (unsigned long long)p->unwind.failed,
+			(unsigned long long)(p->unwind.failed + p->unwind.unwound));
 	if (pd_reader_warning(p->reader))
 		fprintf(stderr, "bpfrec report: warning: %s: %s\n", path,
 			pd_reader_warning(p->reader));

@@ -285,6 +285,9 @@ size_t unwind_user(struct unwind *u, const struct perf_event_attr *attr,
 	if (!(attr->sample_type & PERF_SAMPLE_STACK_USER) || !s->stack_user_dyn_size ||
 	    !sample_regs(&us, attr, s))
 		return 0;
+	/* a process the recording has no mappings of (a waker interrupted): nothing to try */
+	if (!user_syms_map(u->users, s->pid, us.regs[PR_IP]))
+		return 0;
 	us.sp = us.regs[PR_SP];
 	us.stack = s->stack_user;
 	us.stack_len = s->stack_user_dyn_size;
