@@ -11,6 +11,8 @@ PKGS=(
 	linux-source-6.1 linux-source-6.12 linux-perf
 	libzstd-dev libdw-dev libxml2-utils libbpf-tools
 	scdoc debhelper man-db
+	libncurses-dev tmux libmicrohttpd-dev libprotobuf-c-dev protobuf-c-compiler
+	prometheus golang-go
 )
 
 missing=()
