@@ -17,6 +17,9 @@ static const struct {
 	{ "script", cmd_script, "Print the recorded events, one line (or JSON object) each" },
 	{ "report", cmd_report, "Summarise objects by type and loader, lifetimes, survivors" },
 	{ "stat", cmd_stat, "Count with BPF: program profiles, shared counters, every program's cost" },
+	{ "top", cmd_top, "Live view of every BPF program's cost and the newest loads and frees" },
+	{ "serve", cmd_serve, "Serve every BPF program's cost and lifecycle to Prometheus" },
+	{ "diff", cmd_diff, "Compare two stat --all-progs -o files; --fail-on PCT for CI" },
 };
 
 static void usage(FILE *out)

@@ -74,14 +74,50 @@ static void name_of(struct sp_prog *p, const char *short_name)
 	pd_prog_free_arrays(&info);
 }
 
+static void origin_of(struct pd_origin *o, const struct cap_hdr *h)
+{
+	memset(o, 0, sizeof(*o));
+	o->pid = h->pid;
+	o->tid = h->tid;
+	o->uid = h->uid;
+	o->time = h->time;
+	memcpy(o->comm, h->comm, sizeof(o->comm) - 1);
+}
+
+static void event(struct stat_progs *s, struct sp_event *e)
+{
+	if (s->on_event)
+		s->on_event(s->event_ctx, e);
+}
+
+/* A link attached: to which program, by whom. */
+static void on_link(struct stat_progs *s, const struct cap_link *l)
+{
+	struct sp_event e = { .kind = SP_EV_ATTACH, .prog_id = l->prog_id,
+			      .link_id = l->hdr.id, .link_type = l->type };
+	struct pd_origin who;
+	size_t i;
+
+	for (i = 0; i < s->nr && !e.p; i++)
+		if (s->p[i].id == l->prog_id && s->p[i].state == SP_LIVE)
+			e.p = &s->p[i];
+	origin_of(&who, &l->hdr);
+	e.who = &who;
+	e.target = l->tp_name[0] ? l->tp_name : l->attach_func;
+	event(s, &e);
+}
+
 /* The capture saw a program loaded: who did it, and its full name. */
 static int on_capture(void *ctx, void *data, size_t size)
 {
 	const struct cap_prog *c = data;
 	struct stat_progs *s = ctx;
+	struct sp_event e = { .kind = SP_EV_LOAD };
 	struct sp_prog *p;
 	bool created;
 
+	if (size >= sizeof(struct cap_link) && c->hdr.kind == CAP_LINK_ATTACH)
+		on_link(s, data);
 	if (size < sizeof(*c) || c->hdr.kind != CAP_PROG_LOAD)
 		return 0;
 	p = get(s, c->load_time, c->tag, &created);
@@ -92,14 +128,18 @@ static int on_capture(void *ctx, void *data, size_t size)
 	p->loader.uid = c->hdr.uid;
 	memcpy(p->loader.comm, c->hdr.comm, sizeof(p->loader.comm));
 	p->self = c->hdr.pid == s->self_pid;
-	if (!created)
-		return 0;
-	/* loaded while we ran: all its runs are in the session */
-	p->id = c->hdr.id;
-	p->type = c->type;
-	p->born = true;
-	snprintf(p->name, sizeof(p->name), "%s",
-		 c->nr_func_names && c->func_names[0][0] ? c->func_names[0] : c->name);
+	if (created) {
+		/* loaded while we ran: all its runs are in the session */
+		p->id = c->hdr.id;
+		p->type = c->type;
+		p->born = true;
+		snprintf(p->name, sizeof(p->name), "%s",
+			 c->nr_func_names && c->func_names[0][0] ? c->func_names[0] : c->name);
+	}
+	e.p = p;
+	e.prog_id = c->hdr.id;
+	e.who = &p->loader;
+	event(s, &e);
 	return 0;
 }
 
@@ -126,8 +166,13 @@ static int on_freed(void *ctx, void *data, size_t size)
 	}
 	p->cnt = f->run_cnt;
 	p->ns = f->run_time_ns;
-	if (p->state == SP_LIVE)
+	if (p->state == SP_LIVE) {
+		struct sp_event e = { .kind = SP_EV_FREE, .p = p, .prog_id = p->id,
+				      .who = &p->loader };
+
 		p->state = SP_FREED;
+		event(s, &e);
+	}
 	return 0;
 }
 
@@ -220,7 +265,14 @@ static int load_hook(struct stat_progs *s)
 
 int stat_progs_open(struct stat_progs *s)
 {
-	const struct capture_opts cap_opts = {
+	const struct stat_progs_opts o = { .cmd = "stat" };
+
+	return stat_progs_open_opts(s, &o);
+}
+
+int stat_progs_open_opts(struct stat_progs *s, const struct stat_progs_opts *o)
+{
+	struct capture_opts cap_opts = {
 		.buf_bytes = 1 << 22, .path = CAPTURE_AUTO, .kinds = CAPTURE_PROGS,
 	};
 	int err, i;
@@ -228,20 +280,27 @@ int stat_progs_open(struct stat_progs *s)
 	struct timespec ts;
 
 	memset(s, 0, sizeof(*s));
+	s->stats_fd = -1;
+	s->on_event = o->on_event;
+	s->event_ctx = o->ctx;
+	/* link records name the program they attach */
+	if (o->on_event)
+		cap_opts.kinds |= 1U << (CAP_LINK_ATTACH - 1);
 	s->self_pid = getpid();
 	clock_gettime(CLOCK_BOOTTIME, &ts);
 	s->start_boottime = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-	s->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (s->stats_fd < 0) {
+	if (!o->lifecycle_only)
+		s->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (!o->lifecycle_only && s->stats_fd < 0) {
 		err = -errno;
-		fprintf(stderr, "bpfrec stat: cannot enable BPF run time stats: %s%s\n",
+		fprintf(stderr, "bpfrec %s: cannot enable BPF run time stats: %s%s\n", o->cmd,
 			strerror(errno), err == -EPERM ? " (run as root or grant CAP_SYS_ADMIN)" : "");
 		return err;
 	}
 	err = load_hook(s);
 	if (err) {
-		fprintf(stderr, "bpfrec stat: cannot load the freed-program hook (%s): programs freed between intervals would be missed\n",
-			strerror(-err));
+		fprintf(stderr, "bpfrec %s: cannot load the freed-program hook (%s): programs freed between intervals would be missed\n",
+			o->cmd, strerror(-err));
 		return err;
 	}
 	/* without the capture only the loader is unknown: go on */
@@ -285,6 +344,27 @@ int stat_progs_read(struct stat_progs *s, bool last)
 		err = ring_buffer__poll(s->rb, 20);
 	s->lost = s->skel->bss->drops;
 	return err < 0 ? err : 0;
+}
+
+int stat_progs_drain(struct stat_progs *s)
+{
+	int err;
+
+	if (s->have_cap && capture_drain(&s->cap) < 0)
+		return -EIO;
+	err = ring_buffer__consume(s->rb);
+	s->lost = s->skel->bss->drops;
+	return err < 0 ? err : 0;
+}
+
+int stat_progs_epoll_fds(const struct stat_progs *s, int fds[2])
+{
+	int n = 0;
+
+	if (s->have_cap)
+		fds[n++] = capture_epoll_fd(&s->cap);
+	fds[n++] = ring_buffer__epoll_fd(s->rb);
+	return n;
 }
 
 static enum sp_sort sort_key;
@@ -363,6 +443,40 @@ void stat_progs_next_interval(struct stat_progs *s)
 		if (p->state == SP_FREED)
 			p->state = SP_GONE;
 	}
+}
+
+int stat_progs_prune(struct stat_progs *s, bool (*drop)(const struct sp_prog *p, void *ctx),
+		     void *ctx)
+{
+	struct hashmap by_key = {};
+	size_t i, n = 0;
+	bool *gone = calloc(s->nr ? s->nr : 1, sizeof(*gone));
+
+	if (!gone)
+		return -ENOMEM;
+	/* the new index first: out of memory leaves everything as it was */
+	for (i = 0; i < s->nr; i++) {
+		__u64 *v;
+
+		gone[i] = drop(&s->p[i], ctx);
+		if (gone[i])
+			continue;
+		v = hashmap_add(&by_key, key_of(s->p[i].load_time, s->p[i].tag), NULL);
+		if (!v) {
+			hashmap_free(&by_key);
+			free(gone);
+			return -ENOMEM;
+		}
+		*v = ++n;
+	}
+	for (i = 0, n = 0; i < s->nr; i++)
+		if (!gone[i])
+			s->p[n++] = s->p[i];
+	free(gone);
+	hashmap_free(&s->by_key);
+	s->by_key = by_key;
+	s->nr = n;
+	return 0;
 }
 
 void stat_progs_close(struct stat_progs *s)

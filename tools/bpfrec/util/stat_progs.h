@@ -40,6 +40,33 @@ struct sp_prog {
 	__u64 base_cnt, base_ns;	/* totals when bpfrec first saw it */
 };
 
+/*
+ * A change in a program's life, as it is learnt: its load (with the
+ * loader, from the capture), a link attached to it, its free (final
+ * counts included).  Detaches are not seen: no hook of a stock kernel
+ * reports them.
+ */
+enum sp_event_kind { SP_EV_LOAD, SP_EV_ATTACH, SP_EV_FREE };
+
+struct sp_event {
+	enum sp_event_kind kind;
+	const struct sp_prog *p;	/* NULL for an attach to a program not known */
+	__u32 prog_id;
+	__u32 link_id, link_type;	/* SP_EV_ATTACH */
+	const char *target;		/* SP_EV_ATTACH: function or tracepoint, or "" */
+	const struct pd_origin *who;	/* who did it; the loader for a free */
+};
+
+typedef void (*sp_event_fn)(void *ctx, const struct sp_event *e);
+
+struct stat_progs_opts {
+	const char *cmd;		/* "stat", "top": the errors' prefix */
+	/* the run time stats stay off: lifecycle only, the counts read 0 */
+	bool lifecycle_only;
+	sp_event_fn on_event;		/* also capture links, for their attaches */
+	void *ctx;
+};
+
 struct stat_progs {
 	int stats_fd;			/* BPF_ENABLE_STATS: stats on while open */
 	struct stat_progs_bpf *skel;
@@ -50,18 +77,32 @@ struct stat_progs {
 	size_t nr, cap_p;
 	struct hashmap by_key;		/* load_time ^ tag -> index + 1 */
 	__u64 lost;			/* freed programs the ring had no room for */
+	sp_event_fn on_event;
+	void *event_ctx;
 	__u64 start_boottime;		/* load_time is boot time too */
 	__u32 self_pid;
 };
 
 /* Turns stats on and loads the hooks; one line on stderr on failure. */
 int stat_progs_open(struct stat_progs *s);
+/* The same, with the choices of @o. */
+int stat_progs_open_opts(struct stat_progs *s, const struct stat_progs_opts *o);
+/*
+ * Forget the programs @drop says to (freed ones a daemon has counted
+ * elsewhere): what a long session holds stays bounded.
+ */
+int stat_progs_prune(struct stat_progs *s, bool (*drop)(const struct sp_prog *p, void *ctx),
+		     void *ctx);
 /*
  * Learn what changed: new programs, freed ones, current totals.  @last:
  * wait (a second at most) for the final counts of the programs already
  * out of the kernel's list, whose freeing waits for an RCU grace period.
  */
 int stat_progs_read(struct stat_progs *s, bool last);
+/* Take in the loads and frees pending, without a look at the list. */
+int stat_progs_drain(struct stat_progs *s);
+/* What to wait on (epoll) for loads and frees: the capture's, the hook's. */
+int stat_progs_epoll_fds(const struct stat_progs *s, int fds[2]);
 
 /* One program's cost over an interval (or the whole session). */
 struct sp_row {

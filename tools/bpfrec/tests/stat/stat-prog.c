@@ -4,7 +4,7 @@
  * (tests/stat/target.bpf.c, with BTF), or one without BTF, or test-runs a
  * program already loaded, with BPF_PROG_TEST_RUN.
  *
- *   stat-prog [-n] [-f] [-m] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]
+ *   stat-prog [-n] [-f] [-m] [-W] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]
  *
  * Prints "id N" (and flushes) once the program is loaded, then runs it
  * RUNS times (test runs of REPEAT each: RUNS must be a multiple), prints
@@ -16,6 +16,7 @@
  *   -m       with -w: every tenth run adds up 100 x SPIN numbers (SPIN at
  *            most 100): run times of two modes, for stat -b --hist
  *   -i ID    run the loaded program ID instead of loading one
+ *   -W       wait for a line on stdin before the runs (a test's cue)
  *   -f       attach fentry and fexit programs that do nothing to it first
  *            (tests/stat/floor.bpf.c: the floor of the stat -b benchmark)
  */
@@ -84,22 +85,24 @@ int main(int argc, char **argv)
 	struct floor_bpf *floor = NULL;
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
-	bool no_btf = false, with_floor = false, bimodal = false;
+	bool no_btf = false, with_floor = false, bimodal = false, cue = false;
+	char line[16];
 	double ns;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "nfmr:k:s:w:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "nfmWr:k:s:w:i:")) != -1) {
 		switch (opt) {
 		case 'n': no_btf = true; break;
 		case 'm': bimodal = true; break;
 		case 'f': with_floor = true; break;
+		case 'W': cue = true; break;
 		case 'r': runs = strtoul(optarg, NULL, 10); break;
 		case 'k': repeat = strtoul(optarg, NULL, 10); break;
 		case 's': hold = strtoul(optarg, NULL, 10); break;
 		case 'w': spin = strtoul(optarg, NULL, 10); break;
 		case 'i': id = strtoul(optarg, NULL, 10); break;
 		default:
-			fprintf(stderr, "usage: stat-prog [-n] [-f] [-m] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]\n");
+			fprintf(stderr, "usage: stat-prog [-n] [-f] [-m] [-W] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]\n");
 			return 2;
 		}
 	}
@@ -138,6 +141,8 @@ int main(int argc, char **argv)
 		if (!floor)
 			return 1;
 	}
+	if (cue && !fgets(line, sizeof(line), stdin))
+		return 1;
 	if (test_run(fd, runs, repeat, &ns))
 		return 1;
 	printf("ran %lu %.2f ns/run\n", runs, ns);

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests of `bpfrec diff`: run as root on the host kernel.
+#
+#   BPFREC=path/to/bpfrec STAT_PROG=path/to/stat-prog tests/host/diff.sh
+#
+# The workload is stat-prog (tests/stat/) copied as h25diff: its program
+# adds up 2000 numbers per run (-w), 20000 runs, counted by
+# `stat --all-progs -o`; the slower one adds up 3000, which makes each run
+# at least 20 % slower (the loop is most of a run).  --fail-on 5 must exit
+# 1 on the slower one and name the program, 0 on the file against itself.
+# Last line: "diff: N passed, N failed, N skipped"; exit 1 if anything failed.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+BPFREC=${BPFREC:-$here/../../bpfrec}
+STAT_PROG=${STAT_PROG:-$here/../../.output/stat-prog}
+
+. "$here/lib.sh"
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "diff host tests need root" >&2
+	exit 1
+fi
+for t in "$BPFREC" "$STAT_PROG"; do
+	[ -x "$t" ] || { echo "missing $t: run 'make host-test'" >&2; exit 1; }
+done
+tmp=$(mktemp -d /tmp/bpfrec-diff.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+see="(see bpfrec diff --help)"
+one_line "one file exits 2" 2 "bpfrec diff: give two files: A (before) and B (after) $see" diff a
+one_line "three files exit 2" 2 "bpfrec diff: unexpected argument 'c': give two files $see" diff a b c
+one_line "bad --fail-on exits 2" 2 "bpfrec diff: --fail-on wants a percentage, not 'x' $see" \
+	diff --fail-on x a b
+one_line "a missing file: one line, exit 1" 1 \
+	"bpfrec diff: $tmp/none: No such file or directory" diff "$tmp/none" "$tmp/none"
+
+cp "$STAT_PROG" "$tmp/h25diff"
+for w in 2000 3000; do
+	"$BPFREC" stat --all-progs -o "$tmp/w$w.data" -- "$tmp/h25diff" -w $w -r 20000 -k 1000 \
+		>"$tmp/w$w.out" 2>&1 || { fail "stat --all-progs -o (-w $w)" "$(tail -2 "$tmp/w$w.out")"; }
+done
+one_line "a file that is no perf.data: one line, exit 1" 1 \
+	"bpfrec diff: $tmp/w2000.out: not a perf.data file (bad magic)" \
+	diff "$tmp/w2000.out" "$tmp/w2000.data"
+
+"$BPFREC" diff --filter stat_target --fail-on 5 "$tmp/w2000.data" "$tmp/w3000.data" \
+	>"$tmp/slow.out" 2>"$tmp/slow.err"
+rc=$?
+result "--fail-on 5: a workload made slower exits 1" "$([ $rc -eq 1 ] || echo "exit $rc: $(cat "$tmp/slow.out")")"
+result "--fail-on 5: the program named, its change over 20 %" \
+	"$(awk '/^bpfrec diff: stat_target_with_a_long_name: ns\/run \+[0-9.]+ %, more than --fail-on 5$/ { split($5, a, "+"); if (a[2] + 0 >= 20) ok = 1 } END { if (!ok) print "no" }' "$tmp/slow.err" | grep -q . && cat "$tmp/slow.err")"
+result "the row: 20000 runs in both" \
+	"$(awk '$1 == "stat_target_with_a_long_name" && $2 == 20000 && $3 == 20000' "$tmp/slow.out" | grep -q . || cat "$tmp/slow.out")"
+"$BPFREC" diff --filter stat_target --fail-on 5 "$tmp/w2000.data" "$tmp/w2000.data" \
+	>"$tmp/same.out" 2>"$tmp/same.err"
+rc=$?
+result "--fail-on 5: a file against itself exits 0, +0.0 %" \
+	"$([ $rc -eq 0 ] && awk '$1 == "stat_target_with_a_long_name" && $6 == "+0.0%"' "$tmp/same.out" | grep -q . ||
+		echo "exit $rc: $(cat "$tmp/same.out" "$tmp/same.err")")"
+"$BPFREC" diff --fail-on 5 "$tmp/w3000.data" "$tmp/w2000.data" --filter stat_target >"$tmp/fast.out" 2>&1
+result "--fail-on 5: faster is no regression, exit 0" "$([ $? -eq 0 ] || cat "$tmp/fast.out")"
+
+echo "diff: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
