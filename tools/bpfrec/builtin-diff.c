@@ -28,19 +28,20 @@ static const char doc[] =
 "(or, for profiles, a symbol's share by more than PCT points), and names\n"
 "each on stderr.  Programs in one file only are listed, never a failure.\n"
 "A recording of the whole machine holds other programs too, whose cost\n"
-"varies with the load: --filter keeps the ones of the workload.\n"
+"varies with the load: --filter keeps the ones of the workload, by name\n"
+"or by the loader's comm (of programs loaded while stat ran).\n"
 "\n"
 "EXAMPLES:\n"
 "    bpfrec stat --all-progs -o before.data -- ./bench\n"
 "    bpfrec stat --all-progs -o after.data -- ./bench\n"
 "    bpfrec diff before.data after.data\n"
-"    bpfrec diff --fail-on 5 --filter xdp_ before.data after.data || echo regression\n";
+"    bpfrec diff --fail-on 5 --filter bench before.data after.data || echo regression\n";
 
 enum { OPT_FAIL_ON = 0x100, OPT_FILTER };
 
 static const struct argp_option options[] = {
 	{ "fail-on", OPT_FAIL_ON, "PCT", 0, "Exit 1 on a regression of more than PCT %", 0 },
-	{ "filter", OPT_FILTER, "TEXT", 0, "Only the programs (symbols) whose name contains TEXT", 0 },
+	{ "filter", OPT_FILTER, "TEXT", 0, "Only the programs whose name or loader contains TEXT", 0 },
 	{},
 };
 
@@ -118,12 +119,10 @@ int cmd_diff(int argc, char **argv)
 	if (cmd_help_shown())
 		return BPFREC_EXIT_OK;
 	for (i = 0; i < 2; i++) {
-		if (sd_read(o.path[i], &f[i], err, sizeof(err))) {
+		if (sd_read(o.path[i], &f[i], o.filter, err, sizeof(err))) {
 			fprintf(stderr, "bpfrec diff: %s: %s\n", o.path[i], err);
 			goto out;
 		}
-		if (o.filter)
-			sd_filter(&f[i], o.filter);
 	}
 	if (f[0].profile != f[1].profile) {
 		fprintf(stderr, "bpfrec diff: %s is %s, %s is %s: compare like with like\n",

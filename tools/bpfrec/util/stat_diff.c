@@ -32,8 +32,8 @@ static struct sd_entry *entry(struct sd_file *f, const char *name, size_t len)
 	return &f->e[f->nr++];
 }
 
-/* "NAME[ID]:runs" -> NAME and which counter; false for another name. */
-static bool counter_name(const char *s, size_t *name_len, bool *runs)
+/* "NAME[ID]:runs" -> NAME, ID and which counter; false for another name. */
+static bool counter_name(const char *s, size_t *name_len, bool *runs, __u32 *id)
 {
 	const char *colon = strrchr(s, ':'), *br;
 
@@ -51,7 +51,24 @@ static bool counter_name(const char *s, size_t *name_len, bool *runs)
 	else
 		return false;
 	*name_len = br - s;
+	*id = strtoul(br + 1, NULL, 10);
 	return true;
+}
+
+/* The program's name, or its loader's comm (when the file has it), contains @filter. */
+static bool wanted(struct pd_reader *r, const char *name, size_t len, __u32 id,
+		   const char *filter)
+{
+	const struct pd_prog *p;
+	char buf[256];
+
+	if (!filter)
+		return true;
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
+	if (strstr(buf, filter))
+		return true;
+	p = pd_reader_prog(r, id);
+	return p && strstr(p->origin.comm, filter);
 }
 
 struct counter {
@@ -59,7 +76,8 @@ struct counter {
 	bool seen;
 };
 
-static int read_counts(struct pd_reader *r, struct sd_file *f, char *err, size_t errlen)
+static int read_counts(struct pd_reader *r, struct sd_file *f, const char *filter, char *err,
+		       size_t errlen)
 {
 	const struct pd_file_info *info = pd_reader_info(r);
 	struct counter *c = calloc(info->nr_events ? info->nr_events : 1, sizeof(*c));
@@ -109,8 +127,10 @@ static int read_counts(struct pd_reader *r, struct sd_file *f, char *err, size_t
 		struct sd_entry *e;
 		size_t name_len;
 		bool runs;
+		__u32 id;
 
-		if (!c[i].seen || !name || !counter_name(name, &name_len, &runs))
+		if (!c[i].seen || !name || !counter_name(name, &name_len, &runs, &id) ||
+		    !wanted(r, name, name_len, id, filter))
 			continue;
 		e = entry(f, name, name_len);
 		if (!e) {
@@ -132,7 +152,8 @@ out:
 }
 
 /* Per leaf symbol, its share of the CPU event's (or off-CPU time's) period. */
-static int read_profile(const char *path, struct sd_file *f, char *err, size_t errlen)
+static int read_profile(const char *path, struct sd_file *f, const char *filter, char *err,
+			size_t errlen)
 {
 	struct profile p = {};
 	__u64 total = 0, *w8;
@@ -172,6 +193,9 @@ static int read_profile(const char *path, struct sd_file *f, char *err, size_t e
 			continue;
 		fr = profile_frame(&p, w[nr - 1]);
 		sym = profile_str(&p, fr->sym);
+		if (filter && !strstr(sym, filter) &&
+		    !strstr(profile_str(&p, w[STACK_COMM]), filter))
+			continue;
 		e = entry(f, sym, strlen(sym));
 		if (!e) {
 			snprintf(err, errlen, "out of memory");
@@ -186,7 +210,7 @@ out:
 	return ret;
 }
 
-int sd_read(const char *path, struct sd_file *f, char *err, size_t errlen)
+int sd_read(const char *path, struct sd_file *f, const char *filter, char *err, size_t errlen)
 {
 	struct pd_reader *r;
 	bool counts = false;
@@ -202,29 +226,17 @@ int sd_read(const char *path, struct sd_file *f, char *err, size_t errlen)
 		const char *name = pd_reader_info(r)->events[i].name;
 		size_t len;
 		bool runs;
+		__u32 id;
 
-		counts = name && counter_name(name, &len, &runs);
+		counts = name && counter_name(name, &len, &runs, &id);
 	}
 	if (counts) {
-		ret = read_counts(r, f, err, errlen);
+		ret = read_counts(r, f, filter, err, errlen);
 		pd_reader_close(r);
 		return ret ? -1 : 0;
 	}
 	pd_reader_close(r);
-	return read_profile(path, f, err, errlen);
-}
-
-void sd_filter(struct sd_file *f, const char *text)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < f->nr; i++) {
-		if (strstr(f->e[i].name, text))
-			f->e[n++] = f->e[i];
-		else
-			free(f->e[i].name);
-	}
-	f->nr = n;
+	return read_profile(path, f, filter, err, errlen);
 }
 
 void sd_free(struct sd_file *f)

@@ -26,10 +26,12 @@ struct sd_file {
 	size_t nr, cap;
 };
 
-/* Read @path: 0, or -1 with one line in @err. */
-int sd_read(const char *path, struct sd_file *f, char *err, size_t errlen);
-/* Keep the entries whose name contains @text. */
-void sd_filter(struct sd_file *f, const char *text);
+/*
+ * Read @path: 0, or -1 with one line in @err.  @filter (or NULL): only
+ * the programs whose name or loader's comm contains it (profiles: the
+ * symbols, or the samples of comms, that contain it).
+ */
+int sd_read(const char *path, struct sd_file *f, const char *filter, char *err, size_t errlen);
 void sd_free(struct sd_file *f);
 
 struct sd_row {
