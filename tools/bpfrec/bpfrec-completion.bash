@@ -89,15 +89,19 @@ _bpfrec_value()
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	*)
 		# any other option that takes a value: --help shows it with '=',
-		# or a short one its long twin; a number or name, nothing to offer
-		local opts=" $(_bpfrec_options "$COMP_BPFREC" "$cmd" | tr '\n' ' ') "
-		if [[ $opt == --* ]]; then
-			[[ $opts == *" $opt= "* ]] || return 1
-		else
-			"$COMP_BPFREC" "$cmd" --help 2>/dev/null |
-				grep -qE "^  $opt, --[a-z0-9-]+=" || return 1
+		# or a short one its long twin.  Its words when --help lists them
+		# ("--call-graph=fp|dwarf[,SIZE]": fp, dwarf), else nothing to offer.
+		local arg
+		arg=$("$COMP_BPFREC" "$cmd" --help 2>/dev/null |
+			sed -nE "s/^ +(-[a-zA-Z0-9], )?${opt}(, --[a-z0-9-]+)?=([^ ]+).*/\3/p; s/^  ${opt}, --[a-z0-9-]+=([^ ]+).*/\1/p" |
+			head -n 1)
+		[[ -n $arg ]] || return 1
+		COMPREPLY=()
+		if [[ $arg == *'|'* ]]; then
+			arg=$(sed 's/\[[^]]*\]//g' <<<"$arg")
+			COMPREPLY=($(compgen -W "${arg//|/ }" -- "$cur"))
 		fi
-		COMPREPLY=() ;;
+		;;
 	esac
 	return 0
 }

@@ -138,6 +138,15 @@ for c in $cmds; do
 		"$(help_options "$tmp/help" | grep -- '^--' | while read -r o; do
 			grep -qE "^ +(-., )?$o=" "$tmp/help" && echo "$o=" || echo "$o"; done)"
 done
+# An option whose --help names its words ("--call-graph=fp|dwarf[,SIZE]")
+# has them completed.
+for c in $cmds; do
+	while read -r o words; do
+		words=$(sed 's/\[[^]]*\]//g; s/|/ /g' <<<"$words")
+		complete_has "$c $o=: $words" "bpfrec $c $o=" "$words"
+	done < <("$BPFREC" "$c" --help 2>&1 |
+		sed -nE 's/^ +(-[a-zA-Z0-9], )?(--[a-z0-9-]+)=([^ ]*[|][^ ]*).*/\2 \3/p')
+done
 # The event names are those of the C tables, every one.
 table_names() { sed -nE 's/^\t\{ "([a-z-]+)", PERF_TYPE_.*/\1/p' "$1"; }
 complete_has "record -e: every event util/sample_events.c knows, and bpf-events" \
