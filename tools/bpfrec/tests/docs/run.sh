@@ -51,6 +51,18 @@ cmds=$(awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }' "
 [ -n "$cmds" ] && pass "bpfrec --help lists the commands" ||
 	fail "bpfrec --help lists the commands" "none found"
 
+# --version names the source: git describe, or VERSION outside git.
+top=$(cd "$src/../.." && pwd)
+want=$("$src/version.sh" "$top")
+got=$("$BPFREC" --version 2>&1)
+[ "$got" = "bpfrec $want" ] && pass "--version names the source: $got" ||
+	fail "--version names the source" "said '$got', version.sh says '$want'"
+mkdir "$tmp/tarball"
+cp "$src/version.sh" "$top/VERSION" "$tmp/tarball/"
+got=$("$tmp/tarball/version.sh" "$tmp/tarball")
+[ "$got" = "$(cat "$top/VERSION")" ] && pass "version.sh outside git: VERSION ($got)" ||
+	fail "version.sh outside git" "said '$got', VERSION has '$(cat "$top/VERSION")'"
+
 # bpfrec(1): the options of the usage line, and a COMMANDS item per command
 sed -n 's/^Usage: //p' "$tmp/top" | grep -oE -- '--[a-z]+' | sort -u >"$tmp/want"
 man_options "$doc/bpfrec.1.scd" | grep -- '^--' >"$tmp/got"
@@ -166,7 +178,6 @@ else
 fi
 
 # The top-level README is for users: short, its details in the files it links.
-top=$(cd "$src/../.." && pwd)
 n=$(wc -l <"$top/README.md")
 [ "$n" -le 250 ] && pass "README.md: at most 250 lines ($n)" ||
 	fail "README.md: at most 250 lines" "$n lines: move details to docs/ or bench/README.md"
