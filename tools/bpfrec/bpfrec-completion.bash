@@ -79,13 +79,13 @@ _bpfrec_value()
 	*:--off-cpu-state) _bpfrec_list "R S D T I" "$cur" ;;
 	script:--kinds) _bpfrec_list "prog map link btf ksymbol lost output" "$cur" ;;
 	report:-s | report:--sort) _bpfrec_list "comm dso sym bpf" "$cur" ;;
-	stat:--sort) COMPREPLY=($(compgen -W "time runs avg id name" -- "$cur")) ;;
+	stat:--sort | top:--sort) COMPREPLY=($(compgen -W "time runs avg id name" -- "$cur")) ;;
 	*:-p | *:--pid)
 		_bpfrec_list "$(cd /proc && compgen -G '[0-9]*')" "$cur" ;;
 	*:--object) COMPREPLY=($(compgen -f -X '!*.o' -- "$cur") $(compgen -d -- "$cur")) ;;
 	*:--off-cpu-cgroup | *:-G | *:--cgroup | *:--bpf-registry)
 		COMPREPLY=($(compgen -d -- "$cur")) ;;
-	*:-i | *:--input | *:-o | *:--output | *:--svg | *:--kallsyms)
+	*:-i | *:--input | *:-o | *:--output | *:--svg | *:--kallsyms | serve:--events)
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	*)
 		# any other option that takes a value: --help shows it with '=',
