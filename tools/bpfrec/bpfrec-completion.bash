@@ -80,6 +80,9 @@ _bpfrec_value()
 	script:--kinds) _bpfrec_list "prog map link btf ksymbol lost output" "$cur" ;;
 	report:-s | report:--sort) _bpfrec_list "comm dso sym bpf" "$cur" ;;
 	stat:--sort | top:--sort) COMPREPLY=($(compgen -W "time runs avg id name" -- "$cur")) ;;
+	stat:-b | stat:--bpf-prog)
+		# the ids of the programs loaded now (root only, as stat -b)
+		_bpfrec_list "$(bpftool prog list 2>/dev/null | sed -n 's/^\([0-9]*\): .*/\1/p')" "$cur" ;;
 	*:-p | *:--pid)
 		_bpfrec_list "$(cd /proc && compgen -G '[0-9]*')" "$cur" ;;
 	*:--object) COMPREPLY=($(compgen -f -X '!*.o' -- "$cur") $(compgen -d -- "$cur")) ;;
