@@ -25,7 +25,9 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include "builtin.h"
+#include "util/array.h"
 #include "util/capture.h"
+#include "util/debug.h"
 #include "util/evlist.h"
 #include "util/facts.h"
 #include "util/linger.h"
@@ -56,7 +58,13 @@ struct opts {
 	struct sampler sampler;		/* -e EVENT, -F, -c, -g, -a, -p, -t, --off-cpu */
 	bool off_cpu_filtered;		/* an --off-cpu-* option was given */
 	struct off_cpu_opts oc;		/* --off-cpu-* */
+	char **names;			/* the events of -e lists and globs, owned */
+	size_t nr_names, cap_names;
+	bool pipe;			/* -o -: perf's pipe mode on stdout */
+	char pipe_file[PATH_MAX];	/* the file written first */
+	int pipe_fd;			/* the stdout the stream goes to */
 };
+
 
 static const char doc[] =
 "Record the life of BPF programs (and, on kernels with bpf_obj_event, maps,\n"
@@ -138,17 +146,25 @@ enum {
 };
 
 static const struct argp_option options[] = {
-	{ "event", 'e', "EVENT", 0,
-	  "bpf-events (always recorded), or an event to sample, repeatable (see above)", 0 },
-	{ "freq", 'F', "HZ", 0, "Sample at HZ per second (default 4000)", 0 },
+	{ "event", 'e', "EVENT[,EVENT...]", 0,
+	  "bpf-events (always recorded), or events to sample, repeatable; SUBSYS:GLOB names "
+	  "tracepoints ('sched:*') (see above)", 0 },
+	{ "freq", 'F', "HZ", 0,
+	  "Sample at HZ per second (default 4000); without -e, samples perf's default event", 0 },
 	{ "count", 'c', "PERIOD", 0, "Sample every PERIOD events", 0 },
-	{ NULL, 'g', NULL, 0, "Record kernel and user stacks (frame pointers)", 0 },
+	{ NULL, 'g', NULL, 0,
+	  "Record kernel and user stacks (frame pointers); without -e, samples perf's default event", 0 },
 	{ "call-graph", OPT_CALL_GRAPH, "fp|dwarf[,SIZE]", 0,
-	  "Stacks by frame pointers, or with SIZE bytes of user stack (default 8192) unwound with the files' CFI", 0 },
-	{ "all-cpus", 'a', NULL, 0, "Sample every task (the default without -p, -t or a command)", 0 },
+	  "Stacks by frame pointers, or with SIZE bytes of user stack (default 8192) unwound with "
+	  "the files' CFI; lbr is refused (no branch stacks); without -e, samples perf's default event", 0 },
+	{ "all-cpus", 'a', NULL, 0,
+	  "Sample every task, also while a command runs (the default without -p, -t or a command)", 0 },
+	{ "cpu", 'C', "CPUS", 0, "Sample only on these CPUs (0,2-3); BPF records come from every CPU", 0 },
 	{ "pid", 'p', "PID", 0, "Sample (and --off-cpu) the threads of process PID", 0 },
 	{ "tid", 't', "TID", 0, "Sample (and --off-cpu) thread TID", 0 },
-	{ "output", 'o', "FILE", 0, "Output file (default " BPFREC_DEFAULT_FILE ")", 0 },
+	{ "output", 'o', "FILE", 0,
+	  "Output file (default " BPFREC_DEFAULT_FILE "); - writes perf's pipe mode to stdout "
+	  "when the recording ends (the command's output then goes to stderr)", 0 },
 	{ "duration", OPT_DURATION, "SEC", 0, "Stop after SEC seconds", 0 },
 	{ "mmap-pages", 'm', "PAGES", 0, "Pages per CPU ring buffer, power of two (default 256)", 0 },
 	{ "capture-size", OPT_CAPTURE, "MB", 0,
@@ -190,6 +206,43 @@ static int parse_pid(const char *s, pid_t *pid)
 	return 0;
 }
 
+/* An event of -e, its name kept for the recording. */
+static int add_event(const char *name, void *ctx)
+{
+	struct opts *o = ctx;
+	char *copy;
+
+	if (!strcmp(name, "bpf-events"))
+		return 0;
+	if (array_room(&o->names, &o->cap_names, o->nr_names, sizeof(*o->names)))
+		return -ENOMEM;
+	copy = strdup(name);
+	if (!copy)
+		return -ENOMEM;
+	o->names[o->nr_names++] = copy;
+	return sampler_add_spec(&o->sampler, copy);
+}
+
+/* -e a,b,SUBSYS:GLOB: each item, globs expanded (one line said on error). */
+static int add_events(struct opts *o, const char *arg)
+{
+	char item[256];
+	size_t n;
+	int err = 0;
+
+	while (!err && *arg) {
+		n = strcspn(arg, ",");
+		if (!n || n >= sizeof(item)) {
+			fprintf(stderr, "bpfrec record: bad event list '%s' (see bpfrec record --help)\n", arg);
+			return -EINVAL;
+		}
+		snprintf(item, sizeof(item), "%.*s", (int)n, arg);
+		err = sample_event_glob(item, add_event, o);
+		arg += n + !!arg[n];
+	}
+	return err;
+}
+
 static bool pow2(unsigned long v)
 {
 	return v && !(v & (v - 1));
@@ -212,11 +265,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	struct opts *o = state->input;
 
 	switch (key) {
-	case 'e':
-		/* the side-band event is always there */
-		if (strcmp(arg, "bpf-events") && sampler_add_spec(&o->sampler, arg))
+	case 'e': {
+		int err = add_events(o, arg);
+
+		if (err == -ENOMEM)
 			return ENOMEM;
+		/* its one line is said */
+		if (err) {
+			o->usage_shown = true;
+			return EINVAL;
+		}
 		break;
+	}
 	case 'F':
 		if (parse_ulong(arg, &o->sampler.opts.freq) || !o->sampler.opts.freq)
 			return usage(state, "-F wants a frequency in Hz, not '%s'", arg);
@@ -229,9 +289,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->sampler.opts.callchain = true;
 		break;
 	case OPT_CALL_GRAPH:
+		if (!strcmp(arg, "lbr") || !strncmp(arg, "lbr,", 4))
+			return usage(state, "--call-graph %s: branch stacks (LBR) are not recorded: use --call-graph fp or dwarf", arg);
 		if (sampling_parse_call_graph(arg, &o->sampler.opts))
 			return usage(state, "--call-graph wants fp or dwarf[,SIZE] (SIZE 1 to 65528 bytes), not '%s'",
 				     arg);
+		break;
+	case 'C':
+		if (sampler_parse_cpus(&o->sampler, arg))
+			return usage(state, "-C wants a list of online CPUs like 0,2-3, not '%s'", arg);
 		break;
 	case 'a':
 		o->sampler.system_wide = true;
@@ -245,9 +311,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return usage(state, "-t wants a thread id, not '%s'", arg);
 		break;
 	case 'o':
-		/* perf.data is written in place (header, features at the end) */
-		if (!strcmp(arg, "-"))
-			return usage(state, "-o %s: writing to stdout (pipe mode) is not supported, name a file", arg);
+		/* pipe mode: a file of our own first, then the stream (pipe_out()) */
+		o->pipe = !strcmp(arg, "-");
+		if (o->pipe && isatty(STDOUT_FILENO))
+			return usage(state, "-o %s: stdout is a terminal: pipe it (bpfrec record -o - | bpfrec script -i -)", arg);
 		o->output = arg;
 		break;
 	case OPT_DURATION:
@@ -510,21 +577,38 @@ static int start_capture(struct recorder *r)
 	return 0;
 }
 
-/* Which objects are described in kernel context, and how. */
-static void say_capture(const struct recorder *r)
+/*
+ * What is recorded, and how its objects are described, in one line: the
+ * kinds the kernel has records of (programs only on a stock kernel) and
+ * the capture's paths; then the kinds the capture misses, one line each.
+ */
+static void say_recording(const struct recorder *r)
 {
+	const struct capture_kind *prog = &r->cap.kind[0];
 	char how[192];
+	int n = r->evlist.nr_cpus;
 
-	if (!r->have_cap) {
-		if (r->o.capture == CAPTURE_OFF)
-			fprintf(stderr, "bpfrec record: capture off: objects are resolved by id, short-lived ones stay unresolved (but maps, links and BTF whose records describe them)\n");
-		return;
+	if (r->have_cap && r->cap.mounted_tracefs)
+		pr_progress("bpfrec record: mounted tracefs on /sys/kernel/tracing for the bpf() tracepoints\n");
+	if (r->evlist.obj_events) {
+		if (r->have_cap)
+			capture_describe(&r->cap, how, sizeof(how));
+		else
+			snprintf(how, sizeof(how), "none: programs resolved by id afterwards, short-lived ones stay unresolved; maps, links and BTF by their records");
+		pr_progress("bpfrec record: recording BPF programs, maps, links and BTF on %d CPU%s; described in kernel context: %s\n",
+			    n, n == 1 ? "" : "s", how);
+	} else {
+		if (r->have_cap && prog->on)
+			snprintf(how, sizeof(how), "described as they load (%s)",
+				 prog->path == CAPTURE_FENTRY ? "fentry" :
+				 "the bpf() syscall tracepoints");
+		else
+			snprintf(how, sizeof(how), "resolved by id afterwards (short-lived ones stay unresolved)");
+		pr_progress("bpfrec record: recording BPF programs on %d CPU%s, %s; not maps, links or BTF: kernel lacks bpf_obj_event, which records them\n",
+			    n, n == 1 ? "" : "s", how);
 	}
-	if (r->cap.mounted_tracefs)
-		fprintf(stderr, "bpfrec record: mounted tracefs on /sys/kernel/tracing for the bpf() tracepoints\n");
-	capture_describe(&r->cap, how, sizeof(how));
-	fprintf(stderr, "bpfrec record: capturing %s\n", how);
-	capture_say_missing(&r->cap, CAPTURE_ALL);
+	if (r->have_cap)
+		capture_say_missing(&r->cap, r->evlist.obj_events ? CAPTURE_ALL : CAPTURE_PROGS);
 }
 
 static int start(struct recorder *r)
@@ -548,7 +632,7 @@ static int start(struct recorder *r)
 	if (!err)
 		err = recording_start(&r->rec, r->start_time, r->evlist.obj_events);
 	if (!err && r->o.sampler.off_cpu)
-		err = off_cpu_start(&r->oc, r->w, r->wl.pid);
+		err = off_cpu_start(&r->oc, r->w, r->o.oc.workload ? r->wl.pid : 0);
 	if (err)
 		return err;
 	/* the user's objects come and go within the recording */
@@ -571,9 +655,23 @@ static void report(struct recorder *r, const struct pd_writer_stats *ws,
 {
 	struct stat sb;
 
-	fprintf(stderr, "bpfrec record: %llu records, %zu objects (%zu programs, %zu unresolved) in %s (%llu KiB)\n",
-		(unsigned long long)ws->records, st->objects, st->progs, st->unresolved,
-		r->o.output, stat(r->o.output, &sb) ? 0ULL : (unsigned long long)sb.st_size >> 10);
+	char kinds[160];
+
+	/*
+	 * The kinds the file has records of, as the report counts them: on a
+	 * stock kernel the maps, links and BTF the programs use are facts
+	 * without records, and are not counted.
+	 */
+	if (r->evlist.obj_events)
+		snprintf(kinds, sizeof(kinds), "%zu programs, %zu maps, %zu links, %zu BTF (%zu unresolved)",
+			 st->ids[PD_PROG], st->ids[PD_MAP], st->ids[PD_LINK], st->ids[PD_BTF],
+			 st->unresolved);
+	else
+		snprintf(kinds, sizeof(kinds), "%zu programs (%zu unresolved)", st->ids[PD_PROG],
+			 st->unresolved_of[PD_PROG]);
+	pr_progress("bpfrec record: %llu records, %s in %s (%llu KiB)\n",
+		    (unsigned long long)ws->records, kinds, r->o.pipe ? "pipe mode on stdout" : r->o.output,
+		    stat(r->o.output, &sb) ? 0ULL : (unsigned long long)sb.st_size >> 10);
 	if (r->sink.repaired)
 		fprintf(stderr, "bpfrec record: %llu oversized side-band records repaired (a stock kernel bug with several listeners)\n",
 			(unsigned long long)r->sink.repaired);
@@ -663,8 +761,65 @@ static int finish(struct recorder *r, int err)
 	return err ? err : ret;
 }
 
+/*
+ * -o -: the recording is a file first (its header and features are
+ * written last), a fresh one of our own in $TMPDIR, sent to stdout as
+ * perf's pipe mode once it is complete, then removed.
+ */
+static int pipe_open(struct opts *o)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	if (!o->pipe)
+		return 0;
+	snprintf(o->pipe_file, sizeof(o->pipe_file), "%s/bpfrec-pipe.XXXXXX",
+		 dir && *dir ? dir : "/tmp");
+	fd = mkstemp(o->pipe_file);
+	if (fd < 0) {
+		fprintf(stderr, "bpfrec record: -o -: creating %s: %s\n", o->pipe_file,
+			strerror(errno));
+		o->pipe_file[0] = 0;
+		return -errno;
+	}
+	close(fd);
+	o->output = o->pipe_file;
+	/* the command's output must not mix with the stream: it goes to stderr */
+	o->pipe_fd = dup(STDOUT_FILENO);
+	if (o->pipe_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		fprintf(stderr, "bpfrec record: -o -: %s\n", strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int pipe_out(struct opts *o, int err)
+{
+	if (!o->pipe_file[0])
+		return err;
+	if (!err) {
+		err = pd_file_to_pipe(o->pipe_file, o->pipe_fd);
+		if (err)
+			fprintf(stderr, "bpfrec record: -o -: writing to stdout: %s\n",
+				strerror(-err));
+	}
+	unlink(o->pipe_file);
+	if (o->pipe_fd >= 0)
+		close(o->pipe_fd);
+	return err;
+}
+
+static void opts_free(struct opts *o)
+{
+	while (o->nr_names)
+		free(o->names[--o->nr_names]);
+	free(o->names);
+	o->names = NULL;
+}
+
 static void cleanup(struct recorder *r)
 {
+	opts_free(&r->o);
 	workload_abort(&r->wl);
 	user_objs_free(&r->o.objs);
 	sampler_free(&r->o.sampler);
@@ -744,12 +899,7 @@ static int record(struct recorder *r, int argc, char **argv)
 	r->sink.w = r->w;
 	facts_set_writer(r->sink.facts, r->w);
 	/* said once everything else worked: an error is then the only line */
-	if (r->evlist.obj_events)
-		fprintf(stderr, "bpfrec record: recording programs, maps, links and BTF on %d CPU%s\n",
-			r->evlist.nr_cpus, r->evlist.nr_cpus == 1 ? "" : "s");
-	else
-		fprintf(stderr, "bpfrec record: kernel lacks bpf_obj_event: recording programs only\n");
-	say_capture(r);
+	say_recording(r);
 	sampler_describe(&r->o.sampler);
 	err = setup_fds(r, &mask);
 	if (!err && r->o.cmd) {
@@ -782,6 +932,7 @@ int cmd_record(int argc, char **argv)
 			.output = BPFREC_DEFAULT_FILE,
 			.mmap_pages = DEFAULT_MMAP_PAGES,
 			.capture_mb = DEFAULT_CAPTURE_MB,
+			.pipe_fd = -1,
 		},
 		.wl = { .go_fd = -1, .exec_fd = -1 },
 		.epfd = -1,
@@ -792,8 +943,11 @@ int cmd_record(int argc, char **argv)
 
 	off_cpu_opts_default(&r.o.oc);
 	err = argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r.o);
-	if (err)
+	if (err) {
+		sampler_free(&r.o.sampler);
+		opts_free(&r.o);
 		return BPFREC_EXIT_USAGE;
+	}
 	if (cmd_help_shown())
 		return BPFREC_EXIT_OK;
 	/*
@@ -826,7 +980,7 @@ int cmd_record(int argc, char **argv)
 		err = -EINVAL;
 	}
 	/* the targets of the samplers are off-CPU's too */
-	r.o.oc.workload = r.o.cmd;
+	r.o.oc.workload = r.o.cmd && !r.o.sampler.system_wide && !r.o.sampler.cpus;
 	r.o.oc.pids = &r.o.sampler.pid;
 	r.o.oc.nr_pids = !!r.o.sampler.pid;
 	r.o.oc.tids = &r.o.sampler.tid;
@@ -837,13 +991,18 @@ int cmd_record(int argc, char **argv)
 	if (err) {
 		user_objs_free(&r.o.objs);
 		sampler_free(&r.o.sampler);
+		opts_free(&r.o);
 		return status;
 	}
-	err = record(&r, argc, argv);
+	err = pipe_open(&r.o);
+	if (!err)
+		err = record(&r, argc, argv);
+	if (r.o.pipe)
+		err = pipe_out(&r.o, err);
 	if (r.o.cmd && !err) {
 		if (r.wl.pid > 0)
 			workload_reap(&r.wl, true);
-		fprintf(stderr, "bpfrec record: %s exited with status %d\n", r.o.cmd[0], r.wl.status);
+		pr_progress("bpfrec record: %s exited with status %d\n", r.o.cmd[0], r.wl.status);
 	}
 	cleanup(&r);
 	/* a command that cannot run: the shell's status, as perf's */

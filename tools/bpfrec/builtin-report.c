@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 #include "builtin.h"
 #include "util/array.h"
+#include "util/fit.h"
 #include "util/perf_data/oversized.h"
 #include "util/printable.h"
 #include "util/timeline.h"
@@ -54,7 +55,16 @@ struct collection {
 	struct hashmap link_changes;	/* link type << 1 | updated -> LINK_DETACH/UPDATE records */
 	__u64 lost, first, last;	/* LOST total, times of the records */
 	size_t nr_lost, nr_records;
+	bool recorded[NR_KINDS];	/* a record of the kind was seen */
 };
+
+/*
+ * What the file could have records of: programs always; maps, links and
+ * BTF when the recorder's kernel had bpf_obj_event, or a record says so.
+ * The others are not recorded: no row of zeros stands for them.
+ */
+static bool recorded[NR_KINDS];
+static int width;		/* of the output (util/fit.h); 0: no limit */
 
 static const char report_doc[] =
 	"Summarise the BPF objects of a perf.data: counts by kind and type\n"
@@ -123,7 +133,7 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (a->lifecycle && report_profile_asked(&a->profile))
 			return cmd_usage_error(state, "%s",
-					       "--lifecycle shows no profile: not with --sort, --off-cpu, --folded, --svg or --json");
+					       "--lifecycle shows no profile: not with --sort, --off-cpu, --folded, --svg, --json or -g");
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
@@ -274,6 +284,7 @@ static int add_change(struct collection *c, const struct timeline *tl,
 	if (change == PD_BPF_CHANGE)
 		return link_changed(c, e);
 	create = change == PD_BPF_CREATE;
+	c->recorded[kind] = true;
 	latest = hashmap_add(&c->open, (__u64)kind << 32 | e->bpf.id, &added);
 	if (!latest)
 		return -ENOMEM;
@@ -363,10 +374,27 @@ static bool alive(const struct obj *o)
 /* What is left out of the tables of the user's objects. */
 static void self_line(const char *what, const size_t cnt[NR_KINDS])
 {
+	int k, n = 0;
+
 	if (!cnt[K_PROG] && !cnt[K_MAP] && !cnt[K_LINK] && !cnt[K_BTF])
 		return;
-	printf("  %s %s: %zu prog, %zu map, %zu link, %zu btf\n", TL_SELF_NAME,
-	       what, cnt[K_PROG], cnt[K_MAP], cnt[K_LINK], cnt[K_BTF]);
+	printf("  %s %s:", TL_SELF_NAME, what);
+	for (k = 0; k < NR_KINDS; k++)
+		if (recorded[k])
+			printf("%s %zu %s", n++ ? "," : "", cnt[k], kind_names[k]);
+	putchar('\n');
+}
+
+/* The kinds the file has no records of, said once where they would be. */
+static void not_recorded_line(void)
+{
+	int k, n = 0;
+
+	for (k = 0; k < NR_KINDS; k++)
+		if (!recorded[k])
+			printf("%s%s", n++ ? ", " : "  not recorded: ", kind_names[k]);
+	if (n)
+		printf(" (the kernel of the recording has no records of them: bpf_obj_event)\n");
 }
 
 /* The recorder's own objects are counted apart, in a line of their own. */
@@ -401,6 +429,7 @@ static void by_type(struct obj **v, size_t n)
 		i = j;
 	}
 	self_line("not counted", self);
+	not_recorded_line();
 }
 
 static int proc_cmp(const void *a, const void *b)
@@ -436,7 +465,8 @@ static void loader_line(const char *pid, const char *comm, const size_t *cnt)
 
 	printf("  %8s %-16s", pid, printable(comm, text, sizeof(text)));
 	for (k = 0; k < NR_KINDS; k++)
-		printf(" %7zu", cnt[k]);
+		if (recorded[k])
+			printf(" %7zu", cnt[k]);
 	putchar('\n');
 }
 
@@ -461,8 +491,11 @@ static int by_process(struct obj **v, size_t n)
 	}
 	qsort(l, nr, sizeof(*l), loader_cmp);
 	printf("\nObjects by creating process:\n");
-	printf("  %8s %-16s %7s %7s %7s %7s\n", "PID", "COMM", "PROGS", "MAPS",
-	       "LINKS", "BTF");
+	printf("  %8s %-16s", "PID", "COMM");
+	for (k = 0; k < NR_KINDS; k++)
+		if (recorded[k])
+			printf(" %7s", (const char *[]){ "PROGS", "MAPS", "LINKS", "BTF" }[k]);
+	putchar('\n');
 	for (i = 0; i < nr && i < MAX_LOADERS_LISTED; i++) {
 		const struct obj *o = l[i].o;
 
@@ -524,6 +557,8 @@ static int lifetimes(struct obj *objs, size_t n)
 	printf("  %-5s %8s %12s %12s %12s\n", "KIND", "COUNT", "MIN", "MEDIAN",
 	       "MAX");
 	for (k = 0; k < NR_KINDS; k++) {
+		if (!recorded[k])
+			continue;
 		for (i = m = 0; i < n; i++) {
 			if (objs[i].kind == (enum kind)k && lived(&objs[i]))
 				d[m++] = objs[i].t_destroy - objs[i].t_create;
@@ -663,11 +698,44 @@ static const char *obj_name(const struct obj *o)
 	return o->name[0] ? o->name : "-";
 }
 
+/*
+ * The NAME column of the survivors: as wide as their longest name, and
+ * narrower when a row would not fit the output, but never so narrow that
+ * two names look alike.
+ */
+static int name_width(const struct obj *objs, size_t n)
+{
+	/* KIND, ID, TYPE and a short CREATED BY around the name */
+	const int around = 2 + 5 + 1 + 8 + 1 + 1 + 24 + 1 + 24;
+	const char **names = calloc(n ? n : 1, sizeof(*names));
+	size_t i, nr = 0;
+	int w = 16, len;
+
+	if (!names)
+		return w;
+	for (i = 0; i < n; i++) {
+		if (objs[i].self || !alive(&objs[i]))
+			continue;
+		names[nr++] = obj_name(&objs[i]);
+		len = strlen(obj_name(&objs[i]));
+		w = len > w ? len : w;
+	}
+	if (width && around + w > width) {
+		len = w;
+		w = width - around > 16 ? width - around : 16;
+		if (w < len)
+			w = fit_unique_width(names, nr, w);
+	}
+	free(names);
+	return w;
+}
+
 /* The user's survivors, listed; the recorder's own, counted apart. */
 static void survivors(struct obj *objs, size_t n)
 {
 	size_t i, nr = 0, listed = 0, self[NR_KINDS] = { 0 };
-	char name[TL_NAME_LEN], comm[64], pid[16];
+	char name[TL_NAME_LEN], cut[TL_NAME_LEN], comm[64], pid[16];
+	int nw;
 
 	for (i = 0; i < n; i++) {
 		if (objs[i].self)
@@ -679,17 +747,17 @@ static void survivors(struct obj *objs, size_t n)
 	self_line("also alive", self);
 	if (!nr)
 		return;
-	printf("  %-5s %8s %-16s %-24s %s\n", "KIND", "ID", "NAME", "TYPE",
-	       "CREATED BY");
+	nw = name_width(objs, n);
+	printf("  %-5s %8s %-*s %-24s %s\n", "KIND", "ID", nw, "NAME", "TYPE", "CREATED BY");
 	for (i = 0; i < n && listed < MAX_ALIVE_LISTED; i++) {
 		const struct obj *o = &objs[i];
 
 		if (o->self || !alive(o))
 			continue;
 		snprintf(pid, sizeof(pid), o->pid ? "%u" : "-", o->pid);
-		printf("  %-5s %8u %-16s %-24s %s %s%s\n", kind_names[o->kind],
-		       o->id, printable(obj_name(o), name, sizeof(name)), o->type, pid,
-		       printable(o->comm ? o->comm : "-", comm, sizeof(comm)),
+		printf("  %-5s %8u %-*s %-24s %s %s%s\n", kind_names[o->kind], o->id, nw,
+		       fit_cut(printable(obj_name(o), name, sizeof(name)), nw, cut, sizeof(cut)),
+		       o->type, pid, printable(o->comm ? o->comm : "-", comm, sizeof(comm)),
 		       o->synthesised ? " (existed at start)" : "");
 		listed++;
 	}
@@ -708,6 +776,25 @@ static void events_line(const struct timeline *tl)
 		printf("%s %s (%zu samples)", i ? "," : "",
 		       in->events[i].name ? in->events[i].name : "-", tl->nr_samples[i]);
 	putchar('\n');
+}
+
+/* --comm: only the objects their tasks created (the recorder's own stay apart). */
+static void only_comms(struct collection *c, const struct report_profile_args *a)
+{
+	size_t i, j, n = 0;
+
+	if (!a->nr_comms)
+		return;
+	for (i = 0; i < c->nr; i++) {
+		for (j = 0; j < a->nr_comms; j++)
+			if (c->objs[i].comm && !strcmp(c->objs[i].comm, a->comms[j]))
+				break;
+		if (j < a->nr_comms)
+			c->objs[n++] = c->objs[i];
+		else
+			free(c->objs[i].comm);
+	}
+	c->nr = n;
 }
 
 static void summary(const char *path, const struct timeline *tl, const struct collection *c)
@@ -748,24 +835,33 @@ int cmd_report(int argc, char **argv)
 		.parser = report_parse,
 		.doc = report_doc,
 		.children = report_children,
+		.args_doc = "[FILE]",
 	};
 	struct collection c = {};
 	struct timeline tl;
+	const struct pd_capture *cap;
 	struct obj **v = NULL;
 	char err[300];
 	size_t i;
-	int ret = BPFREC_EXIT_OK;
+	int k, ret = BPFREC_EXIT_OK;
 
-	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &args))
+	if (argp_parse(&argp, argc, argv, ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &args)) {
+		free(args.profile.comm_list);
 		return BPFREC_EXIT_USAGE;
-	if (cmd_help_shown())
+	}
+	if (cmd_help_shown()) {
+		free(args.profile.comm_list);
 		return BPFREC_EXIT_OK;
+	}
 	input = args.input;
 	if (!args.lifecycle) {
 		ret = report_profile(input, &args.profile);
-		if (ret != REPORT_NO_PROFILE)
+		if (ret != REPORT_NO_PROFILE) {
+			free(args.profile.comm_list);
 			return ret;
+		}
 	}
+	width = fit_output_width(args.profile.wide);
 	ret = BPFREC_EXIT_OK;
 	if (timeline_open(&tl, input, err, sizeof(err))) {
 		fprintf(stderr, "bpfrec report: %s: %s\n", input, err);
@@ -782,9 +878,16 @@ int cmd_report(int argc, char **argv)
 		ret = BPFREC_EXIT_ERROR;
 		goto out;
 	}
+	cap = pd_reader_capture(tl.reader);
+	for (k = 0; k < NR_KINDS; k++)
+		recorded[k] = k == K_PROG || c.recorded[k] ||
+			      (cap && cap->flags & PD_CAP_BPF_OBJ_EVENT);
+	only_comms(&c, &args.profile);
 	for (i = 0; i < c.nr; i++)
 		v[i] = &c.objs[i];
 	summary(input, &tl, &c);
+	if (args.profile.header_only)
+		goto flush;
 	by_type(v, c.nr);
 	if (by_process(v, c.nr) || lifetimes(c.objs, c.nr) || map_lifetimes(c.objs, c.nr) ||
 	    link_changes(&c)) {
@@ -793,6 +896,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	survivors(c.objs, c.nr);
+flush:
 	if (pd_reader_repaired(tl.reader))
 		fprintf(stderr, "bpfrec report: %s: %llu oversized side-band records repaired (a stock kernel bug with several listeners)\n",
 			input, (unsigned long long)pd_reader_repaired(tl.reader));
@@ -804,6 +908,7 @@ int cmd_report(int argc, char **argv)
 		ret = BPFREC_EXIT_ERROR;
 	}
 out:
+	free(args.profile.comm_list);
 	free(v);
 	collection_free(&c);
 	timeline_close(&tl);

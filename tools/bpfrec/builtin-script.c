@@ -13,6 +13,8 @@
 #include <sys/ioctl.h>
 #include <bpf/libbpf.h>
 #include "builtin.h"
+#include "util/fit.h"
+#include "util/intern.h"
 #include "util/json.h"
 #include "util/output_decode.h"
 #include "util/perf_data/oversized.h"
@@ -34,8 +36,35 @@ static const char *const kind_names[K_NR] = {
 #define MAX_FILTER	16
 #define DEFAULT_WIDTH	160
 
+/* The columns of a text line (-F), as bits. */
+enum field {
+	F_TIME, F_CPU, F_PID, F_TID, F_COMM, F_EVENT, F_ID, F_NAME, F_TYPE, F_TAG, F_DETAILS,
+	F_CALLCHAIN, NR_FIELDS
+};
+#define ALL_FIELDS	((1U << NR_FIELDS) - 1)
+
+/* -F's names, perf script's first: each the columns it shows. */
+static const struct {
+	const char *name;
+	unsigned int fields;
+} field_names[] = {
+	{ "comm", 1U << F_COMM }, { "tid", 1U << F_TID }, { "pid", 1U << F_PID },
+	{ "time", 1U << F_TIME }, { "cpu", 1U << F_CPU }, { "event", 1U << F_EVENT },
+	{ "trace", 1U << F_DETAILS }, { "period", 1U << F_DETAILS },
+	{ "ip", 1U << F_CALLCHAIN }, { "sym", 1U << F_NAME | 1U << F_CALLCHAIN },
+	{ "symoff", 1U << F_NAME | 1U << F_CALLCHAIN }, { "dso", 1U << F_CALLCHAIN },
+	{ "id", 1U << F_ID }, { "name", 1U << F_NAME }, { "type", 1U << F_TYPE },
+	{ "tag", 1U << F_TAG }, { "details", 1U << F_DETAILS },
+};
+
+#define NR_FIELD_NAMES	(sizeof(field_names) / sizeof(field_names[0]))
+
 struct script_args {
 	const char *input;
+	unsigned int fields;		/* -F: enum field bits */
+	bool wide;			/* --wide: names never cut */
+	char *decode[MAX_FILTER];	/* --decode MAP=STRUCT, split at '=' */
+	int nr_decode;
 	bool json;
 	bool ksymbol;			/* programs' images too */
 	unsigned int kinds;		/* 1 << enum kind; 0: all */
@@ -49,7 +78,8 @@ struct script_args {
 	unsigned long cut;		/* lines are cut there (0: never) */
 };
 
-enum { OPT_JSON = 0x100, OPT_KSYMBOL, OPT_KINDS, OPT_PID, OPT_COMM, OPT_WIDTH };
+enum { OPT_JSON = 0x100, OPT_KSYMBOL, OPT_KINDS, OPT_PID, OPT_COMM, OPT_WIDTH, OPT_WIDE,
+       OPT_DECODE };
 
 static const struct argp_option script_options[] = {
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line, every record whole", 0 },
@@ -61,8 +91,14 @@ static const struct argp_option script_options[] = {
 	  "Also the KSYMBOL lines of programs' JIT images (else folded into PROG_LOAD and "
 	  "PROG_UNLOAD)", 0 },
 	{ "width", OPT_WIDTH, "COLUMNS", 0,
-	  "Fit text lines to COLUMNS, cutting what is longer with '~' (0: never; default: the "
-	  "terminal's width, not cut into a pipe)", 0 },
+	  "Fit text lines to COLUMNS: names cut in the middle ('" FIT_MARK "'), lines wrapped "
+	  "(0: never; default: the terminal's width, 160 columns into a pipe)", 0 },
+	{ "wide", OPT_WIDE, NULL, 0, "Names whole, however long, and lines never wrapped", 0 },
+	{ "decode", OPT_DECODE, "MAP=STRUCT", 0,
+	  "Decode the records of the objects' map MAP as struct STRUCT of their BTF (repeatable)", 0 },
+	{ "fields", 'F', "FIELD[,FIELD...]", 0,
+	  "Only these columns: comm, tid, pid, time, cpu, event, trace, period, ip, sym, symoff, "
+	  "dso (perf's), id, name, type, tag, details; +FIELD adds to the default, -FIELD removes", 0 },
 	{ 0 }
 };
 
@@ -161,6 +197,33 @@ static error_t parse_pids(struct argp_state *state, struct script_args *a, const
 	return a->nr_pids ? 0 : cmd_usage_error(state, "%s", "--pid wants process ids");
 }
 
+/* -F a,b or -F +a,-b (perf script's form, without the event type). */
+static error_t parse_fields(struct argp_state *state, struct script_args *a, const char *arg)
+{
+	char tok[64];
+	bool rel = *arg == '+' || *arg == '-';
+	size_t i;
+
+	if (strchr(arg, ':'))
+		return cmd_usage_error(state, "-F %s: fields by event type are not taken, -F FIELD,... is", arg);
+	a->fields = rel ? ALL_FIELDS : 0;
+	while (next_item(&arg, tok, sizeof(tok))) {
+		const char *name = tok + (*tok == '+' || *tok == '-');
+
+		for (i = 0; i < NR_FIELD_NAMES && strcmp(name, field_names[i].name); i++)
+			;
+		if (i == NR_FIELD_NAMES)
+			return cmd_usage_error(state, "unknown field '%s': comm, tid, pid, time, cpu, event, trace, period, ip, sym, symoff, dso, id, name, type, tag or details", name);
+		if ((*tok == '+' || *tok == '-') != rel)
+			return cmd_usage_error(state, "-F %s: all fields with + or -, or none", tok);
+		if (*tok == '-')
+			a->fields &= ~field_names[i].fields;
+		else
+			a->fields |= field_names[i].fields;
+	}
+	return a->fields ? 0 : cmd_usage_error(state, "%s", "-F wants fields");
+}
+
 static error_t parse_comms(struct argp_state *state, struct script_args *a, const char *arg)
 {
 	while (a->nr_comms < MAX_FILTER &&
@@ -180,6 +243,7 @@ static error_t script_parse(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_INIT:
 		/* -i belongs to input_argp */
 		state->child_inputs[0] = &a->input;
+		a->fields = ALL_FIELDS;
 		break;
 	case OPT_JSON:
 		a->json = true;
@@ -187,6 +251,21 @@ static error_t script_parse(int key, char *arg, struct argp_state *state)
 	case OPT_KSYMBOL:
 		a->ksymbol = true;
 		break;
+	case 'F':
+		return parse_fields(state, a, arg);
+	case OPT_WIDE:
+		a->wide = true;
+		break;
+	case OPT_DECODE: {
+		char *eq = strchr(arg, '=');
+
+		if (!eq || eq == arg || !eq[1])
+			return cmd_usage_error(state, "--decode wants MAP=STRUCT, not '%s'", arg);
+		if (a->nr_decode == MAX_FILTER)
+			return cmd_usage_error(state, "--decode: at most %d maps", MAX_FILTER);
+		a->decode[a->nr_decode++] = arg;
+		break;
+	}
 	case OPT_KINDS:
 		return parse_kinds(state, a, arg);
 	case OPT_PID:
@@ -232,7 +311,7 @@ struct row {
 	struct kv kv[MAX_DETAILS];
 	int nr_kv;
 	char event_buf[32];
-	char type_buf[32];
+	char type_buf[160];
 	char scratch[2][1024];		/* joined lists of ids and names */
 	char out[4096];			/* a decoded record's fields */
 };
@@ -557,9 +636,30 @@ static struct outputs {
 	size_t nr;
 } outputs;
 
-static const struct output_decoder *decoder(const struct timeline *tl, int event,
-					    const char *map, __u32 *map_id)
+/* --decode's struct for @map, NULL when not named. */
+static const struct script_args *the_args;
+
+static const char *decode_as(const char *map, char *buf, size_t len)
 {
+	int i;
+
+	for (i = 0; the_args && i < the_args->nr_decode; i++) {
+		const char *eq = strchr(the_args->decode[i], '=');
+
+		if ((size_t)(eq - the_args->decode[i]) == strlen(map) &&
+		    !strncmp(the_args->decode[i], map, eq - the_args->decode[i])) {
+			snprintf(buf, len, "%s", eq + 1);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static const struct output_decoder *decoder(const struct timeline *tl, int event,
+					    const char *map, size_t size, __u32 *map_id)
+{
+	char want[128];
+
 	struct outputs *o = &outputs;
 
 	if (!o->nr) {
@@ -572,7 +672,8 @@ static const struct output_decoder *decoder(const struct timeline *tl, int event
 	}
 	if (!o->tried[event]) {
 		o->tried[event] = true;
-		o->dec[event] = output_decoder_new(tl->reader, map, &o->map_id[event]);
+		o->dec[event] = output_decoder_new(tl->reader, map, decode_as(map, want, sizeof(want)),
+						   size, &o->map_id[event]);
 	}
 	*map_id = o->map_id[event];
 	return o->dec[event];
@@ -641,6 +742,9 @@ static const char *const where_names[] = {
 	[SV_USER] = "user", [SV_KERNEL] = "kernel", [SV_BPF] = "bpf",
 };
 
+static bool context_marker(__u64 ip);
+static const char *frame_sym(const struct pd_sample *s, __u64 i, __u64 *off, const char **dso);
+
 /* Where the sample hit (TYPE), its symbol (NAME), and what the event says. */
 static void sample_row(struct row *r, const struct timeline *tl)
 {
@@ -651,6 +755,7 @@ static void sample_row(struct row *r, const struct timeline *tl)
 	__u64 off;
 	int i, n;
 
+	sample_view_kernel_text(&view, tl->kernel_text);
 	r->type = where_names[sample_view_where(&view, s->ip)];
 	r->name = addr_sym(s->pid, s->ip, false, &off, &dso);
 	kv_num(r, "ip", KV_HEX, s->ip);
@@ -672,6 +777,13 @@ static void sample_row(struct row *r, const struct timeline *tl)
 	case SV_OFFCPU:
 		r->event = SV_OFFCPU_EVENT;
 		kv_num(r, "off_cpu_ns", KV_U64, s->period);
+		/* where the task waits: the first frame that is not the profiler's */
+		for (i = 0; sv_profiler_frame(r->name) && i < (int)s->nr_callchain; i++) {
+			if (context_marker(s->callchain[i]))
+				continue;
+			r->name = frame_sym(s, i, &off, &dso);
+			r->type = where_names[sample_view_where(&view, s->callchain[i])];
+		}
 		break;
 	default:
 		r->event = ev->name ? ev->name : "sample";
@@ -711,10 +823,26 @@ static const char *frame_sym(const struct pd_sample *s, __u64 i, __u64 *off, con
 	return addr_sym(s->pid, s->callchain[i], ret, off, dso);
 }
 
+static bool offcpu_row(const struct row *r)
+{
+	return r->event && !strcmp(r->event, SV_OFFCPU_EVENT);
+}
+
+/*
+ * Off CPU, the leading kernel frames of the profiler's own handler
+ * (*@lead while they come) are not the task's: left out, as report does.
+ */
+static bool profiler_frame(bool *lead, const char *sym, const char *dso)
+{
+	*lead = *lead && !dso && sv_profiler_frame(sym);
+	return *lead;
+}
+
 /* The stack, perf's way: one frame a line, under its sample. */
 static void print_callchain(const struct row *r)
 {
 	const struct pd_sample *s = &r->e->sample;
+	bool lead = offcpu_row(r);
 	unsigned long long addr;
 	const char *sym, *dso;
 	__u64 i, off;
@@ -723,6 +851,8 @@ static void print_callchain(const struct row *r)
 		if (context_marker(s->callchain[i]))
 			continue;
 		sym = frame_sym(s, i, &off, &dso);
+		if (profiler_frame(&lead, sym, dso))
+			continue;
 		addr = s->callchain[i];
 		if (sym && dso)
 			printf("\t%16llx %s+0x%llx (%s)\n", addr, sym, (unsigned long long)off,
@@ -751,6 +881,7 @@ static void json_callchain(struct json *j, const struct row *r)
 	size_t len = 0;
 	bool first = true;
 	__u64 i, off;
+	bool lead = offcpu_row(r);
 	FILE *f = open_memstream(&text, &len);
 
 	if (!f) {
@@ -762,6 +893,8 @@ static void json_callchain(struct json *j, const struct row *r)
 		if (context_marker(s->callchain[i]))
 			continue;
 		sym = frame_sym(s, i, &off, &dso);
+		if (profiler_frame(&lead, sym, dso))
+			continue;
 		addr = s->callchain[i];
 		o = off;
 		if (sym && dso)
@@ -801,7 +934,7 @@ static void output_row(struct row *r, const struct timeline *tl)
 
 	r->event = output_channel(tl->info->events[r->e->event].name, &map);
 	r->name = map;
-	d = decoder(tl, r->e->event, map, &r->id);
+	d = decoder(tl, r->e->event, map, s->raw_size, &r->id);
 	r->has_id = r->id != 0;
 	if (d)
 		n = output_decode(d, s->raw, s->raw_size, f, MAX_DETAILS, r->out, sizeof(r->out));
@@ -811,7 +944,7 @@ static void output_row(struct row *r, const struct timeline *tl)
 		kv_str(r, "data", r->out);
 		return;
 	}
-	snprintf(r->type_buf, sizeof(r->type_buf), "struct %s", map);
+	snprintf(r->type_buf, sizeof(r->type_buf), "struct %s", output_decoder_struct(d));
 	r->type = r->type_buf;
 	for (i = 0; i < n; i++) {
 		if (f[i].is_num)
@@ -828,6 +961,10 @@ static void build_row(struct row *r, const struct timeline *tl,
 	r->e = e;
 	r->comm = timeline_comm(tl, e);
 	r->self = timeline_self(tl, e);
+	/* a sample of the idle task, which has no COMM record: perf calls it swapper */
+	if (!r->comm && e->type == PERF_RECORD_SAMPLE && !e->sample.tid &&
+	    sample_view_kind(&tl->info->events[e->event]) != SV_NONE)
+		r->comm = "swapper";
 	switch (e->type) {
 	case PERF_RECORD_BPF_EVENT:
 		bpf_row(r, tl->reader);
@@ -862,10 +999,12 @@ struct widths {
 };
 
 static const struct widths min_widths = { 8, 7, 16, 12, 16, 20 };
-/* a BPF symbol, bpf_prog_<tag>_<name>, takes 26 + the name */
-static const struct widths max_widths = { 20, 23, 16, 16, 56, 32 };
-/* what the columns leave to the details, at least, in a line of --width */
+/* names are as long as they are: fit_width() narrows them to the line */
+static const struct widths max_widths = { 20, 23, 16, 16, 512, 64 };
+/* what the columns leave to the details, at least, in a line that wraps */
 #define DETAILS_ROOM	32
+/* a wrapped line goes on after this */
+#define WRAP_INDENT	"    "
 #define CPU_WIDTH	5
 #define ID_WIDTH	6
 #define TAG_WIDTH	16
@@ -935,13 +1074,14 @@ static void fit_widths(struct widths *w, const struct row *r)
 }
 
 /*
- * Within @width columns, the columns leave DETAILS_ROOM to the details:
+ * Within @width columns (and DETAILS_ROOM more when lines wrap, @room):
  * the name gives way first, then the type, down to their least widths.
  */
-static void fit_width(struct widths *w, unsigned long width)
+static void fit_width(struct widths *w, unsigned long width, bool room)
 {
 	int fixed = w->time + CPU_WIDTH + w->pidtid + w->comm + w->event + ID_WIDTH + w->name +
-		    w->type + TAG_WIDTH + 9, over = fixed + DETAILS_ROOM - (int)width, cut;
+		    w->type + TAG_WIDTH + 9,
+	    over = fixed + (room ? DETAILS_ROOM : 0) - (int)width, cut;
 
 	if (!width || over <= 0)
 		return;
@@ -972,31 +1112,50 @@ static void __attribute__((format(printf, 2, 3))) put(struct line *l, const char
 		l->len += (size_t)n < sizeof(l->buf) - l->len ? (size_t)n : sizeof(l->buf) - 1 - l->len;
 }
 
-/* @s, escaped, left-aligned in @width columns, cut to fit, then a space. */
+/* @s, escaped, left-aligned in @width columns, cut in the middle to fit, then a space. */
 static void put_col(struct line *l, const char *s, int width)
 {
-	char text[TEXT_LEN];
+	char text[TEXT_LEN], cut[TEXT_LEN];
 
 	printable(s, text, sizeof(text));
-	if ((int)strlen(text) > width)
-		put(l, "%.*s~ ", width - 1, text);
-	else
-		put(l, "%-*s ", width, text);
+	put(l, "%-*s ", width, fit_cut(text, width, cut, sizeof(cut)));
 }
 
+/* The end of the text from @s to @end without its trailing spaces. */
+static const char *trimmed(const char *s, const char *end)
+{
+	while (end > s && end[-1] == ' ')
+		end--;
+	return end;
+}
+
+/*
+ * The line, wrapped at @width (0: never) at a space where there is one,
+ * the rest on lines of their own after WRAP_INDENT: nothing is cut.
+ */
 static void put_line(struct line *l, unsigned long width)
 {
-	if (width && l->len > width) {
-		l->buf[width - 1] = '~';
-		l->len = width;
-	}
+	const unsigned long indent = sizeof(WRAP_INDENT) - 1;
+	char *s = l->buf, *brk;
+	unsigned long room = width;
+
 	l->buf[l->len] = '\0';
-	puts(l->buf);
+	while (width > indent + 8 && strlen(s) > room) {
+		for (brk = s + room; brk > s && *brk != ' '; brk--)
+			;
+		if (brk == s)
+			brk = s + room;
+		printf("%.*s\n%s", (int)(trimmed(s, brk) - s), s, WRAP_INDENT);
+		s = brk + (*brk == ' ');
+		room = width - indent;
+	}
+	puts(s);
 }
 
-static void print_text(const struct row *r, const struct widths *w, unsigned long width)
+static void print_text(const struct row *r, const struct widths *w, unsigned long width,
+		       unsigned int f)
 {
-	char id[16], text[TEXT_LEN];
+	char id[16], pid[16], text[TEXT_LEN];
 	struct line l = {};
 	struct where wh;
 	int i;
@@ -1006,15 +1165,35 @@ static void print_text(const struct row *r, const struct widths *w, unsigned lon
 		snprintf(id, sizeof(id), "%u", r->id);
 	else
 		strcpy(id, "-");
-	put(&l, "%*s %*s %*s ", w->time, wh.time, CPU_WIDTH, wh.cpu, w->pidtid, wh.pidtid);
-	put_col(&l, row_comm(r), w->comm);
-	put_col(&l, r->event, w->event);
-	put(&l, "%*s ", ID_WIDTH, id);
-	put_col(&l, row_name(r), w->name);
-	put_col(&l, row_type(r), w->type);
+	if (f & 1U << F_TIME)
+		put(&l, "%*s ", w->time, wh.time);
+	if (f & 1U << F_CPU)
+		put(&l, "%*s ", CPU_WIDTH, wh.cpu);
+	if ((f & 1U << F_PID) && (f & 1U << F_TID))
+		put(&l, "%*s ", w->pidtid, wh.pidtid);
+	else if (f & (1U << F_PID | 1U << F_TID))
+		put(&l, "%*s ", ID_WIDTH + 1, !r->e->has_sample ? "-" :
+		    (snprintf(pid, sizeof(pid), "%u", f & 1U << F_PID ? r->e->sample.pid :
+			      r->e->sample.tid), pid));
+	if (f & 1U << F_COMM)
+		put_col(&l, row_comm(r), w->comm);
+	if (f & 1U << F_EVENT)
+		put_col(&l, r->event, w->event);
+	if (f & 1U << F_ID)
+		put(&l, "%*s ", ID_WIDTH, id);
+	if (f & 1U << F_NAME)
+		put_col(&l, row_name(r), w->name);
+	if (f & 1U << F_TYPE)
+		put_col(&l, row_type(r), w->type);
 	/* padded only when details follow: no line ends in spaces */
-	put(&l, r->nr_kv ? "%-*s" : "%.*s", TAG_WIDTH, r->tag[0] ? r->tag : "-");
-	for (i = 0; i < r->nr_kv; i++) {
+	if (f & 1U << F_TAG)
+		put(&l, r->nr_kv && (f & 1U << F_DETAILS) ? "%-*s" : "%.*s", TAG_WIDTH,
+		    r->tag[0] ? r->tag : "-");
+	/* no line ends in spaces */
+	if (!r->nr_kv || !(f & 1U << F_DETAILS))
+		while (l.len && l.buf[l.len - 1] == ' ')
+			l.len--;
+	for (i = 0; (f & 1U << F_DETAILS) && i < r->nr_kv; i++) {
 		const struct kv *kv = &r->kv[i];
 
 		switch (kv->kind) {
@@ -1035,13 +1214,35 @@ static void print_text(const struct row *r, const struct widths *w, unsigned lon
 	put_line(&l, width);
 }
 
-static void print_header(const struct widths *w, unsigned long width)
+static void print_header(const struct widths *w, unsigned long width, unsigned int f)
 {
 	struct line l = {};
 
-	put(&l, "#%*s %*s %*s %-*s %-*s %*s %-*s %-*s %-*s %s", w->time - 1, "TIME", CPU_WIDTH,
-	    "CPU", w->pidtid, "PID/TID", w->comm, "COMM", w->event, "EVENT", ID_WIDTH, "ID",
-	    w->name, "NAME", w->type, "TYPE", TAG_WIDTH, "TAG", "DETAILS");
+	put(&l, "#");
+	if (f & 1U << F_TIME)
+		put(&l, "%*s ", w->time - 1, "TIME");
+	if (f & 1U << F_CPU)
+		put(&l, "%*s ", CPU_WIDTH - (l.len == 1), "CPU");
+	if ((f & 1U << F_PID) && (f & 1U << F_TID))
+		put(&l, "%*s ", w->pidtid - (l.len == 1), "PID/TID");
+	else if (f & (1U << F_PID | 1U << F_TID))
+		put(&l, "%*s ", ID_WIDTH + 1 - (l.len == 1), f & 1U << F_PID ? "PID" : "TID");
+	if (f & 1U << F_COMM)
+		put(&l, "%-*s ", w->comm - (l.len == 1), "COMM");
+	if (f & 1U << F_EVENT)
+		put(&l, "%-*s ", w->event - (l.len == 1), "EVENT");
+	if (f & 1U << F_ID)
+		put(&l, "%*s ", ID_WIDTH - (l.len == 1), "ID");
+	if (f & 1U << F_NAME)
+		put(&l, "%-*s ", w->name - (l.len == 1), "NAME");
+	if (f & 1U << F_TYPE)
+		put(&l, "%-*s ", w->type - (l.len == 1), "TYPE");
+	if (f & 1U << F_TAG)
+		put(&l, "%-*s ", TAG_WIDTH - (l.len == 1), "TAG");
+	if (f & 1U << F_DETAILS)
+		put(&l, "DETAILS");
+	while (l.len && l.buf[l.len - 1] == ' ')
+		l.len--;
 	put_line(&l, width);
 }
 
@@ -1054,13 +1255,17 @@ static void set_width(struct script_args *a)
 {
 	struct winsize ws;
 
+	if (a->wide) {
+		a->budget = a->cut = 0;
+		return;
+	}
 	if (a->width_set) {
 		a->budget = a->cut = a->width;
 		return;
 	}
 	a->budget = DEFAULT_WIDTH;
 	if (isatty(STDOUT_FILENO)) {
-		if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 80)
+		if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 40)
 			a->budget = ws.ws_col;
 		a->cut = a->budget;
 	}
@@ -1164,14 +1369,32 @@ static void print_json(const struct row *r)
 	json_end(&j);
 }
 
+/* *@width raised until the cuts of the strings of @t are distinct. */
+static int unique_width(const struct intern *t, int *width)
+{
+	const char **v = calloc(t->nr ? t->nr : 1, sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < t->nr; i++)
+		v[i] = intern_str_get(t, i);
+	*width = fit_unique_width(v, t->nr, *width);
+	free(v);
+	return 0;
+}
+
 /* The widest value of each text column over the file: a first reading. */
 static int measure(const struct script_args *args, struct widths *w, char *err,
 		   size_t errlen)
 {
-	char warn[200];
+	struct intern names = {}, types = {};
+	char warn[200], text[TEXT_LEN];
 	struct timeline tl;
 	struct tl_event e;
 	struct row row;
+	struct widths natural;
+	__u32 id;
 	int ret;
 
 	if (timeline_open(&tl, args->input, err, errlen))
@@ -1181,12 +1404,29 @@ static int measure(const struct script_args *args, struct widths *w, char *err,
 		if (!shown(&tl, &e))
 			continue;
 		build_row(&row, &tl, &e);
-		if (wanted(args, &row))
-			fit_widths(w, &row);
+		if (!wanted(args, &row))
+			continue;
+		fit_widths(w, &row);
+		/* the distinct names and types: their cuts must stay distinct */
+		if (intern_str(&names, printable(row_name(&row), text, sizeof(text)), &id) ||
+		    intern_str(&types, printable(row_type(&row), text, sizeof(text)), &id)) {
+			snprintf(err, errlen, "out of memory");
+			ret = -ENOMEM;
+			break;
+		}
 	}
 	view_close();
 	timeline_close(&tl);
-	fit_width(w, args->budget);
+	natural = *w;
+	fit_width(w, args->budget, args->cut != 0);
+	if (!ret && w->name < natural.name)
+		ret = unique_width(&names, &w->name);
+	if (!ret && w->type < natural.type)
+		ret = unique_width(&types, &w->type);
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	intern_free(&names);
+	intern_free(&types);
 	return ret;
 }
 
@@ -1206,7 +1446,7 @@ static int print(const struct script_args *args, const struct widths *w, char *e
 	if (warn[0])
 		fprintf(stderr, "bpfrec script: warning: %s: %s\n", args->input, warn);
 	if (!args->json)
-		print_header(w, args->cut);
+		print_header(w, args->cut, args->fields);
 	while ((ret = timeline_next(&tl, &e, err, errlen)) > 0) {
 		if (!shown(&tl, &e))
 			continue;
@@ -1216,8 +1456,8 @@ static int print(const struct script_args *args, const struct widths *w, char *e
 		if (args->json) {
 			print_json(&row);
 		} else {
-			print_text(&row, w, args->cut);
-			if (e.type == PERF_RECORD_SAMPLE)
+			print_text(&row, w, args->cut, args->fields);
+			if (e.type == PERF_RECORD_SAMPLE && (args->fields & 1U << F_CALLCHAIN))
 				print_callchain(&row);
 		}
 	}
@@ -1240,6 +1480,7 @@ int cmd_script(int argc, char **argv)
 		.parser = script_parse,
 		.doc = script_doc,
 		.children = script_children,
+		.args_doc = "[FILE]",
 	};
 	struct widths w = min_widths;
 	char err[300];
@@ -1249,6 +1490,7 @@ int cmd_script(int argc, char **argv)
 	if (cmd_help_shown())
 		return BPFREC_EXIT_OK;
 	set_width(&args);
+	the_args = &args;
 	/* text columns fit the whole file: read it twice rather than keep it */
 	if ((!args.json && measure(&args, &w, err, sizeof(err))) ||
 	    print(&args, &w, err, sizeof(err))) {

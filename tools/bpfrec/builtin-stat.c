@@ -357,6 +357,7 @@ struct stat_run {
 	struct stat_progs progs;
 	struct stat_events es;
 	struct stat_profile prof;
+	__u64 last_read;		/* -b by the stats: when the totals were read */
 	struct stat_count *counts;
 	struct workload wl;
 	struct stat_record rec;		/* -o */
@@ -441,18 +442,65 @@ static int record_counts(struct stat_run *r, __u64 now)
 }
 
 /* The time is taken after the reading: the counts are up to then. */
+/*
+ * -b by the run time stats: the targets unloaded since the last reading,
+ * said once each; their counts stop there.  None left: the session ends.
+ */
+static void say_gone(struct stat_run *r)
+{
+	struct stat_target *t;
+	int i;
+
+	for (i = 0; i < r->prof.nr; i++) {
+		t = &r->prof.t[i];
+		if (!t->gone || t->gone_said)
+			continue;
+		fprintf(stderr, "bpfrec stat: -b: program %u (%s) was unloaded: counted until %.3f s, its last runs since then not\n",
+			t->id, t->name, (r->last_read - r->start) / 1e9);
+		t->gone_said = true;
+	}
+	if (r->prof.nr && !stat_profile_alive(&r->prof))
+		r->stop = true;
+}
+
+/* Refresh -b's totals by the stats: an unload loses no more than REFRESH_MS. */
+static int refresh(struct stat_run *r)
+{
+	int err;
+
+	if (r->o.mode != MODE_PROFILE || !r->prof.by_stats)
+		return 0;
+	err = stat_profile_read(&r->prof);
+	if (err) {
+		fprintf(stderr, "bpfrec stat: reading the counts: %s\n", strerror(-err));
+		return err;
+	}
+	say_gone(r);
+	r->last_read = mono_ns();
+	return 0;
+}
+
 static int show_counts(struct stat_run *r, bool total, __u64 *now)
 {
 	bool bperf = r->o.mode == MODE_BPERF;
-	int err = bperf ? stat_bperf_read(&r->o.bperf) : stat_profile_read(&r->prof), n;
+	int err = bperf ? stat_bperf_read(&r->o.bperf) : stat_profile_read(&r->prof), n, i;
 
 	if (err) {
 		fprintf(stderr, "bpfrec stat: reading the counts: %s\n", strerror(-err));
 		return err;
 	}
 	*now = mono_ns();
+	if (!bperf)
+		say_gone(r);
 	n = bperf ? stat_bperf_counts(&r->o.bperf, total, r->counts) :
 		    stat_profile_counts(&r->prof, total, r->counts);
+	/* an unloaded target's last counts are shown once; none left, no lines */
+	for (i = 0; !bperf && i < r->prof.nr; i++)
+		r->prof.t[i].gone_shown |= r->prof.t[i].gone;
+	if (!bperf)
+		r->last_read = *now;
+	if (!n)
+		return 0;
 	stat_print_counts(&r->pr, (*now - r->start) / 1e9, total ? *now - r->start : *now - r->last,
 			  r->counts, n);
 	return r->o.output ? record_counts(r, *now) : 0;
@@ -578,6 +626,9 @@ static int owner_gone(struct stat_run *r, int i)
 	return err;
 }
 
+/* How often -b reads the stats of its targets, between prints too. */
+#define REFRESH_MS	100
+
 static int loop(struct stat_run *r)
 {
 	struct epoll_event evs[4];
@@ -585,9 +636,12 @@ static int loop(struct stat_run *r)
 	__u64 ticks;
 
 	while (!r->stop) {
-		n = epoll_wait(r->epfd, evs, 4, -1);
+		n = epoll_wait(r->epfd, evs, 4, r->prof.by_stats ? REFRESH_MS : -1);
 		if (n < 0 && errno != EINTR)
 			return -errno;
+		err = refresh(r);
+		if (err)
+			return err;
 		for (i = 0; i < n; i++) {
 			switch (evs[i].data.u64) {
 			case EV_SIGNAL:
@@ -694,7 +748,7 @@ static int run(struct stat_run *r)
 	err = open_mode(r);
 	if (err)
 		return err;
-	r->start = r->last = mono_ns();
+	r->start = r->last = r->last_read = mono_ns();
 	err = arm_timers(r);
 	if (err) {
 		fprintf(stderr, "bpfrec stat: timers: %s\n", strerror(-err));
@@ -705,7 +759,11 @@ static int run(struct stat_run *r)
 		return -ECHILD;
 	}
 	err = loop(r);
-	if (!err)
+	/*
+	 * With -I, the intervals were shown: when the targets were all
+	 * unloaded, no last one of what remains (a few ms without runs)
+	 */
+	if (!err && !(r->o.interval_ms && r->prof.nr && !stat_profile_alive(&r->prof)))
 		err = show(r, true);
 	if (!err && r->o.hist)
 		stat_profile_print_hist(&r->prof, stdout, r->o.json);

@@ -45,6 +45,12 @@ struct report_profile_args {
 	const char *svg;		/* --svg FILE */
 	const char *kallsyms;		/* --kallsyms FILE */
 	bool off_cpu, wall, folded, json;
+	bool stacks;			/* -g: each stack, not the table */
+	bool header_only;		/* --header-only */
+	bool wide;			/* --wide: names never cut */
+	char *comm_list;		/* --comm COMM[,COMM...], split in place */
+	const char *comms[16];
+	size_t nr_comms;
 };
 
 extern const struct argp report_profile_argp;

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What every command's options have in common: -h/--help and --usage
- * (argp's own help, with "-?", is off: ARGP_NO_HELP), and errors of one
+ * (argp's own help, with "-?", is off: ARGP_NO_HELP), -v/-vv and -q
+ * (util/debug.h), and errors of one
  * line, "bpfrec CMD: what is wrong (see bpfrec CMD --help)", where argp's
  * take two (ARGP_NO_ERRS).  CMD is argv[0] as the dispatcher passes it.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include "builtin.h"
+#include "util/debug.h"
 
 enum { OPT_USAGE = 0x7f00 };
 
@@ -43,6 +45,9 @@ bool cmd_help_shown(void)
 static const struct argp_option help_options[] = {
 	{ "help", 'h', NULL, 0, "Show this help", -1 },
 	{ "usage", OPT_USAGE, NULL, 0, "Show a short usage message", -1 },
+	{ "verbose", 'v', NULL, 0,
+	  "Say more: libbpf's messages and the verifier's logs (-vv: libbpf's debug messages too)", -1 },
+	{ "quiet", 'q', NULL, 0, "Say nothing but errors and warnings (no progress lines)", -1 },
 	{ 0 }
 };
 
@@ -51,9 +56,17 @@ static error_t help_parse(int key, char *arg, struct argp_state *state)
 	char name[64];
 
 	(void)arg;
-	if (key == ARGP_KEY_INIT) {
+	switch (key) {
+	case ARGP_KEY_INIT:
 		/* a process may run several commands: its tests do */
 		said = shown = false;
+		verbose = 0;
+		return 0;
+	case 'v':
+		verbose = verbose < 0 ? 1 : verbose + 1;
+		return 0;
+	case 'q':
+		verbose = -1;
 		return 0;
 	}
 	if (key != 'h' && key != OPT_USAGE)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * -i FILE, the input of the commands that read a perf.data (script,
- * report), the default file when it is not given, and the refusal of
- * any other argument or option.
+ * report), also named as their one argument, the default file when it
+ * is not given, and the refusal of any other argument or option.
  */
 #include <stdio.h>
 #include <sys/stat.h>
@@ -49,7 +49,12 @@ static error_t input_parse(int key, char *arg, struct argp_state *state)
 		*input = arg;
 		break;
 	case ARGP_KEY_ARG:
-		return cmd_usage_error(state, "unexpected argument '%s'", arg);
+		/* the file may be named without -i, once */
+		if (*input)
+			return cmd_usage_error(state, "unexpected argument '%s' (the input is %s)",
+					       arg, *input);
+		*input = arg;
+		break;
 	case ARGP_KEY_ERROR:
 		return cmd_bad_option(state);
 	case ARGP_KEY_END:

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "builtin.h"
 #include "util/out_file.h"
+#include "util/fit.h"
 #include "util/flamegraph.h"
 #include "util/profile_print.h"
 
@@ -22,6 +23,11 @@ enum {
 	OPT_JSON,
 	OPT_KALLSYMS,
 	OPT_WALL,
+	OPT_STDIO,
+	OPT_NO_CHILDREN,
+	OPT_HEADER_ONLY,
+	OPT_COMM,
+	OPT_WIDE,
 };
 
 static const struct argp_option profile_options[] = {
@@ -35,6 +41,18 @@ static const struct argp_option profile_options[] = {
 	  "folded stacks, one line each: comm;root;...;leaf COUNT (samples, or ns with --off-cpu)", 0 },
 	{ "svg", OPT_SVG, "FILE", 0, "write an interactive flame graph to FILE", 0 },
 	{ "json", OPT_JSON, NULL, 0, "the table rows (or stacks) as JSON lines", 0 },
+	{ NULL, 'g', NULL, 0,
+	  "each stack whole with its share, the heaviest first (perf report -g), instead of the table", 0 },
+	{ "comm", OPT_COMM, "COMM[,COMM...]", 0,
+	  "only the samples (or objects) of tasks of these names", 0 },
+	{ "header-only", OPT_HEADER_ONLY, NULL, 0, "only the header lines of the report", 0 },
+	{ "wide", OPT_WIDE, NULL, 0,
+	  "names whole, however long (else columns fit the terminal, or 160 into a pipe, and a "
+	  "name cut in the middle shows '" FIT_MARK "')", 0 },
+	{ "stdio", OPT_STDIO, NULL, 0, "text on stdout: the only interface, taken for perf's sake", 0 },
+	{ "show-nr-samples", 'n', NULL, 0, "the Samples column: always shown, taken for perf's sake", 0 },
+	{ "no-children", OPT_NO_CHILDREN, NULL, 0,
+	  "self overhead only: what the table always shows, taken for perf's sake", 0 },
 	{ "kallsyms", OPT_KALLSYMS, "FILE", 0,
 	  "kernel symbols of the recording machine, for files that kept none (perf's): a copy of its /proc/kallsyms (default: this machine's, if the file was recorded here)", 0 },
 	{ 0 }
@@ -66,6 +84,37 @@ static error_t profile_parse(int key, char *arg, struct argp_state *state)
 	case OPT_KALLSYMS:
 		a->kallsyms = arg;
 		break;
+	case 'g':
+		a->stacks = true;
+		break;
+	case OPT_HEADER_ONLY:
+		a->header_only = true;
+		break;
+	case OPT_WIDE:
+		a->wide = true;
+		break;
+	case OPT_STDIO:
+	case 'n':
+	case OPT_NO_CHILDREN:
+		break;
+	case OPT_COMM: {
+		char *tok, *save = NULL;
+
+		free(a->comm_list);
+		a->comm_list = strdup(arg);
+		a->nr_comms = 0;
+		if (!a->comm_list)
+			return ENOMEM;
+		for (tok = strtok_r(a->comm_list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (a->nr_comms == sizeof(a->comms) / sizeof(a->comms[0]))
+				return cmd_usage_error(state, "--comm: at most %zu names",
+						       sizeof(a->comms) / sizeof(a->comms[0]));
+			a->comms[a->nr_comms++] = tok;
+		}
+		if (!a->nr_comms)
+			return cmd_usage_error(state, "%s", "--comm wants task names");
+		break;
+	}
 	case ARGP_KEY_END: {
 		struct profile_view v;
 		char err[128];
@@ -74,6 +123,8 @@ static error_t profile_parse(int key, char *arg, struct argp_state *state)
 			return cmd_usage_error(state, "%s", "--folded and --json are two outputs: choose one");
 		if (a->wall && a->off_cpu)
 			return cmd_usage_error(state, "%s", "--wall shows off-CPU time already: drop --off-cpu");
+		if (a->stacks && a->sort)
+			return cmd_usage_error(state, "%s", "-g shows stacks, --sort a table: choose one");
 		if (a->sort && profile_parse_sort(&v, a->sort, err, sizeof(err)))
 			return cmd_usage_error(state, "%s", err);
 		break;
@@ -91,7 +142,7 @@ const struct argp report_profile_argp = {
 
 bool report_profile_asked(const struct report_profile_args *a)
 {
-	return a->sort || a->off_cpu || a->wall || a->folded || a->svg || a->json;
+	return a->sort || a->off_cpu || a->wall || a->folded || a->svg || a->json || a->stacks;
 }
 
 /* Whether an event of the file takes samples: else it has no profile. */
@@ -233,7 +284,9 @@ static int pick_wall(const char *path, const struct profile *p, struct profile_v
 
 int report_profile(const char *path, const struct report_profile_args *a)
 {
-	struct profile_view v = { .off_cpu = a->off_cpu, .json = a->json, .wall = a->wall };
+	struct profile_view v = { .off_cpu = a->off_cpu, .json = a->json, .wall = a->wall,
+				  .width = fit_output_width(a->wide), .comms = a->comms,
+				  .nr_comms = a->nr_comms };
 	struct out_file out = { .fd = -1 };
 	struct profile p;
 	FILE *svg = NULL;
@@ -290,10 +343,12 @@ int report_profile(const char *path, const struct report_profile_args *a)
 		fprintf(strcmp(a->svg, "-") ? stdout : stderr,"bpfrec report: flame graph of %llu %s samples written to %s\n",
 		       (unsigned long long)p.event_samples[v.event],
 		       profile_event_name(&p, v.event), a->svg);
+	} else if (a->header_only) {
+		header(path, &p, &v);
 	} else {
 		if (!a->json)
 			header(path, &p, &v);
-		if (((a->off_cpu || a->wall) && !a->sort ? profile_print_stacks(&p, &v, stdout) :
+		if (((a->off_cpu || a->wall || a->stacks) && !a->sort ? profile_print_stacks(&p, &v, stdout) :
 		     profile_print_table(&p, &v, stdout)))
 			goto nomem;
 	}

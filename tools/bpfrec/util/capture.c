@@ -26,6 +26,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "util/capture.h"
+#include "util/debug.h"
 #include "util/facts.h"
 #include "util/perf_data/perf_data.h"
 #include "util/vmlinux_btf.h"
@@ -260,20 +261,16 @@ static int kind_retry(struct capture *c, int k, enum capture_path want)
 	return err;
 }
 
+/* Quiet but for -v, which shows why a kind failed (util/debug.h). */
 static int no_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
+	return debug_libbpf_verbose(level, fmt, ap);
 }
 
 /* What the recorder shows of libbpf once the capture is loaded. */
 static int warn_only(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (level != LIBBPF_WARN)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
+	return debug_libbpf_print(level, fmt, ap);
 }
 
 int capture_start(struct capture *c, const struct capture_opts *o,
@@ -287,8 +284,11 @@ int capture_start(struct capture *c, const struct capture_opts *o,
 
 	memset(c, 0, sizeof(*c));
 	c->events_fd = c->state_fd = c->calls_fd = c->btf_fd = -1;
-	if (o->path == CAPTURE_FENTRY && refused)
+	/* -v loads the capture all the same, for libbpf to say why it fails */
+	if (o->path == CAPTURE_FENTRY && refused && verbose <= 0)
 		return -EPERM;
+	if (o->path == CAPTURE_FENTRY)
+		refused = false;
 	err = shared_maps(c, o->buf_bytes);
 	if (err)
 		goto fail;

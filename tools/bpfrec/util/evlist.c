@@ -273,6 +273,8 @@ int evlist_add_tasks(struct evlist *el, const struct perf_event_attr *attr, cons
 	if (!ev->rings || !ev->ids || !ev->fds)
 		return -ENOMEM;
 	for (i = 0; i < el->nr_cpus; i++) {
+		if (el->only && (el->cpus[i] >= el->nr_only || !el->only[el->cpus[i]]))
+			continue;
 		if (tids) {
 			err = open_tasks(el, ev, i, tids, nr_tids);
 			if (err)
@@ -286,7 +288,7 @@ int evlist_add_tasks(struct evlist *el, const struct perf_event_attr *attr, cons
 		err = ring_setup(&ev->rings[ev->nr++], fd, el->cpus[i], el->ring_bytes);
 		if (err)
 			return err;
-		ev->ids[ev->nr_ids++] = ev->rings[i].id;
+		ev->ids[ev->nr_ids++] = ev->rings[ev->nr - 1].id;
 	}
 	return 0;
 }

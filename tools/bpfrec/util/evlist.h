@@ -39,6 +39,12 @@ struct evlist {
 	int nr_cpus;
 	size_t ring_bytes;		/* data bytes of each ring */
 	bool obj_events;		/* the side-band event has bpf_obj_event */
+	/*
+	 * The CPUs of the events added from now on (-C), indexed by CPU
+	 * number, @nr_only long; NULL: every CPU of the list.
+	 */
+	const bool *only;
+	int nr_only;
 };
 
 struct btf;
@@ -58,7 +64,7 @@ int evlist_init(struct evlist *el, unsigned int mmap_pages);
  * the series' bpf_obj_event when the kernel's BTF has it.
  */
 int evlist_add_sideband(struct evlist *el);
-/* @attr (disabled) opened on every CPU of the list. */
+/* @attr (disabled) opened on every CPU of the list (of el->only, when set). */
 int evlist_add(struct evlist *el, const struct perf_event_attr *attr, const char *name);
 /*
  * @attr (disabled) opened for each of @tids on every CPU, one ring per

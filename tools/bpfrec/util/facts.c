@@ -288,6 +288,8 @@ void facts_finish(struct facts *f, struct facts_stats *st)
 		}
 		st->objects += k->ids;
 		st->unresolved += unresolved;
+		st->ids[kind] = k->ids;
+		st->unresolved_of[kind] = unresolved;
 		if (kind == PD_PROG) {
 			st->progs = k->ids;
 			st->progs_unresolved = unresolved;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "util/bpf_obj.h"
+#include "util/perf_data/perf_data.h"
 
 struct pd_writer;
 struct facts;
@@ -42,6 +43,8 @@ void facts_mark_self(struct facts *f, enum fact_kind kind, __u32 id,
 struct facts_stats {
 	size_t objects, unresolved;		/* of every kind */
 	size_t progs, progs_unresolved;
+	size_t ids[PD_NR_KINDS];		/* by enum pd_kind */
+	size_t unresolved_of[PD_NR_KINDS];
 };
 
 /*

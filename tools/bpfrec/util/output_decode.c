@@ -20,7 +20,13 @@ struct output_decoder {
 	struct btf *btf;
 	__u32 type_id;
 	__u32 size;
+	const char *name;		/* the struct's, in btf */
 };
+
+const char *output_decoder_struct(const struct output_decoder *d)
+{
+	return d->name;
+}
 
 const char *output_channel(const char *name, const char **map)
 {
@@ -61,7 +67,57 @@ static struct btf *object_btf(struct pd_reader *r, __u32 map_id, __u32 btf_id)
 	return b && b->data ? btf__new(b->data, b->data_len) : NULL;
 }
 
-struct output_decoder *output_decoder_new(struct pd_reader *r, const char *map, __u32 *map_id)
+/*
+ * The struct of records of @size bytes, if one alone can be: a record is
+ * padded by less than 8 bytes (a sample's raw data ends 8-byte aligned).
+ */
+static __s32 struct_of_size(const struct btf *btf, size_t size)
+{
+	__u32 i, n = btf__type_cnt(btf);
+	__s32 found = -1;
+
+	for (i = 1; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+
+		/* an anonymous struct is a map's definition, not a record's */
+		if (!btf_is_struct(t) || !t->name_off || !t->size || t->size > size ||
+		    size - t->size >= 8)
+			continue;
+		if (found > 0)
+			return -1;
+		found = i;
+	}
+	return found;
+}
+
+/*
+ * The struct of @map's records, where the BTF tells it unambiguously:
+ * the one the user named (--decode MAP=STRUCT), else one named like the
+ * map, or like its singular ("events": "event"), else the only struct of
+ * the records' @size.
+ */
+static __s32 find_struct(const struct btf *btf, const char *map, const char *want, size_t size)
+{
+	char one[PD_NAME_LEN];
+	size_t len = strlen(map);
+	__s32 id;
+
+	if (want)
+		return btf__find_by_name_kind(btf, want, BTF_KIND_STRUCT);
+	id = btf__find_by_name_kind(btf, map, BTF_KIND_STRUCT);
+	if (id > 0)
+		return id;
+	if (len > 1 && len < sizeof(one) && map[len - 1] == 's') {
+		snprintf(one, sizeof(one), "%.*s", (int)len - 1, map);
+		id = btf__find_by_name_kind(btf, one, BTF_KIND_STRUCT);
+		if (id > 0)
+			return id;
+	}
+	return size ? struct_of_size(btf, size) : -1;
+}
+
+struct output_decoder *output_decoder_new(struct pd_reader *r, const char *map, const char *want,
+					  size_t size, __u32 *map_id)
 {
 	struct pd_fact_iter it = {};
 	struct output_decoder *d;
@@ -80,7 +136,7 @@ struct output_decoder *output_decoder_new(struct pd_reader *r, const char *map, 
 		btf = object_btf(r, id, m->btf_id);
 		if (!btf)
 			continue;
-		type_id = btf__find_by_name_kind(btf, map, BTF_KIND_STRUCT);
+		type_id = find_struct(btf, map, want, size);
 		if (type_id <= 0) {
 			btf__free(btf);
 			continue;
@@ -93,6 +149,7 @@ struct output_decoder *output_decoder_new(struct pd_reader *r, const char *map, 
 		d->btf = btf;
 		d->type_id = type_id;
 		d->size = btf__type_by_id(btf, type_id)->size;
+		d->name = btf__name_by_offset(btf, btf__type_by_id(btf, type_id)->name_off);
 		return d;
 	}
 	return NULL;

@@ -3,8 +3,10 @@
  * The output of the user's objects (`bpfrec record --object`), as script
  * shows it.  A sample of event "bpf-output:M" or "ringbuf:M" came through
  * map M.  Its record is decoded field by field when the BTF the recording
- * keeps of M's object has a struct named M (the naming convention); else
- * it is shown in hex.  The struct must be in the object's BTF: clang only
+ * keeps of M's object tells its struct unambiguously: the one the user
+ * named (script --decode M=STRUCT), one named M or M's singular (map
+ * "events", struct "event"), or the only struct of the record's size;
+ * else it is shown in hex.  The struct must be in the object's BTF: clang only
  * emits types that a global, a map or a function signature uses, so the
  * examples declare an unused global pointer to it:
  *
@@ -25,11 +27,15 @@ struct output_decoder;
 const char *output_channel(const char *name, const char **map);
 
 /*
- * A decoder for the records of map @map, from the facts of @r; NULL when
- * no map of that name loaded by bpfrec has a struct named after it.
- * *map_id is the map's id when the recording knows the map, else 0.
+ * A decoder for the records of map @map, from the facts of @r: struct
+ * @want (NULL: found as above, @size the first record's size); NULL when
+ * no map of that name loaded by bpfrec has that struct.  *map_id is the
+ * map's id when the recording knows the map, else 0.
  */
-struct output_decoder *output_decoder_new(struct pd_reader *r, const char *map, __u32 *map_id);
+struct output_decoder *output_decoder_new(struct pd_reader *r, const char *map, const char *want,
+					  size_t size, __u32 *map_id);
+/* The name of the struct it decodes. */
+const char *output_decoder_struct(const struct output_decoder *d);
 void output_decoder_free(struct output_decoder *d);
 
 /* One decoded field: a number (JSON shows it as one) or a string. */

@@ -15,6 +15,7 @@
 #include <bpf/btf.h>
 #include "util/array.h"
 #include "util/profile.h"
+#include "util/sample_view.h"
 #include "util/trace_fields.h"
 
 #define KERNEL_DSO	"[kernel.kallsyms]"
@@ -461,6 +462,20 @@ static __u32 take_waker(struct profile *p, __u32 tid, __u64 time)
 	return id;
 }
 
+/* The leaf frames (scratch[0] on) that are the off-CPU profiler's, dropped. */
+static void drop_profiler_frames(struct profile *p, size_t *nr)
+{
+	size_t n = 0;
+
+	while (n < *nr && profile_frame(p, p->scratch[n])->kind != FRAME_USER &&
+	       sv_profiler_frame(profile_str(p, profile_frame(p, p->scratch[n])->sym)))
+		n++;
+	if (!n)
+		return;
+	memmove(p->scratch, p->scratch + n, (*nr - n) * sizeof(*p->scratch));
+	*nr -= n;
+}
+
 static int on_sample(struct profile *p, const struct pd_record *rec)
 {
 	const struct pd_sample *s = &rec->sample;
@@ -483,11 +498,17 @@ static int on_sample(struct profile *p, const struct pd_record *rec)
 		if (s->raw && s->raw_size >= sizeof(state))
 			memcpy(&state, s->raw, sizeof(state));
 		waker = take_waker(p, s->tid, s->time);
+		/* the leaf frames of the profiler's own handler are not the task's */
+		drop_profiler_frames(p, &nr_frames);
+	} else if (!comm && !s->tid) {
+		/* the idle task has no COMM record: perf calls it swapper */
+		comm_id = p->swapper;
 	}
 	/* the stack's words, root first, go after the frames (leaf first) */
 	nr = nr_frames;
 	if (push_frame(p, &nr, rec->event) || push_frame(p, &nr, comm_id) ||
-	    push_frame(p, &nr, state) || push_frame(p, &nr, waker))
+	    push_frame(p, &nr, state) || push_frame(p, &nr, waker) ||
+	    push_frame(p, &nr, s->pid))
 		return -ENOMEM;
 	for (i = nr_frames; i-- > 0;)
 		if (push_frame(p, &nr, p->scratch[i]))
@@ -553,6 +574,7 @@ int profile_read(struct profile *p, const char *path, const char *kallsyms, char
 				  sizeof(*p->event_samples));
 	o = pd_ordered_new(p->reader);
 	if (!o || !p->event_samples || str_id(p, "[unknown]", &p->unknown) ||
+	    str_id(p, "swapper", &p->swapper) ||
 	    str_id(p, "-", &p->none)) {
 		pd_ordered_free(o);
 		snprintf(err, errlen, "out of memory");

@@ -38,16 +38,17 @@ struct frame {
 
 /*
  * A stack, as interned in profile.stacks: STACK_EVENT, STACK_COMM,
- * STACK_STATE and STACK_WAKER words, then frame ids from the root to the
- * leaf.  STACK_STATE is the off-CPU state bit the interval recorded (0:
- * none, or a CPU sample), STACK_WAKER the id + 1 of the stack of the
- * interval's waker (0: none).
+ * STACK_STATE, STACK_WAKER and STACK_PID words, then frame ids from the
+ * root to the leaf.  STACK_STATE is the off-CPU state bit the interval
+ * recorded (0: none, or a CPU sample), STACK_WAKER the id + 1 of the
+ * stack of the interval's waker (0: none), STACK_PID the process.
  */
 #define STACK_EVENT	0
 #define STACK_COMM	1
 #define STACK_STATE	2
 #define STACK_WAKER	3
-#define STACK_FRAMES	4
+#define STACK_PID	4
+#define STACK_FRAMES	5
 
 struct profile {
 	struct pd_reader *reader;
@@ -73,6 +74,7 @@ struct profile {
 	int offcpu_event, waker_event;	/* -1: none in the file */
 	struct hashmap wakers;		/* woken tid -> waker stack id + 1 ... */
 	struct hashmap waker_times;	/* ... for the interval of this time */
+	__u32 swapper;			/* the idle task's name, as perf's */
 	/* one sample's frames, leaf first */
 	__u32 *scratch;
 	size_t scratch_cap;

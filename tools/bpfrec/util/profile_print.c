@@ -8,18 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array.h"
+#include "util/fit.h"
 #include "util/json.h"
 #include "util/profile_print.h"
 #include "util/timeline.h"
 
 /* Stacks listed one by one before the rest is summed. */
 #define MAX_STACKS_LISTED	20
-/* Table columns are cut to this width, so that a row fits a terminal. */
-#define MAX_COLUMN		40
+/* A column is not cut narrower than this (or its title) to fit the width. */
+#define MIN_COLUMN		16
+/* "  Overhead   Samples" */
+#define NUMBERS_WIDTH		21
+#define OFFCPU_WIDTH		15
 
-static const char *const key_names[NR_SORT_KEYS] = { "comm", "dso", "sym", "bpf" };
+static const char *const key_names[NR_SORT_KEYS] = { "comm", "dso", "sym", "bpf", "pid" };
 static const char *const key_titles[NR_SORT_KEYS] = {
-	"Command", "Shared Object", "Symbol", "BPF program"
+	"Command", "Shared Object", "Symbol", "BPF program", "Pid:Command"
 };
 
 int profile_parse_sort(struct profile_view *v, const char *spec, char *err, size_t errlen)
@@ -34,7 +38,7 @@ int profile_parse_sort(struct profile_view *v, const char *spec, char *err, size
 			if (strlen(key_names[k]) == len && !strncmp(s, key_names[k], len))
 				break;
 		if (k == NR_SORT_KEYS || v->nr_keys == NR_SORT_KEYS) {
-			snprintf(err, errlen, "bad --sort '%s': keys are comm, dso, sym, bpf",
+			snprintf(err, errlen, "bad --sort '%s': keys are comm, dso, sym, bpf, pid",
 				 spec);
 			return -EINVAL;
 		}
@@ -44,7 +48,7 @@ int profile_parse_sort(struct profile_view *v, const char *spec, char *err, size
 			break;
 	}
 	if (!v->nr_keys || s[-1] == ',') {
-		snprintf(err, errlen, "bad --sort '%s': keys are comm, dso, sym, bpf", spec);
+		snprintf(err, errlen, "bad --sort '%s': keys are comm, dso, sym, bpf, pid", spec);
 		return -EINVAL;
 	}
 	return 0;
@@ -55,13 +59,19 @@ static __u64 weight(const struct profile *p, const struct profile_view *v, __u32
 	return v->off_cpu || v->wall ? p->period[id] : p->samples[id];
 }
 
-/* The stacks of the view's event (and of its off-CPU event, --wall). */
+/* The stacks of the view's event (and of its off-CPU event, --wall), of its tasks (--comm). */
 static bool of_view(const struct profile *p, const struct profile_view *v, __u32 id)
 {
-	size_t nr;
-	__u32 ev = profile_stack(p, id, &nr)[STACK_EVENT];
+	size_t nr, i;
+	const __u32 *w = profile_stack(p, id, &nr);
+	__u32 ev = w[STACK_EVENT];
 
-	return ev == (__u32)v->event || (v->wall && ev == (__u32)v->off_event);
+	if (ev != (__u32)v->event && !(v->wall && ev == (__u32)v->off_event))
+		return false;
+	for (i = 0; i < v->nr_comms; i++)
+		if (!strcmp(profile_str(p, w[STACK_COMM]), v->comms[i]))
+			return true;
+	return !v->nr_comms;
 }
 
 static bool off_stack(const struct profile *p, const struct profile_view *v, __u32 id)
@@ -217,6 +227,8 @@ static __u32 key_of(const struct profile *p, __u32 id, enum sort_key k)
 
 	if (k == SORT_COMM)
 		return w[STACK_COMM];
+	if (k == SORT_PID)
+		return w[STACK_PID];
 	if (nr == STACK_FRAMES)
 		return p->unknown;
 	leaf = profile_frame(p, w[nr - 1]);
@@ -226,6 +238,7 @@ static __u32 key_of(const struct profile *p, __u32 id, enum sort_key k)
 struct row {
 	__u32 keys[NR_SORT_KEYS];
 	__u64 period, samples;
+	__u32 stack;			/* its first stack: the comm of a pid */
 };
 
 static int row_cmp(const void *a, const void *b)
@@ -262,7 +275,8 @@ static int rows(const struct profile *p, const struct profile_view *v, struct ro
 			if (array_room(&r, &cap, n, sizeof(*r)))
 				goto nomem;
 			memset(&r[n], 0, sizeof(*r));
-			memcpy(r[n++].keys, key, sizeof(key));
+			memcpy(r[n].keys, key, sizeof(key));
+			r[n++].stack = id;
 		}
 		r[t].period += p->period[id];
 		r[t].samples += p->samples[id];
@@ -281,9 +295,18 @@ nomem:
 	return -ENOMEM;
 }
 
-static const char *key_text(const struct profile *p, enum sort_key k, __u32 s)
+/* Key @k of row @r as shown, in @buf when it is built. */
+static const char *key_text(const struct profile *p, const struct row *r, size_t i,
+			    enum sort_key k, char *buf, size_t len)
 {
-	return k == SORT_DSO ? base_name(profile_str(p, s)) : profile_str(p, s);
+	size_t nr;
+
+	if (k == SORT_PID) {
+		snprintf(buf, len, "%u:%s", r->keys[i],
+			 profile_str(p, profile_stack(p, r->stack, &nr)[STACK_COMM]));
+		return buf;
+	}
+	return k == SORT_DSO ? base_name(profile_str(p, r->keys[i])) : profile_str(p, r->keys[i]);
 }
 
 static void table_json(const struct profile *p, const struct profile_view *v,
@@ -298,9 +321,66 @@ static void table_json(const struct profile *p, const struct profile_view *v,
 	json_raw(&j, "overhead", pct);
 	json_u64(&j, "samples", r->samples);
 	json_u64(&j, v->off_cpu ? "offcpu_ns" : "period", r->period);
-	for (k = 0; k < v->nr_keys; k++)
-		json_str(&j, key_names[v->keys[k]], profile_str(p, r->keys[k]));
+	for (k = 0; k < v->nr_keys; k++) {
+		if (v->keys[k] == SORT_PID)
+			json_u64(&j, "pid", r->keys[k]);
+		else
+			json_str(&j, key_names[v->keys[k]], profile_str(p, r->keys[k]));
+	}
 	json_end(&j);
+}
+
+/*
+ * The widths of the key columns: each as wide as its longest text, and
+ * when the row is wider than v->width, the widest narrowed first, down to
+ * MIN_COLUMN, then widened again until its cut texts are all distinct.
+ */
+static int fit_columns(const struct profile *p, const struct profile_view *v,
+		       const struct row *r, size_t nr, int *width)
+{
+	const char **texts = calloc(nr ? nr : 1, sizeof(*texts));
+	char (*bufs)[32] = calloc(nr ? nr : 1, sizeof(*bufs));
+	int natural[NR_SORT_KEYS], least, used, widest;
+	size_t i, k;
+
+	if (!texts || !bufs) {
+		free(texts);
+		free(bufs);
+		return -ENOMEM;
+	}
+	used = NUMBERS_WIDTH + (v->off_cpu ? OFFCPU_WIDTH : 0);
+	for (k = 0; k < v->nr_keys; k++) {
+		width[k] = strlen(key_titles[v->keys[k]]);
+		for (i = 0; i < nr; i++) {
+			int w = strlen(key_text(p, &r[i], k, v->keys[k], bufs[i], sizeof(bufs[i])));
+
+			width[k] = w > width[k] ? w : width[k];
+		}
+		natural[k] = width[k];
+		used += 2 + width[k];
+	}
+	while (v->width && used > v->width) {
+		for (k = 0, widest = -1; k < v->nr_keys; k++) {
+			least = strlen(key_titles[v->keys[k]]);
+			least = least > MIN_COLUMN ? least : MIN_COLUMN;
+			if (width[k] > least && (widest < 0 || width[k] > width[widest]))
+				widest = k;
+		}
+		if (widest < 0)
+			break;
+		width[widest]--;
+		used--;
+	}
+	for (k = 0; k < v->nr_keys; k++) {
+		if (width[k] == natural[k])
+			continue;
+		for (i = 0; i < nr; i++)
+			texts[i] = key_text(p, &r[i], k, v->keys[k], bufs[i], sizeof(bufs[i]));
+		width[k] = fit_unique_width(texts, nr, width[k]);
+	}
+	free(texts);
+	free(bufs);
+	return 0;
 }
 
 int profile_print_table(const struct profile *p, const struct profile_view *v, FILE *f)
@@ -309,7 +389,7 @@ int profile_print_table(const struct profile *p, const struct profile_view *v, F
 	__u64 total, samples;
 	struct row *r;
 	size_t nr, i, k;
-	char t[32];
+	char t[32], buf[32], cut[512];
 
 	if (rows(p, v, &r, &nr, &total, &samples))
 		return -ENOMEM;
@@ -317,13 +397,9 @@ int profile_print_table(const struct profile *p, const struct profile_view *v, F
 		table_json(p, v, &r[i], total, f);
 	if (v->json)
 		goto out;
-	for (k = 0; k < v->nr_keys; k++) {
-		width[k] = strlen(key_titles[v->keys[k]]);
-		for (i = 0; i < nr; i++) {
-			int w = strlen(key_text(p, v->keys[k], r[i].keys[k]));
-
-			width[k] = w > width[k] ? (w < MAX_COLUMN ? w : MAX_COLUMN) : width[k];
-		}
+	if (fit_columns(p, v, r, nr, width)) {
+		free(r);
+		return -ENOMEM;
 	}
 	fprintf(f, "#\n# %8s %9s%s", "Overhead", "Samples", v->off_cpu ? "   Off-CPU time" : "");
 	for (k = 0; k < v->nr_keys; k++)
@@ -337,8 +413,9 @@ int profile_print_table(const struct profile *p, const struct profile_view *v, F
 			fprintf(f, " %14s", t);
 		}
 		for (k = 0; k < v->nr_keys; k++)
-			fprintf(f, "  %-*.*s", k + 1 < v->nr_keys ? width[k] : 0, MAX_COLUMN,
-				key_text(p, v->keys[k], r[i].keys[k]));
+			fprintf(f, "  %-*s", k + 1 < v->nr_keys ? width[k] : 0,
+				fit_cut(key_text(p, &r[i], k, v->keys[k], buf, sizeof(buf)), width[k],
+					cut, sizeof(cut)));
 		fputc('\n', f);
 	}
 	if (v->off_cpu) {

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include "util/profile.h"
 
-enum sort_key { SORT_COMM, SORT_DSO, SORT_SYM, SORT_BPF, NR_SORT_KEYS };
+enum sort_key { SORT_COMM, SORT_DSO, SORT_SYM, SORT_BPF, SORT_PID, NR_SORT_KEYS };
 
 struct profile_view {
 	int event;			/* the samples shown */
@@ -27,9 +27,12 @@ struct profile_view {
 	enum sort_key keys[NR_SORT_KEYS];
 	size_t nr_keys;
 	bool json;			/* JSON lines instead of text */
+	int width;			/* the table fits it (util/fit.h); 0: no limit */
+	const char *const *comms;	/* only the samples of these tasks; none: all */
+	size_t nr_comms;
 };
 
-/* "comm,dso,sym,bpf" or part of it: 0, or -EINVAL with one line in @err. */
+/* "comm,dso,sym,bpf,pid" or part of it: 0, or -EINVAL with one line in @err. */
 int profile_parse_sort(struct profile_view *v, const char *spec, char *err, size_t errlen);
 
 /* One folded line per distinct stack, sorted; the count is samples, or ns off CPU. */

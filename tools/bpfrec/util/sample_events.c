@@ -5,7 +5,9 @@
  * VM, this project's hosts) refuses it only when it is opened, and the
  * answer is then a line that says so instead of an errno per CPU.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,4 +202,109 @@ int sample_event_attr(const char *spec, const struct sampling *o,
 		attr->sample_freq = o->freq ? o->freq : SAMPLE_DEFAULT_FREQ;
 	}
 	return attr->type == PERF_TYPE_HARDWARE ? probe_hardware(spec, attr) : 0;
+}
+
+const char *sample_default_event(void)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.disabled = 1,
+		.exclude_kernel = 1,
+	};
+	int fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return "cpu-clock";
+	close(fd);
+	return "cycles";
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The directories of @dir matching @pattern, sorted: an array of strings to free. */
+static int glob_dir(const char *dir, const char *pattern, char ***out, size_t *nr)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL, **nv;
+	size_t n = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || de->d_type != DT_DIR || fnmatch(pattern, de->d_name, 0))
+			continue;
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv || !(nv[n] = strdup(de->d_name))) {
+			v = nv ? nv : v;
+			goto nomem;
+		}
+		v = nv;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), name_cmp);
+	*out = v;
+	*nr = n;
+	return 0;
+nomem:
+	closedir(d);
+	while (n--)
+		free(v[n]);
+	free(v);
+	return -ENOMEM;
+}
+
+static void free_names(char **v, size_t n)
+{
+	while (n--)
+		free(v[n]);
+	free(v);
+}
+
+int sample_event_glob(const char *spec, int (*fn)(const char *name, void *ctx), void *ctx)
+{
+	const char *colon = strchr(spec, ':'), *dir;
+	char path[512], name[512], sub[256], **subs, **evs;
+	size_t nr_subs, nr_evs, i, j, found = 0;
+	int err;
+
+	if (!colon || !strpbrk(spec, "*?["))
+		return fn(spec, ctx);
+	if (colon == spec || colon - spec >= (long)sizeof(sub) || strchr(spec, '/')) {
+		fprintf(stderr, "bpfrec record: '%s' is not a tracepoint name, SUBSYS:NAME is (see bpfrec record --help)\n",
+			spec);
+		return -EINVAL;
+	}
+	dir = tracefs_dir();
+	if (!dir)
+		return -ENOENT;
+	snprintf(sub, sizeof(sub), "%.*s", (int)(colon - spec), spec);
+	snprintf(path, sizeof(path), "%s/events", dir);
+	err = glob_dir(path, sub, &subs, &nr_subs);
+	for (i = 0; !err && i < nr_subs; i++) {
+		snprintf(path, sizeof(path), "%s/events/%s", dir, subs[i]);
+		err = glob_dir(path, colon + 1, &evs, &nr_evs);
+		for (j = 0; !err && j < nr_evs; j++, found++) {
+			snprintf(name, sizeof(name), "%s:%s", subs[i], evs[j]);
+			err = fn(name, ctx);
+		}
+		if (!err)
+			free_names(evs, nr_evs);
+	}
+	free_names(subs, nr_subs);
+	if (!err && !found) {
+		fprintf(stderr, "bpfrec record: no tracepoint matches '%s' (see %s/available_events)\n",
+			spec, dir);
+		return -EINVAL;
+	}
+	return err;
 }

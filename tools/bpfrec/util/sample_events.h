@@ -49,4 +49,17 @@ int sampling_check(const struct sampling *o);
 int sample_event_attr(const char *spec, const struct sampling *o,
 		      struct perf_event_attr *attr);
 
+/*
+ * perf's default event: cycles where the machine counts it, else
+ * cpu-clock (a VM, this project's hosts), as perf falls back.
+ */
+const char *sample_default_event(void);
+
+/*
+ * @fn for @spec, or for each tracepoint a glob SUBSYS:NAME names
+ * ('sched:*', '*:sys_enter_bpf'), in name order; a glob that names none
+ * is bad input (one line, -EINVAL).  The first error of @fn ends it.
+ */
+int sample_event_glob(const char *spec, int (*fn)(const char *name, void *ctx), void *ctx);
+
 #endif /* BPFREC_SAMPLE_EVENTS_H */

@@ -12,16 +12,39 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include "util/sample_view.h"
+
+/*
+ * A file without kallsyms of its own (perf's) recorded on this machine,
+ * same host and kernel release: its kernel frames are named from this
+ * machine's, as report names them.
+ */
+static void live_kallsyms(struct sample_view *v, struct pd_reader *r, const void *data,
+			  size_t size)
+{
+	const struct pd_file_info *in = pd_reader_info(r);
+	const char *text;
+	struct utsname u;
+	size_t len = 0;
+
+	if (data && (trace_fields_kallsyms(data, size, &text, &len) || len))
+		return;
+	if (uname(&u) || !in->hostname || !in->osrelease || strcmp(u.nodename, in->hostname) ||
+	    strcmp(u.release, in->osrelease))
+		return;
+	v->have_live = !ksyms_load(&v->live, "/proc/kallsyms");
+}
 
 int sample_view_open(struct sample_view *v, struct pd_reader *r, char *warn, size_t len)
 {
 	const void *data;
-	size_t size;
+	size_t size = 0;
 	char err[160];
 
 	memset(v, 0, sizeof(*v));
 	data = pd_reader_tracing_data(r, &size);
+	live_kallsyms(v, r, data, size);
 	if (!data)
 		return 0;
 	v->tep = trace_fields_open(data, size, err, sizeof(err));
@@ -30,11 +53,26 @@ int sample_view_open(struct sample_view *v, struct pd_reader *r, char *warn, siz
 	return 0;
 }
 
+void sample_view_kernel_text(struct sample_view *v, __u64 text)
+{
+	__u64 ours;
+
+	if (!v->have_live || !text)
+		return;
+	ours = ksyms_addr(&v->live, "_text");
+	if (ours && ours != text) {
+		ksyms_free(&v->live);
+		v->have_live = false;
+	}
+}
+
 void sample_view_free(struct sample_view *v)
 {
 	if (v->tep)
 		trace_fields_close(v->tep);
 	bpf_images_free(&v->images);
+	if (v->have_live)
+		ksyms_free(&v->live);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -88,6 +126,14 @@ const char *sample_view_sym(const struct sample_view *v, __u64 addr, __u64 *off)
 	if (img) {
 		*off = addr - img->addr;
 		return img->name;
+	}
+	if (v->have_live) {
+		const struct ksym *s = ksyms_find(&v->live, addr);
+
+		if (s) {
+			*off = addr - s->addr;
+			return s->name;
+		}
 	}
 	return v->tep ? trace_fields_ksym(v->tep, addr, off) : NULL;
 }

@@ -8,9 +8,12 @@
 #ifndef BPFREC_SAMPLE_VIEW_H
 #define BPFREC_SAMPLE_VIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include "util/perf_data/perf_data.h"
 #include "util/bpf_images.h"
+#include "util/ksyms.h"
 #include "util/trace_fields.h"
 
 /* The name perf gives the off-CPU event: its PERIOD is the time off CPU in ns. */
@@ -28,6 +31,13 @@ enum sv_where { SV_USER, SV_KERNEL, SV_BPF };
 struct sample_view {
 	struct tep_handle *tep;		/* NULL: no (readable) tracing data */
 	struct bpf_images images;	/* the BPF images alive at the current record */
+	/*
+	 * This machine's kallsyms, for a file that kept none (perf's)
+	 * recorded here, as report uses them: dropped when the file's
+	 * kernel was elsewhere (another boot's _text).
+	 */
+	struct ksyms live;
+	bool have_live;
 };
 
 /*
@@ -38,12 +48,35 @@ int sample_view_open(struct sample_view *v, struct pd_reader *r, char *warn, siz
 void sample_view_free(struct sample_view *v);
 
 enum sv_kind sample_view_kind(const struct pd_event_info *ev);
+
+/*
+ * A kernel frame of the off-CPU profiler itself: its stacks are taken in
+ * its sched_switch handler, whose callers (the BPF program, the
+ * tracepoint's run and iterator functions) lead every stack.  They are
+ * not the task's: readers leave them out.
+ */
+static inline bool sv_profiler_frame(const char *sym)
+{
+	static const char *const own[] = {
+		"bpf_trace_run", "__bpf_trace_", "__traceiter_", "bpf_prog_", "__bpf_prog_",
+		"bpf_trampoline_",
+	};
+	size_t i;
+
+	for (i = 0; sym && i < sizeof(own) / sizeof(own[0]); i++)
+		if (!strncmp(sym, own[i], strlen(own[i])))
+			return true;
+	return false;
+}
+
 /*
  * A KSYMBOL record read, in time order: a BPF image registered (a newer one
  * at the same place wins) or unregistered.
  */
 int sample_view_ksymbol(struct sample_view *v, const struct pd_ksymbol *k);
 enum sv_where sample_view_where(const struct sample_view *v, __u64 addr);
+/* The file's kernel _text (its kernel MMAP): this machine's kallsyms must agree. */
+void sample_view_kernel_text(struct sample_view *v, __u64 text);
 /* The symbol holding @addr and the offset into it; NULL when unknown. */
 const char *sample_view_sym(const struct sample_view *v, __u64 addr, __u64 *off);
 

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <bpf/libbpf.h>
 #include "util/array.h"
+#include "util/debug.h"
 #include "util/evlist.h"
 #include "util/sampler.h"
 #include "util/task_synth.h"
@@ -27,6 +29,38 @@ int sampler_add_spec(struct sampler *s, const char *spec)
 	return 0;
 }
 
+int sampler_parse_cpus(struct sampler *s, const char *list)
+{
+	int n = libbpf_num_possible_cpus();
+	unsigned long a, b;
+	char *end;
+
+	if (n <= 0)
+		return -EINVAL;
+	free(s->cpus);
+	s->cpus = calloc(n, sizeof(*s->cpus));
+	if (!s->cpus)
+		return -ENOMEM;
+	s->nr_cpus = n;
+	do {
+		if (*list < '0' || *list > '9')
+			return -EINVAL;
+		a = b = strtoul(list, &end, 10);
+		if (*end == '-') {
+			list = end + 1;
+			if (*list < '0' || *list > '9')
+				return -EINVAL;
+			b = strtoul(list, &end, 10);
+		}
+		if (a > b || b >= (unsigned long)n)
+			return -EINVAL;
+		while (a <= b)
+			s->cpus[a++] = true;
+		list = end;
+	} while (*list++ == ',');
+	return list[-1] ? -EINVAL : 0;
+}
+
 static int bad(const char *what)
 {
 	fprintf(stderr, "bpfrec record: %s (see bpfrec record --help)\n", what);
@@ -35,20 +69,28 @@ static int bad(const char *what)
 
 int sampler_check(struct sampler *s, char **cmd)
 {
-	int targets = !!s->pid + !!s->tid + !!cmd + s->system_wide;
+	/* -a with a command: every task while the command runs, as perf */
+	int targets = !!s->pid + !!s->tid + (s->system_wide || cmd);
 	struct perf_event_attr attr;
 	int i, err;
 
 	if (!s->nr_specs && !s->off_cpu && (s->pid || s->tid))
 		return bad("-p and -t need something to record of their target: -e EVENT or --off-cpu");
-	/* --off-cpu has its stacks: --call-graph dwarf adds the copies to them */
-	if (!s->nr_specs && (s->opts.freq || s->opts.period ||
-			     (s->opts.callchain && !(s->off_cpu && s->opts.dwarf_size))))
-		return bad("-F, -c and -g need an event to sample (-e cpu-clock)");
+	/*
+	 * perf samples its default event when -F, -c or -g asks for samples;
+	 * --off-cpu has its stacks: --call-graph dwarf adds the copies to them
+	 */
+	if (!s->nr_specs && (s->opts.freq || s->opts.period || s->cpus ||
+			     (s->opts.callchain && !(s->off_cpu && s->opts.dwarf_size))) &&
+	    sampler_add_spec(s, sample_default_event()))
+		return -ENOMEM;
 	if (s->opts.freq && s->opts.period)
 		return bad("-F and -c both set how often to sample: give one");
 	if (targets > 1)
-		return bad("sample one target: -a, -p PID, -t TID or a command");
+		return bad("sample one target: -a, -p PID, -t TID or a command (-a with a command samples every task while it runs)");
+	/* -C is system-wide on its CPUs, as perf's */
+	if (s->cpus && (s->pid || s->tid))
+		return bad("-C samples every task of its CPUs: not with -p or -t");
 	if (s->pid && kill(s->pid, 0) && errno == ESRCH) {
 		fprintf(stderr, "bpfrec record: -p %d: no such process\n", s->pid);
 		return -EINVAL;
@@ -131,7 +173,12 @@ int sampler_open(struct sampler *s, struct evlist *el, pid_t workload)
 	struct perf_event_attr attr;
 	int i, err;
 
+	/* -a: the workload is only how long the recording lasts */
+	if (s->system_wide || s->cpus)
+		workload = 0;
 	err = resolve_target(s, workload);
+	el->only = s->cpus;
+	el->nr_only = s->nr_cpus;
 	if (!err && !s->nr_specs && s->off_cpu)
 		return open_tracking(s, el, workload);
 	for (i = 0; !err && i < s->nr_specs; i++) {
@@ -190,9 +237,11 @@ void sampler_describe(const struct sampler *s)
 		snprintf(where, sizeof(where), "thread %d", s->tid);
 	else if (s->tids)
 		snprintf(where, sizeof(where), "the command");
+	else if (s->cpus)
+		snprintf(where, sizeof(where), "the CPUs of -C");
 	else
 		snprintf(where, sizeof(where), "every CPU");
-	fprintf(stderr, "bpfrec record: sampling %s%s %s%s on %s\n", s->specs[0],
+	pr_progress("bpfrec record: sampling %s%s %s%s on %s\n", s->specs[0],
 		s->nr_specs > 1 ? " and more" : "", how, s->opts.callchain ? " with stacks" : "",
 		where);
 }
@@ -201,6 +250,7 @@ void sampler_free(struct sampler *s)
 {
 	free(s->specs);
 	free(s->tids);
+	free(s->cpus);
 	kallsyms_copy_free(&s->kallsyms);
 	memset(s, 0, sizeof(*s));
 }

@@ -25,6 +25,8 @@ struct sampler {
 	pid_t pid;			/* -p, 0 when not given */
 	pid_t tid;			/* -t, 0 when not given */
 	bool system_wide;		/* -a */
+	bool *cpus;			/* -C, by CPU number; NULL: every CPU */
+	int nr_cpus;
 	bool off_cpu;			/* --off-cpu samples the target too */
 	pid_t *tids;			/* the threads sampled; NULL: every task */
 	int nr_tids;
@@ -32,6 +34,8 @@ struct sampler {
 };
 
 int sampler_add_spec(struct sampler *s, const char *spec);
+/* -C "0,2-3": 0, or -EINVAL for a list of no possible CPU, -ENOMEM. */
+int sampler_parse_cpus(struct sampler *s, const char *list);
 /* Whether the file gets samples (-e, --off-cpu): their tasks, maps, kallsyms. */
 static inline bool sampler_takes_samples(const struct sampler *s)
 {

@@ -15,6 +15,7 @@
 #include <sys/vfs.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "util/debug.h"
 #include "util/stat_bperf.h"
 #include "bpf_skel/stat_follower.skel.h"
 #include "bpf_skel/stat_leader.skel.h"
@@ -369,7 +370,7 @@ int stat_bperf_open(struct stat_bperf *b, const struct stat_events *es)
 		return -errno;
 	}
 	err = registry_map(b);
-	old = libbpf_set_print(NULL);
+	old = libbpf_set_print(debug_libbpf_verbose);
 	for (i = 0; !err && i < es->nr; i++) {
 		b->c[i].ev = &es->ev[i];
 		b->nr = i + 1;

@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include "util/bpf_resolve.h"
 #include "util/json.h"
+#include "util/debug.h"
 #include "util/mono_clock.h"
 #include "util/stat_profile.h"
 #include "bpf_skel/stat_profile.skel.h"
@@ -145,7 +146,7 @@ static int attach(struct stat_target *t, const struct stat_events *es)
 	int err;
 
 	/* libbpf's lines would come before ours: ours says it all */
-	old = libbpf_set_print(NULL);
+	old = libbpf_set_print(debug_libbpf_verbose);
 	err = load(t, es);
 	libbpf_set_print(old);
 	if (err == -EPERM || err == -EACCES)
@@ -200,6 +201,10 @@ int stat_profile_open(struct stat_profile *sp, const __u32 *ids, int nr,
 		err = check_target(t, sp->by_stats);
 		if (!err && !sp->by_stats)
 			err = attach(t, es);
+		if (!err && sp->by_stats) {
+			close(t->fd);
+			t->fd = -1;
+		}
 	}
 	sp->start_ns = mono_ns();
 	return err;
@@ -247,10 +252,25 @@ static int read_stats(struct stat_profile *sp, struct stat_target *t, __u64 elap
 {
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
-	int e;
+	int e, fd, err = 0;
 
-	if (bpf_obj_get_info_by_fd(t->fd, &info, &len))
+	if (t->gone)
+		return 0;
+	fd = bpf_prog_get_fd_by_id(t->id);
+	if (fd < 0 && errno == ENOENT) {
+		t->gone = true;
+		return 0;
+	}
+	if (fd < 0)
 		return -errno;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		err = -errno;
+	close(fd);
+	/* an id is not given again soon, but a program of another type is another */
+	if (!err && info.type != t->type)
+		t->gone = true;
+	if (err || t->gone)
+		return err;
 	t->runs = info.run_cnt - t->base_cnt;
 	for (e = 0; e < sp->es->nr; e++)
 		t->total[e] = (struct bpf_perf_event_value){
@@ -275,6 +295,15 @@ int stat_profile_read(struct stat_profile *sp)
 	return 0;
 }
 
+int stat_profile_alive(const struct stat_profile *sp)
+{
+	int i, n = 0;
+
+	for (i = 0; i < sp->nr; i++)
+		n += !sp->t[i].gone;
+	return n;
+}
+
 int stat_profile_counts(struct stat_profile *sp, bool total, struct stat_count *c)
 {
 	int i, e, n = 0;
@@ -282,6 +311,8 @@ int stat_profile_counts(struct stat_profile *sp, bool total, struct stat_count *
 	for (i = 0; i < sp->nr; i++) {
 		struct stat_target *t = &sp->t[i];
 
+		if (t->gone_shown)
+			continue;
 		for (e = 0; e < sp->es->nr; e++, n++) {
 			static const struct bpf_perf_event_value zero;
 

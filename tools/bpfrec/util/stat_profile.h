@@ -31,7 +31,10 @@
 struct stat_target {
 	__u32 id;
 	__u32 type;
-	int fd;				/* the program: held, so that its stats stay readable */
+	int fd;				/* the program, held through a trampoline; -1 by the stats */
+	bool gone;			/* unloaded: counted up to the last reading */
+	bool gone_said;			/* and the command said so */
+	bool gone_shown;		/* and its last counts were shown */
 	char name[128];			/* the main function's, from BTF, else the kernel's */
 	char who[160];			/* "prog ID NAME" */
 	struct stat_profile_bpf *skel;	/* through a trampoline */
@@ -68,11 +71,18 @@ bool stat_profile_can_use_stats(const struct stat_events *es);
  */
 int stat_profile_open(struct stat_profile *sp, const __u32 *ids, int nr,
 		      struct stat_events *es);
-/* The totals since start, summed over the CPUs. */
+/*
+ * The totals since start, summed over the CPUs.  By the stats, a target
+ * is not held (holding it would keep it loaded and hide its unload): it
+ * is looked up by id each time, and marked gone once unloaded.
+ */
 int stat_profile_read(struct stat_profile *sp);
+/* The targets not unloaded. */
+int stat_profile_alive(const struct stat_profile *sp);
 /*
  * The counts since the last call (@total: since start), target by target
- * and event by event into @c (nr targets * nr events of them).
+ * and event by event into @c (nr targets * nr events of them), without
+ * the targets unloaded whose last counts were shown (gone_shown).
  */
 int stat_profile_counts(struct stat_profile *sp, bool total, struct stat_count *c);
 /*

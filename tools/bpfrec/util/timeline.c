@@ -241,6 +241,10 @@ static bool take(struct timeline *tl, const struct pd_record *rec, struct tl_eve
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_FORK:
+		/* perf's "[kernel.kallsyms]_text": where the kernel was */
+		if (rec->type != PERF_RECORD_FORK && rec->mmap.pid == (__u32)-1 &&
+		    !strncmp(rec->mmap.filename, "[kernel.kallsyms]", 17))
+			tl->kernel_text = rec->mmap.pgoff;
 		if (tl->users)
 			*err = user_syms_record(tl->users, rec);
 		return false;

@@ -59,6 +59,7 @@ struct timeline {
 	size_t nr_self_addrs;
 	bool samples;			/* set to have SAMPLEs delivered too */
 	struct user_syms *users;	/* set to have it follow the task records */
+	__u64 kernel_text;		/* the kernel MMAP's _text, 0 until one is read */
 };
 
 /* Who created the recorder's own objects (PD_F_SELF), as shown. */

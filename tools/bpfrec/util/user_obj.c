@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 #include "util/array.h"
 #include "util/bpf_resolve.h"
+#include "util/debug.h"
 #include "util/facts.h"
 #include "util/user_obj.h"
 
@@ -40,8 +41,13 @@ static char last_warn[NR_WARN][512];
 static int keep_warnings(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	char line[512];
+	va_list copy;
 	size_t n;
 
+	/* -v shows everything libbpf says, the verifier's log too */
+	va_copy(copy, ap);
+	debug_libbpf_verbose(level, fmt, copy);
+	va_end(copy);
 	if (level != LIBBPF_WARN)
 		return 0;
 	vsnprintf(line, sizeof(line), fmt, ap);

@@ -90,7 +90,7 @@ describe_storm() {
 	result "describe: storm: one creation and one release record per object" \
 		"$([ "$missing$unreleased" = 00 ] || echo "$missing without one creation, $unreleased without one release")"
 	# the recorder's own count: nothing was left for a syscall to resolve
-	if grep -q 'objects ([0-9]* programs, 0 unresolved)' "$dd/rec.err"; then
+	if grep -q ' BTF (0 unresolved) in ' "$dd/rec.err"; then
 		pass "describe: storm: record resolved every object"
 	else
 		fail "describe: storm: record resolved every object" "$(grep 'unresolved)' "$dd/rec.err")"

@@ -92,8 +92,11 @@ check_one_line "bad -m exits 2" 2 record -m 3 -o "$tmp/x.data"
 check_one_line "bad --duration exits 2" 2 record --duration soon -o "$tmp/x.data"
 check_one_line "unknown command exits 2" 2 recrod
 check_one_line "unwritable output exits 1" 1 record -o /nonexistent/dir/x.data --duration 1
-check_one_line "-o - (stdout) refused, no file named -" 2 record -o - --duration 1
-[ -e ./- ] && fail "-o - created a file named -"
+# -o -: perf's pipe mode on stdout, once the recording ends; no file named -
+"$BPFREC" record -o - --duration 1 2>"$tmp/err" | "$BPFREC" script -i - --json >"$tmp/pipe.json" 2>>"$tmp/err"
+result "-o -: a pipe-mode stream script reads, no file named -" \
+	"$(grep -q '"event":"PROG_LOAD"' "$tmp/pipe.json" || echo "no PROG_LOAD: $(head -c 200 "$tmp/err")")$(
+	   [ -e ./- ] && echo " a file named - exists")"
 
 "$BPFREC" record --help >"$tmp/out" 2>&1 && grep -q EXAMPLES "$tmp/out" &&
 	pass "record --help" || fail "record --help"
@@ -175,11 +178,11 @@ result "-- CMD not found: said by 'bpfrec record:' as every line" "$(
 	valid_file "$tmp/dur.data" && pass "--duration" || fail "--duration" "$(cat "$tmp/err")"
 
 # One line at start says what is recorded: with bpf_obj_event on every
-# online CPU, without it programs only.
+# online CPU, without it programs only, and says so.
 first=$(head -n 1 "$tmp/err")
 case "$first" in
-"bpfrec record: recording programs, maps, links and BTF on $(nproc) CPU"*|\
-"bpfrec record: kernel lacks bpf_obj_event: recording programs only")
+"bpfrec record: recording BPF programs, maps, links and BTF on $(nproc) CPU"*|\
+"bpfrec record: recording BPF programs on $(nproc) CPU"*"; not maps, links or BTF: kernel lacks bpf_obj_event, which records them")
 	pass "record says what it records" ;;
 *)	fail "record says what it records" "first line: $first" ;;
 esac

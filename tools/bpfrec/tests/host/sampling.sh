@@ -66,9 +66,7 @@ usage "-t of a missing thread exits 2" 2 "bpfrec record: -t $nopid: no such thre
 usage "-p abc exits 2" 2 "bpfrec record: -p wants a process id, not 'abc' $see" -e cpu-clock -p abc
 usage "-p without an event exits 2" 2 \
 	"bpfrec record: -p and -t need something to record of their target: -e EVENT or --off-cpu $see" -p 1
-usage "-F without an event exits 2" 2 \
-	"bpfrec record: -F, -c and -g need an event to sample (-e cpu-clock) $see" -F 99
-usage "-p and a command exit 2" 2 "bpfrec record: sample one target: -a, -p PID, -t TID or a command $see" \
+usage "-p and a command exit 2" 2 "bpfrec record: sample one target: -a, -p PID, -t TID or a command (-a with a command samples every task while it runs) $see" \
 	-e cpu-clock -p 1 -- true
 if grep -q . /sys/bus/event_source/devices/cpu/type 2>/dev/null; then
 	skip "cycles without a PMU exits 1" "this machine has a hardware PMU"

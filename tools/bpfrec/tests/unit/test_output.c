@@ -150,7 +150,7 @@ static void test_decoder(const char *file)
 	rd = pd_reader_open(file, err, sizeof(err));
 	if (!CHECK(rd, "the file opens: %s", rd ? "" : err))
 		return;
-	d = output_decoder_new(rd, "rec", &id);
+	d = output_decoder_new(rd, "rec", NULL, 0, &id);
 	CHECK(d && id == MAP_REC, "map rec: a decoder from its program's BTF, id %u", id);
 	if (d) {
 		n = output_decode(d, &r, sizeof(r), f, 16, buf, sizeof(buf));
@@ -171,9 +171,9 @@ static void test_decoder(const char *file)
 		      "no more fields than room");
 	}
 	output_decoder_free(d);
-	d = output_decoder_new(rd, "other", &id);
+	d = output_decoder_new(rd, "other", NULL, 0, &id);
 	CHECK(!d && id == MAP_OTHER, "map other: no struct, no decoder, id %u", id);
-	d = output_decoder_new(rd, "nomap", &id);
+	d = output_decoder_new(rd, "nomap", NULL, 0, &id);
 	CHECK(!d && id == 0, "an unknown map: no decoder, no id");
 	output_hex("\x01\xab", 2, hex, sizeof(hex));
 	CHECK(!strcmp(hex, "01ab"), "hex: 01ab (%s)", hex);

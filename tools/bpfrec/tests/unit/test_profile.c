@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "tests/unit/unit.h"
+#include "util/fit.h"
 #include "util/flamegraph.h"
 #include "util/profile_print.h"
 
@@ -174,7 +175,7 @@ static void test_table(const struct profile *p)
 	      "table by BPF program:\n%s", out);
 	free(out);
 	CHECK(profile_parse_sort(&v, "comm,nope", err, sizeof(err)) &&
-	      !strcmp(err, "bad --sort 'comm,nope': keys are comm, dso, sym, bpf"),
+	      !strcmp(err, "bad --sort 'comm,nope': keys are comm, dso, sym, bpf, pid"),
 	      "an unknown sort key is refused: %s", err);
 	CHECK(profile_parse_sort(&v, "comm,", err, sizeof(err)), "a trailing comma is refused");
 }
@@ -215,6 +216,62 @@ static void test_flamegraph(const struct profile *p)
 	free(buf);
 }
 
+/*
+ * The idle task has no COMM record: its samples are swapper's, as perf
+ * names them, not "[unknown]"; --sort pid shows pid 0 with that name.
+ */
+static void test_swapper(void)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(struct perf_event_attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 250000,
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD,
+		.sample_id_all = 1,
+	};
+	struct pd_event ev = { .attr = &attr, .name = "cpu-clock", .ids = cpu_ids, .nr_ids = 1 };
+	struct pd_writer_config cfg = { .events = &ev, .nr_events = 1 };
+	struct profile_view v = { .event = 0, .json = true };
+	struct pd_sample s = { .time = 1, .id = 20, .ip = 0xffffffff81000100ULL,
+			       .period = 250000 };
+	const char *file = path("idle.data");
+	struct pd_writer *w;
+	struct profile p;
+	char err[256], *out;
+
+	if (!CHECK(!pd_writer_open(&w, file, &cfg), "idle: file opened"))
+		return;
+	pd_write_sample(w, PERF_RECORD_MISC_KERNEL, &s);
+	if (!CHECK(!pd_writer_close(w), "idle: written") ||
+	    !CHECK(profile_read(&p, file, NULL, err, sizeof(err)) == 0, "idle: read: %s", err))
+		return;
+	profile_parse_sort(&v, "comm,pid", err, sizeof(err));
+	out = output(profile_print_table, &p, &v);
+	CHECK(!strcmp(out, "{\"overhead\":100.00,\"samples\":1,\"period\":250000,\"comm\":\"swapper\",\"pid\":0}\n"),
+	      "the idle task is swapper: %s", out);
+	free(out);
+	profile_free(&p);
+}
+
+/* Names cut in the middle, the cut shown, and as distinct as they were. */
+static void test_fit(void)
+{
+	const char *v[] = { "tracepoint__syscalls__sys_enter_execve",
+			    "tracepoint__syscalls__sys_exit_execve", "short" };
+	char buf[64];
+	int w;
+
+	CHECK(!strcmp(fit_cut(v[0], 16, buf, sizeof(buf)), "tracepo.._execve"),
+	      "cut in the middle: %s", buf);
+	CHECK(!strcmp(fit_cut(v[2], 16, buf, sizeof(buf)), "short"), "a short name whole");
+	w = fit_unique_width(v, 3, 16);
+	CHECK(w > 16 && w < (int)strlen(v[1]) &&
+	      strcmp(fit_cut(v[0], w, buf, sizeof(buf)), fit_cut(v[1], w, buf + 32, 32)),
+	      "the column widened until the two cut names differ (%d): %s, %s", w, buf, buf + 32);
+}
+
 int main(void)
 {
 	struct profile p;
@@ -234,5 +291,7 @@ int main(void)
 		test_flamegraph(&p);
 		profile_free(&p);
 	}
+	test_swapper();
+	test_fit();
 	return unit_done();
 }

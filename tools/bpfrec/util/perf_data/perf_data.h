@@ -413,6 +413,13 @@ void pd_writer_stats(const struct pd_writer *w, struct pd_writer_stats *st);
  */
 int pd_writer_close(struct pd_writer *w);
 
+/*
+ * The finished file @path as perf's pipe mode (perf record -o -) on @out:
+ * 0, or a negative errno; -E2BIG for an event with more ids than a
+ * record holds.
+ */
+int pd_file_to_pipe(const char *path, int out);
+
 /* ---- reader ---------------------------------------------------------- */
 
 struct pd_reader;

@@ -291,6 +291,8 @@ static int parse_pipe(struct pd_reader *r)
 			return -ENOMEM;
 		}
 	}
+	/* bpfrec record -o - sends the objects' facts with the data */
+	pd_fact_index_scan(r->facts, r->buf, PD_PIPE_HEADER_SIZE, r->len);
 	pd_fact_index_finish(r->facts);
 	r->pos = r->info.data_offset = PD_PIPE_HEADER_SIZE;
 	r->end = r->len;
