@@ -133,7 +133,7 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (a->lifecycle && report_profile_asked(&a->profile))
 			return cmd_usage_error(state, "%s",
-					       "--lifecycle shows no profile: not with --sort, --off-cpu, --folded, --svg, --json or -g");
+					       "--lifecycle shows no profile: not with --sort, --off-cpu, --wall, --folded, --svg, --json or -g");
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;

@@ -206,10 +206,10 @@ one_line "unwritable --svg path: exit 1, one line, before reading" 1 \
 "$BPFREC" report -i "$tmp/nosamples.data" --svg "$tmp/none.svg" >/dev/null 2>&1
 result "--svg of a file without samples leaves no file" "$([ -e "$tmp/none.svg" ] && echo "$tmp/none.svg exists")"
 one_line "--lifecycle with --folded: exit 2, one line" 2 \
-	"bpfrec report: --lifecycle shows no profile: not with --sort, --off-cpu, --folded, --svg or --json (see bpfrec report --help)" \
+	"bpfrec report: --lifecycle shows no profile: not with --sort, --off-cpu, --wall, --folded, --svg, --json or -g (see bpfrec report --help)" \
 	report -i "$tmp/hot.data" --lifecycle --folded
 one_line "bad --sort key: exit 2" 2 \
-	"bpfrec report: bad --sort 'comm,cycles': keys are comm, dso, sym, bpf (see bpfrec report --help)" \
+	"bpfrec report: bad --sort 'comm,cycles': keys are comm, dso, sym, bpf, pid (see bpfrec report --help)" \
 	report -i "$tmp/hot.data" --sort comm,cycles
 "$BPFREC" report -i "$tmp/hot.data" --folded --json >/dev/null 2>"$tmp/err"
 result "--folded with --json: exit 2" "$([ $? -eq 2 ] || echo "exit $?")"
