@@ -7,12 +7,27 @@
 # workload created (no creation record unresolved), and no record comes
 # without captured facts.
 
+# the one line record says of what it records, by path (util: builtin-record.c)
 cap_line() {
+	local n cpus
+	n=$(grep -c '^processor' /proc/cpuinfo)
+	cpus="$n CPUs"
+	[ "$n" = 1 ] && cpus="1 CPU"
+	if [ "$lacks" = 1 ]; then
+		case $1 in
+		fentry)	how="described as they load (fentry)" ;;
+		syscall) how="described as they load (the bpf() syscall tracepoints)" ;;
+		off)	how="resolved by id afterwards (short-lived ones stay unresolved)" ;;
+		esac
+		echo "bpfrec record: recording BPF programs on $cpus, $how; not maps, links or BTF: kernel lacks bpf_obj_event, which records them"
+		return
+	fi
 	case $1 in
-	fentry)	echo "bpfrec record: capturing programs, maps, links, BTF (fentry)" ;;
-	syscall) echo "bpfrec record: capturing programs, maps, links, BTF (syscall: sys_enter_bpf/sys_exit_bpf tracepoints)" ;;
-	off)	echo "bpfrec record: capture off: objects are resolved by id, short-lived ones stay unresolved (but maps, links and BTF whose records describe them)" ;;
+	fentry)	how="programs, maps, links, BTF (fentry)" ;;
+	syscall) how="programs, maps, links, BTF (syscall: sys_enter_bpf/sys_exit_bpf tracepoints)" ;;
+	off)	how="none: programs resolved by id afterwards, short-lived ones stay unresolved; maps, links and BTF by their records" ;;
 	esac
+	echo "bpfrec record: recording BPF programs, maps, links and BTF on $cpus; described in kernel context: $how"
 }
 
 for path in auto fentry syscall off; do

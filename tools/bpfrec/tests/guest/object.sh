@@ -119,7 +119,7 @@ else
 		wait $pid
 		rc=$?
 		"$BPFREC" script -i "$ob/sig.data" >"$ob/sig.txt" 2>/dev/null
-		if grep -q "records, .* objects" "$ob/err"; then
+		if grep -q "records, [0-9]* programs" "$ob/err"; then
 			pass "object: SIG$sig: the recording is finalised (exit $rc)"
 		else
 			fail "object: SIG$sig: the recording is finalised" "exit $rc: $(tail -n 2 "$ob/err" | tr '\n' ' ')"

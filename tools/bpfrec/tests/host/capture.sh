@@ -187,7 +187,7 @@ if command -v bpftool >/dev/null; then
 	"$BPFREC" record --capture=syscall -o "$tmp/runs.data" >/dev/null 2>"$tmp/runs.err" &
 	rec=$!
 	i=0
-	while ! grep -q '^bpfrec record: capturing' "$tmp/runs.err" && [ $i -lt 100 ]; do
+	while ! grep -q '^bpfrec record: recording' "$tmp/runs.err" && [ $i -lt 100 ]; do
 		sleep 0.1; i=$((i + 1))
 	done
 	python3 "$tmp/runs.py" $rec >"$tmp/runs.check" 2>&1

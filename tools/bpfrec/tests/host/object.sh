@@ -206,7 +206,7 @@ for sig in INT TERM; do
 		kill -$sig $pid
 		wait $pid
 		rc=$?
-		if grep -q "records, .* objects" "$tmp/err"; then
+		if grep -q "records, [0-9]* programs" "$tmp/err"; then
 			pass "$what: the recording is finalised (exit $rc)"
 		else
 			fail "$what: the recording is finalised" "exit $rc: $(tail -2 "$tmp/err")"
