@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # What off-CPU profiling costs a context-switch-heavy workload: the
-# round trips per second of bench/pingpong.c (two threads over pipes)
+# round trips per second of bench/pingpong.c (two threads over pipes,
+# pinned to CPU 0: each round trip is two switches between them, with no
+# idle CPU to wake, whose cost varies more than what is measured)
 # with no profiler and with each profiler below, all system-wide, in the
 # same run, ROUNDS times each in turn (interleaved, so that the machine's
 # load hits them alike); prints the medians and the ratios to the
@@ -44,7 +46,7 @@ under() {
 		echo "$name did not run: $(tail -n 1 "$tmp/$name.err")" >&2
 		return
 	fi
-	"$tmp/pingpong" "$sec" >>"$tmp/$name"
+	taskset -c 0 "$tmp/pingpong" "$sec" >>"$tmp/$name"
 	kill -INT $pid
 	wait $pid 2>/dev/null || true
 }
@@ -56,7 +58,7 @@ offwaketime=$(command -v offwaketime-bpfcc || command -v offwaketime || true)
 for r in $(seq "$rounds"); do
 	for name in "${names[@]}"; do
 		case $name in
-		none) "$tmp/pingpong" "$sec" >>"$tmp/none" ;;
+		none) taskset -c 0 "$tmp/pingpong" "$sec" >>"$tmp/none" ;;
 		bpfrec) under "$BPFREC" record --off-cpu -o "$tmp/off.data" ;;
 		bpfrec-dwarf) under "$BPFREC" record --off-cpu --call-graph dwarf -o "$tmp/off.data" ;;
 		bpfrec-wakers) under "$BPFREC" record --off-cpu --wakers -o "$tmp/off.data" ;;

@@ -80,6 +80,9 @@ enum sv_kind sample_view_kind(const struct pd_event_info *ev)
 {
 	if (ev->name && !strcmp(ev->name, SV_OFFCPU_EVENT))
 		return SV_OFFCPU;
+	/* record --wakers: who woke an interval, written by the recorder */
+	if (ev->name && !strcmp(ev->name, "offcpu-waker"))
+		return SV_SAMPLE;
 	switch (ev->attr.type) {
 	case PERF_TYPE_TRACEPOINT:
 		return SV_TRACEPOINT;

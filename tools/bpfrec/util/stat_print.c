@@ -45,6 +45,8 @@ static void progs_json(const struct stat_print *pr, double ts, __u64 wall_ns,
 	}
 	json_str(&j, "state", state_of(p));
 	json_bool(&j, "self", p->self);
+	/* whether stat -b ID --hist could time its runs */
+	json_bool(&j, "hist", p->hist_ok);
 	json_end(&j);
 }
 

@@ -208,6 +208,9 @@ static int look(struct stat_progs *s, bool first)
 		if (created || !p->id) {
 			p->id = id;
 			p->type = info.type;
+			/* fentry/fexit need its function's BTF, and attach to no tracing program */
+			p->hist_ok = info.btf_id && info.nr_func_info &&
+				     info.type != BPF_PROG_TYPE_TRACING && info.type != BPF_PROG_TYPE_EXT;
 			name_of(p, info.name);
 		}
 		if (created && first) {

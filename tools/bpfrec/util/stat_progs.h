@@ -32,6 +32,7 @@ struct sp_prog {
 	char name[SP_NAME_LEN];
 	struct pd_origin loader;	/* all zero when unknown */
 	bool self;			/* bpfrec's own */
+	bool hist_ok;			/* stat -b --hist can time it: BTF, not tracing */
 	bool born;			/* loaded since the last interval */
 	bool listed;			/* in the kernel's list at the last look */
 	enum sp_state state;

@@ -4,10 +4,10 @@
 # pass/fail/result, $BPFREC, $tmp and $here): run-time distributions need
 # BPF trampolines, which the host refuses.  POSIX sh and busybox only.
 #
-# stat-prog -m -w 50 (tests/stat/) loads a target whose every tenth run
+# stat-prog -m -w 100 (tests/stat/) loads a target whose every tenth run
 # adds up 100 times as many numbers: 900 short runs and 100 long ones in
 # 1000 test runs.  The modes are measured alone first by the kernel's
-# BPF_PROG_TEST_RUN clock (stat-prog -w 50, -w 5000).  A second program,
+# BPF_PROG_TEST_RUN clock (stat-prog -w 100, -w 10000).  A second program,
 # counted by nobody, is test-run beside it: its ns/run (the kernel's
 # measure, the median of interleaved rounds) must not move when the
 # histogram is on the first one.
@@ -40,14 +40,29 @@ jfield() {
 	sed -n "1s/.*\"$1\":\\([0-9]*\\).*/\\1/p" "$2"
 }
 
+# median FILE: of the numbers in FILE, one a line
+median() {
+	sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# steady A B PCT: A and B (two measures of the same) within PCT % of each other
+steady() {
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a > 0 && b > 0 && d <= a * p / 100) }'
+}
+
 echo "# stat --hist: run-time distributions through fentry/fexit on the target alone"
-"$STAT_PROG" -w 50 -r 1000 -k 100 >"$hs/short.out" 2>&1
-"$STAT_PROG" -w 5000 -r 100 -k 100 >"$hs/long.out" 2>&1
-short=$(ran "$hs/short.out")
-long=$(ran "$hs/long.out")
-hload "$hs/bimodal.out" -m -w 50 -s 600
+# the modes alone, before and after: under TCG the guest's clock runs with the
+# host's, so a loaded host makes the same runs take longer; when the two
+# measures of a mode disagree by more than the margin checked, the timing
+# checks cannot be judged here and say SKIP with the figures
+mode() {
+	"$STAT_PROG" -w "$1" -r 1000 -k 100 >"$hs/mode.out" 2>&1 && ran "$hs/mode.out"
+}
+short=$(mode 100)
+long=$(mode 10000)
+hload "$hs/bimodal.out" -m -w 100 -s 600
 bim=$hid bim_pid=$hpid
-hload "$hs/other.out" -w 50 -s 600
+hload "$hs/other.out" -w 100 -s 600
 other=$hid other_pid=$hpid
 if [ -z "$short" ] || [ -z "$long" ] || [ -z "$bim" ] || [ -z "$other" ]; then
 	fail "stat --hist: setup" "short '$short' long '$long' ids '$bim' '$other'"
@@ -55,9 +70,10 @@ else
 	"$BPFREC" stat -b "$bim" --hist --json -- "$STAT_PROG" -i "$bim" -r 1000 -k 100 \
 		>"$hs/h.json" 2>"$hs/h.err"
 	rc=$?
+	long2=$(mode 10000)
 	grep '"buckets_ns"' "$hs/h.json" >"$hs/h.line"
 	# the runs of the buckets below the geometric mean of the modes, and above
-	split=$(awk -v s="$short" -v l="$long" 'BEGIN { printf "%d", sqrt(s * l) }')
+	split=$(awk -v s="$short" -v l="$long" 'BEGIN { print int(sqrt(s * l)) }')
 	# shellcheck disable=SC2046 # two numbers
 	set -- $(sed 's/.*"buckets_ns":{\([^}]*\)}.*/\1/' "$hs/h.line" | tr ',' '\n' | tr -d '"' |
 		awk -F: -v t="$split" '{ if ($1 * 2 <= t) b += $2; else a += $2 } END { print b + 0, a + 0 }')
@@ -66,15 +82,20 @@ else
 		"$([ "$rc" -eq 0 ] && [ "$(jfield runs "$hs/h.line")" = 1000 ] && [ "$below" = 900 ] &&
 			[ "$above" = 100 ] || echo "exit $rc, $below below, $above above: $(head -c 400 "$hs/h.line") $(head -c 200 "$hs/h.err")")"
 	p99=$(jfield p99_ns "$hs/h.line")
-	result "stat -b --hist: p99 $p99 ns within 10 % of the long mode's $long ns" \
-		"$(awk -v p="$p99" -v l="$long" 'BEGIN { d = p - l; if (d < 0) d = -d; if (!(p > 0 && d <= l * 0.1)) print "off by " d " ns" }')"
+	if steady "$long" "$long2" 10; then
+		result "stat -b --hist: p99 $p99 ns within 10 % of the long mode's $long ns" \
+			"$(steady "$long" "$p99" 10 || echo "off by more than 10 %: $(head -c 400 "$hs/h.line")")"
+	else
+		skip "stat -b --hist: p99 within 10 % of the long mode" \
+			"the long mode alone took $long then $long2 ns/run: this guest's clock is not steady enough to judge (p99 $p99 ns)"
+	fi
 	"$BPFREC" stat -b "$bim" --hist -- "$STAT_PROG" -i "$bim" -r 1000 -k 100 \
 		>"$hs/h.txt" 2>&1
 	result "stat -b --hist: bars as bpftrace draws them, and the percentiles" \
 		"$(grep -q "^@ns\[stat_target_with_a_long_name\]:$" "$hs/h.txt" &&
-			grep -q '^\[[0-9]*[KM]*, [0-9]*[KM]*) *900 |@*' "$hs/h.txt" &&
+			grep -q '^\[[0-9]*[KM]*, [0-9]*[KM]*) *[0-9]* |@* *|$' "$hs/h.txt" &&
 			grep -q "^prog $bim stat_target_with_a_long_name: 1000 runs, p50 [0-9]* ns, p90 [0-9]* ns, p99 [0-9]* ns, max [0-9]* ns$" "$hs/h.txt" ||
-			head -c 600 "$hs/h.txt")"
+			tr '\n' ' ' <"$hs/h.txt" | head -c 600)"
 	# the other program, with the histogram on the first one and without:
 	# interleaved rounds, the medians of its ns/run
 	: >"$hs/other.off"
@@ -85,10 +106,18 @@ else
 			"'$STAT_PROG' -i '$bim' -r 1000 -k 100 >/dev/null && '$STAT_PROG' -i '$other' -r 200000 -k 200000" \
 			>"$hs/o" 2>&1 && ran "$hs/o" >>"$hs/other.on"
 	done
-	off=$(sort -n "$hs/other.off" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-	on=$(sort -n "$hs/other.on" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-	result "stat -b --hist: another program's ns/run unchanged (<= 1 %): $off without, $on with" \
-		"$(awk -v a="$off" -v b="$on" 'BEGIN { d = b - a; if (d < 0) d = -d; if (!(a > 0 && b > 0 && d <= a * 0.01)) print "moved by " d " ns: " a " -> " b }')"
+	off=$(median "$hs/other.off")
+	on=$(median "$hs/other.on")
+	# the rounds without: how much the same measure moves by itself
+	lo=$(sort -n "$hs/other.off" | head -n 1)
+	hi=$(sort -n "$hs/other.off" | tail -n 1)
+	if steady "$lo" "$hi" 1; then
+		result "stat -b --hist: another program's ns/run unchanged (<= 1 %): $off without, $on with" \
+			"$(steady "$off" "$on" 1 || echo "moved: $(tr '\n' ' ' <"$hs/other.off") -> $(tr '\n' ' ' <"$hs/other.on")")"
+	else
+		skip "stat -b --hist: another program's ns/run unchanged (<= 1 %)" \
+			"without the histogram alone it took $lo to $hi ns/run: this guest's clock is not steady enough to judge 1 % ($off without, $on with)"
+	fi
 fi
 kill "$bim_pid" "$other_pid" 2>/dev/null
 wait "$bim_pid" "$other_pid" 2>/dev/null
