@@ -34,7 +34,7 @@ tmp=$(mktemp -d /tmp/bpfrec-unwind.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 see="(see bpfrec record --help)"
-for t in dwarf, dwarf,0 dwarf,x dwarf,65529 dwarf8 lbr ''; do
+for t in dwarf, dwarf,0 dwarf,x dwarf,65529 dwarf8 ''; do
 	one_line "--call-graph '$t' exits 2" 2 \
 		"bpfrec record: --call-graph wants fp or dwarf[,SIZE] (SIZE 1 to 65528 bytes), not '$t' $see" \
 		record -o "$tmp/usage.data" -e cpu-clock --call-graph "$t" -- true
