@@ -43,6 +43,7 @@ error_t cmd_bad_option(struct argp_state *state);
 struct report_profile_args {
 	const char *sort;		/* --sort KEYS */
 	const char *svg;		/* --svg FILE */
+	const char *pprof;		/* --pprof FILE */
 	const char *kallsyms;		/* --kallsyms FILE */
 	bool off_cpu, wall, folded, json;
 	bool stacks;			/* -g: each stack, not the table */

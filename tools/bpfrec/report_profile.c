@@ -14,6 +14,7 @@
 #include "util/out_file.h"
 #include "util/fit.h"
 #include "util/flamegraph.h"
+#include "util/pprof.h"
 #include "util/profile_print.h"
 
 enum {
@@ -28,6 +29,7 @@ enum {
 	OPT_HEADER_ONLY,
 	OPT_COMM,
 	OPT_WIDE,
+	OPT_PPROF,
 };
 
 static const struct argp_option profile_options[] = {
@@ -53,6 +55,8 @@ static const struct argp_option profile_options[] = {
 	{ "show-nr-samples", 'n', NULL, 0, "the Samples column: always shown, taken for perf's sake", 0 },
 	{ "no-children", OPT_NO_CHILDREN, NULL, 0,
 	  "self overhead only: what the table always shows, taken for perf's sake", 0 },
+	{ "pprof", OPT_PPROF, "FILE", 0,
+	  "write the profile (CPU, or off-CPU with --off-cpu) as gzipped pprof profile.proto to FILE, for go tool pprof", 0 },
 	{ "kallsyms", OPT_KALLSYMS, "FILE", 0,
 	  "kernel symbols of the recording machine, for files that kept none (perf's): a copy of its /proc/kallsyms (default: this machine's, if the file was recorded here)", 0 },
 	{ 0 }
@@ -77,6 +81,9 @@ static error_t profile_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_SVG:
 		a->svg = arg;
+		break;
+	case OPT_PPROF:
+		a->pprof = arg;
 		break;
 	case OPT_JSON:
 		a->json = true;
@@ -121,6 +128,8 @@ static error_t profile_parse(int key, char *arg, struct argp_state *state)
 
 		if (a->folded && a->json)
 			return cmd_usage_error(state, "%s", "--folded and --json are two outputs: choose one");
+		if (a->pprof && a->wall)
+			return cmd_usage_error(state, "%s", "--pprof writes CPU or off-CPU profiles, not --wall");
 		if (a->wall && a->off_cpu)
 			return cmd_usage_error(state, "%s", "--wall shows off-CPU time already: drop --off-cpu");
 		if (a->stacks && a->sort)
@@ -142,7 +151,26 @@ const struct argp report_profile_argp = {
 
 bool report_profile_asked(const struct report_profile_args *a)
 {
-	return a->sort || a->off_cpu || a->wall || a->folded || a->svg || a->json || a->stacks;
+	return a->sort || a->off_cpu || a->wall || a->folded || a->svg || a->json || a->stacks ||
+	       a->pprof;
+}
+
+/* --pprof FILE: written whole, then renamed over the name (util/out_file.h). */
+static int write_pprof(const struct profile *p, const struct profile_view *v, const char *path)
+{
+	struct out_file out = { .fd = -1 };
+	const char *why = NULL;
+	int e;
+
+	e = out_file_open(&out, path, &why);
+	if (!e)
+		e = pprof_write(p, v, out.fd);
+	if (!e)
+		e = out_file_commit(&out, false);
+	out_file_abort(&out);
+	if (e)
+		fprintf(stderr, "bpfrec report: cannot write %s: %s\n", path, why ? why : strerror(-e));
+	return e;
 }
 
 /* Whether an event of the file takes samples: else it has no profile. */
@@ -325,7 +353,7 @@ int report_profile(const char *path, const struct report_profile_args *a)
 	}
 	if (a->wall ? pick_wall(path, &p, &v) : (v.event = pick_event(path, &p, a->off_cpu)) < 0)
 		goto out;
-	notes(path, &p, a->folded || a->json || a->svg);
+	notes(path, &p, a->folded || a->json || a->svg || a->pprof);
 	if (svg) {
 		e = flamegraph(path, &p, &v, svg, a->svg);
 		svg = NULL;
@@ -335,9 +363,16 @@ int report_profile(const char *path, const struct report_profile_args *a)
 			goto out;
 		}
 	}
+	if (a->pprof && write_pprof(&p, &v, a->pprof))
+		goto out;
 	if (a->folded) {
 		if (profile_print_folded(&p, &v, stdout))
 			goto nomem;
+	} else if (a->pprof && !a->svg && !a->json && !a->sort) {
+		fprintf(strcmp(a->pprof, "-") ? stdout : stderr,
+			"bpfrec report: pprof profile of %llu %s samples written to %s\n",
+			(unsigned long long)p.event_samples[v.event], profile_event_name(&p, v.event),
+			a->pprof);
 	} else if (a->svg && !a->json && !a->sort) {
 		/* standard output has the graph: the note goes to stderr */
 		fprintf(strcmp(a->svg, "-") ? stdout : stderr,"bpfrec report: flame graph of %llu %s samples written to %s\n",

@@ -35,7 +35,8 @@ PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c u
 # the timeline names user frames through them
 USER_SYMS_SRCS := util/intern.c util/proc_maps.c util/dso_syms.c util/user_syms.c
 PROFILE_SRCS := $(USER_SYMS_SRCS) util/ksyms.c util/bpf_images.c \
-		util/profile.c util/unwind.c util/profile_print.c util/flamegraph.c util/trace_fields.c util/fit.c
+		util/profile.c util/unwind.c util/profile_print.c util/flamegraph.c util/trace_fields.c util/fit.c \
+		util/pprof.c $(OUTPUT)/util/pprof.pb-c.c
 # builtin-report.c with its profile
 REPORT_SRCS := builtin-report.c report_profile.c util/out_file.c $(PROFILE_SRCS)
 UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
@@ -80,7 +81,7 @@ $(OUTPUT)/unit/%: $$(UNIT_%) tests/unit/%.c tests/unit/unit.c $(HDRS)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(UNIT_CFLAGS) $(sort $(UNIT_$*)) tests/unit/unit.c tests/unit/$*.c \
-		-lbpf -ldw -lelf -lz -lzstd -ltraceevent -o $@
+		-lbpf -ldw -lelf -lz -lzstd -ltraceevent -lprotobuf-c -o $@
 
 # the capture's skeleton is generated, like the recorder's
 $(OUTPUT)/unit/test_record: $(SKELS)
