@@ -21,7 +21,7 @@ KFLAGS += --base $(BASE)
 endif
 
 .PHONY: all deps tools kernel vm-test check check-series bisect-check \
-	unit-test fuzz-test host-test doc-test run shell bench bench-syscall bench-kernel bench-stat \
+	unit-test fuzz-test host-test doc-test run shell bench bench-syscall bench-kernel bench-stat bench-serve \
 	fresh-check help clean install
 
 all: tools
@@ -77,6 +77,9 @@ bench-kernel: deps
 bench-stat: deps
 	@bench/run-stat-bench.sh
 
+bench-serve: deps
+	@bench/run-serve.sh
+
 clean:
 	@$(MAKE) -s -C tools/bpfrec clean
 
@@ -101,6 +104,7 @@ help:
 	@echo "make bench-kernel  map create+free cost of the series in the guest, vs unpatched"
 	@echo "make bench-stat    what bpfrec stat costs: --all-progs vs bpftool (host), stat -b vs"
 	@echo "                   bare fentry+fexit and --bpf-counters vs plain perf events (guest)"
+	@echo "make bench-serve   bpfrec serve's CPU per scrape and at 100 loads/s, vs bpftool polled each second"
 	@echo "make fresh-check   rehearsal: clone HEAD, empty cache, time 'make run' then 'make check'"
 	@echo "make deps          install missing Debian packages (apt-get)"
 	@echo "cache: $${BPFREC_CACHE:-/var/cache/bpfrec} (kernel sources, builds, ccache, logs)"

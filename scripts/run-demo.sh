@@ -3,7 +3,8 @@
 # print what was recorded: the timeline (bpfrec script), the summary (bpfrec report) and
 # what perf with the perf tools follow-up reads in the same file; then count with bpfrec
 # stat: a program's cost per run (-b) and shared counters (--bpf-counters), which need
-# the BPF trampolines the guest kernel allows; then profile:
+# the BPF trampolines the guest kernel allows; a snapshot of bpfrec top and a scrape of
+# bpfrec serve; then profile:
 # CPU samples in a BPF program kept busy, reported by its name once it is unloaded, and
 # where a sleeper spends its time off CPU, as folded stacks.
 #   usage: scripts/run-demo.sh [--base NAME] [--debug] [--out FILE]
@@ -70,6 +71,33 @@ bpfrec stat --bpf-counters -e cpu-clock -- sh -c 'i=0; while [ $i -lt 5000 ]; do
 	exit
 wait $all || { cat all.out; exit 1; }
 cat all.out
+# Live and headless: top as plain lines (its stdout is a file) while a program is
+# loaded, run 1000 times and freed, its last refresh shown; then one scrape of serve.
+echo "==== bpfrec top -d 0.5 --filter stat_target  (the last refresh, as plain lines)"
+bpfrec top -d 0.5 --filter stat_target >top.out 2>&1 &
+top=$!
+for _ in $(seq 100); do grep -q '^bpfrec top - ' top.out && break; sleep 0.1; done
+$t/stat-prog -r 1000 -k 100 >top-prog.out || exit
+for _ in $(seq 100); do grep -q '^event .* free ' top.out && break; sleep 0.1; done
+sleep 1
+kill -INT $top
+wait $top || { cat top.out; exit 1; }
+awk '/^bpfrec top - / { n = 0 } { l[n++] = $0 } END { for (i = 0; i < n; i++) print l[i] }' top.out
+echo "==== bpfrec serve --listen 127.0.0.1:9476: a program loaded, run 1000 times and freed, then /metrics"
+bpfrec serve -E --listen 127.0.0.1:9476 2>serve.err &
+srv=$!
+for _ in $(seq 100); do grep -q serving serve.err && break; sleep 0.1; done
+cat serve.err
+$t/stat-prog -r 1000 -k 100 >serve-prog.out || exit
+# scraped until the free came (the kernel frees after an RCU grace period)
+for _ in $(seq 50); do
+	wget -q -O - http://127.0.0.1:9476/metrics >metrics.out || { kill $srv; exit 1; }
+	grep -q '^bpfrec_lifecycle_events_total{kind="free",type="xdp",loader="stat-prog"}' metrics.out && break
+	sleep 0.1
+done
+kill $srv
+wait $srv
+grep -E '^bpfrec_(prog_run[a-z_]*_total.*loader="stat-prog"|lifecycle_events_total.*loader="stat-prog"|self_)' metrics.out
 # A profile: the program busy in BPF_PROG_TEST_RUN, sampled with stacks; stat-prog
 # exits before the report, which names the program from the recorded KSYMBOL and BTF.
 echo "==== bpfrec record -e cpu-clock -F 999 -g -o prof.data -- stat-prog -w 1000 -r 20000 -k 1000"

@@ -3,8 +3,11 @@
  * The owner of a loopback peer's socket: see peer_uid.h.  The peer's
  * socket is the one whose source is the peer's address and whose
  * destination is ours; inet_diag looks it up by that 4-tuple exactly.
+ * Kernels without inet_diag (CONFIG_INET_DIAG=n, as the guests') list it
+ * in /proc/net/tcp too, with its uid: read there instead.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <netinet/in.h>
@@ -47,6 +50,45 @@ static void put(const struct sockaddr *a, __be16 *port, __be32 addr[4])
 	}
 }
 
+/* "0100007F:1F90": an address and port as /proc/net/tcp{,6} prints them. */
+static void proc_addr(const struct sockaddr *a, char *buf, size_t len)
+{
+	__be32 addr[4] = {};
+	__be16 port;
+
+	put(a, &port, addr);
+	if (a->sa_family == AF_INET)
+		snprintf(buf, len, "%08X:%04X", addr[0], ntohs(port));
+	else
+		snprintf(buf, len, "%08X%08X%08X%08X:%04X", addr[0], addr[1], addr[2], addr[3],
+			 ntohs(port));
+}
+
+static int proc_uid(const struct sockaddr *peer, const struct sockaddr *self, unsigned int *uid)
+{
+	char want_local[64], want_remote[64], local[64], remote[64], line[512];
+	FILE *f = fopen(peer->sa_family == AF_INET ? "/proc/net/tcp" : "/proc/net/tcp6", "re");
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	proc_addr(peer, want_local, sizeof(want_local));
+	proc_addr(self, want_remote, sizeof(want_remote));
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int u;
+
+		/* sl local rem st tx:rx tr:when retrnsmt uid */
+		if (sscanf(line, " %*s %63s %63s %*s %*s %*s %*s %u", local, remote, &u) == 3 &&
+		    !strcmp(local, want_local) && !strcmp(remote, want_remote)) {
+			*uid = u;
+			ret = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
 int peer_uid(int fd, const struct sockaddr *peer, unsigned int *uid)
 {
 	struct sockaddr_storage self;
@@ -78,16 +120,19 @@ int peer_uid(int fd, const struct sockaddr *peer, unsigned int *uid)
 	put((struct sockaddr *)&self, &msg.req.id.idiag_dport, msg.req.id.idiag_dst);
 	nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
 	if (nl < 0)
-		return -errno;
+		return proc_uid(peer, (struct sockaddr *)&self, uid);
 	if (send(nl, &msg, sizeof(msg), 0) != sizeof(msg)) {
 		close(nl);
-		return -errno;
+		return proc_uid(peer, (struct sockaddr *)&self, uid);
 	}
 	n = recv(nl, &reply, sizeof(reply), 0);
 	close(nl);
 	if (n < 0)
 		return -errno;
-	if (!NLMSG_OK(&reply.nh, (size_t)n) || reply.nh.nlmsg_type == NLMSG_ERROR)
+	/* no inet_diag in this kernel: ENOENT from the netlink family */
+	if (NLMSG_OK(&reply.nh, (size_t)n) && reply.nh.nlmsg_type == NLMSG_ERROR)
+		return proc_uid(peer, (struct sockaddr *)&self, uid);
+	if (!NLMSG_OK(&reply.nh, (size_t)n))
 		return -ENOENT;
 	if (reply.nh.nlmsg_type != SOCK_DIAG_BY_FAMILY ||
 	    reply.nh.nlmsg_len < NLMSG_LENGTH(sizeof(*m)))

@@ -29,6 +29,9 @@
 #                   window and an event list of two events (root for the
 #                   last three)
 #
+#   test_metrics    serve's metrics: per program and per name, freed programs
+#                   kept by name, the bound on names, escapes, OpenMetrics
+#
 #   make unit-test
 
 PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c util/array.c
@@ -66,6 +69,10 @@ UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c util/
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
 		    util/recording.c util/capture.c util/linger.c util/vmlinux_btf.c util/file_read.c \
 		    util/debug.c
+# serve's metrics over a table of programs built by hand (stat_progs.c for its pruning)
+UNIT_test_metrics := util/prog_metrics.c util/stat_progs.c util/capture.c util/bpf_resolve.c \
+		     util/vmlinux_btf.c util/file_read.c util/facts.c util/bpf_desc.c util/debug.c \
+		     $(PERF_DATA_SRCS)
 UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts test_streams test_script \
 	     test_desc \
 	     test_record test_output test_evlist test_kallsyms test_profile test_script_samples \
@@ -84,7 +91,7 @@ $(OUTPUT)/unit/%: $$(UNIT_%) tests/unit/%.c tests/unit/unit.c $(HDRS)
 		-lbpf -ldw -lelf -lz -lzstd -ltraceevent -lprotobuf-c -o $@
 
 # the capture's skeleton is generated, like the recorder's
-$(OUTPUT)/unit/test_record: $(SKELS)
+$(OUTPUT)/unit/test_record $(OUTPUT)/unit/test_metrics: $(SKELS)
 
 # every binary runs, and the target fails if one of them did
 unit-test: $(UNIT_BINS)
