@@ -5,8 +5,8 @@
 #   scrape: the daemon's CPU per scrape of /metrics with 1000 running programs
 #     (bench/prog_hold.c), beside one `bpftool prog show -j` of the same 1000.
 #     Goal: <= 20 ms of the daemon's CPU per scrape.
-#   churn: programs loaded and freed at about 100 per second, each living 8 ms
-#     (bench/storm.c -k 8000, copied as bench-churn so that its loader's comm is
+#   churn: programs loaded and freed at about 100 per second, each living 3 ms
+#     (bench/storm.c -k 3000, copied as bench-churn so that its loader's comm is
 #     this run's alone), scraped once a second: the daemon's CPU as % of one
 #     CPU, and the programs its counters missed; beside bpftool polled once a
 #     second, its CPU and the programs it never saw.  Goal: <= 1 % of one CPU.
@@ -102,12 +102,12 @@ per_list=$(awk -v n=$scrapes '{ s += $1 } END { printf "%.3f", 1000 * s / n }' "
 
 # --- 100 loads per second ---------------------------------------------------
 n=$((seconds * 100))
-stage "churn: $n programs at about 100 per second, each living 8 ms, scraped every second; bpftool polled every second"
+stage "churn: $n programs at about 100 per second, each living 3 ms, scraped every second; bpftool polled every second"
 serve
 scrape >/dev/null
 c0=$(cpu $spid)
 t0=$(date +%s.%N)
-"$work/bench-churn" -n $n -k 8000 -p churn >"$work/churn.out" 2>&1 &
+"$work/bench-churn" -n $n -k 3000 -p churn >"$work/churn.out" 2>&1 &
 churn=$!
 pids+=($churn)
 : >"$work/seen.out"
@@ -148,5 +148,5 @@ echo "bpfrec serve vs bpftool prog show -j (host, $(nproc) CPUs, load average $(
 printf '  scrape of 1000 running programs (%s per-program series): daemon CPU %s ms per scrape (%s ms in the handler); bpftool prog show -j %s ms per listing: serve/bpftool %s (goal <= 20 ms)\n' \
 	"$held" "$per_scrape" "$in_handler" "$per_list" \
 	"$(awk -v a="$per_scrape" -v b="$per_list" 'BEGIN { printf "%.2f", b ? a / b : 0 }')"
-printf '  %d programs at %s loads/s for %.1f s, each living 8 ms: daemon CPU %s %% of one CPU (goal <= 1 %%), counted %d freed (missed %d); bpftool every second (%d polls) %s %% of one CPU, saw %d (missed %d)\n' \
+printf '  %d programs at %s loads/s for %.1f s, each living 3 ms: daemon CPU %s %% of one CPU (goal <= 1 %%), counted %d freed (missed %d); bpftool every second (%d polls) %s %% of one CPU, saw %d (missed %d)\n' \
 	$n "$rate" "$wall" "$serve_pct" "$counted" $((n - counted)) $polls "$poll_pct" "$seen" $((n - seen))
