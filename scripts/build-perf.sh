@@ -1,6 +1,6 @@
 #!/bin/bash
 # Build perf from the primary base's patched tree with the perf tools follow-up
-# (patches/perf-tools) applied on top: the series' in-tree consumer, which the guest
+# (its series folder's perf-tools, patches/perf-tools) applied on top: the series' in-tree consumer, which the guest
 # tests run on a file bpfrec recorded. The build is cached under $CACHE/perf-$BASE and
 # reused while its key (the series, the follow-up, the features, the toolchain) holds.
 # Prints the path of the perf binary.
@@ -11,7 +11,7 @@ set -euo pipefail
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 select_base "$(bases | head -n 1)"
 tree=$("$TOP/scripts/prepare-source.sh")
-follow_up=$TOP/patches/perf-tools
+follow_up=$BASE_SERIES/perf-tools
 mapfile -t patches < <(grep -v '^#' "$follow_up/series" | sed "s|^|$follow_up/|")
 
 work=$CACHE/perf-$BASE

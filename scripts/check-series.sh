@@ -12,8 +12,9 @@
 #    bit of perf_event_attr on every base (a compiled probe of both headers says which);
 #  - every kselftest target of selftests/ is in the series, byte-identical, in the tree's
 #    tools/testing/selftests (the series carries its tests; selftests/ is their copy);
-#  - on the primary base, the perf tools follow-up (patches/perf-tools, sent to the perf
-#    tools tree separately) applies on top of the series, checkpatch --strict clean;
+#  - the perf tools follow-up of the base's series (SERIES/perf-tools, sent to the perf
+#    tools tree separately), when it has one, applies on top of the series,
+#    checkpatch --strict clean;
 #  - with --build: the kernel (tinyconfig + kernel/config) builds after every patch, i.e.
 #    the series is bisectable. Builds are incremental in one directory, with ccache.
 #   usage: scripts/check-series.sh [--base NAME] [--build]
@@ -202,10 +203,10 @@ fi
 
 # The perf tools patch copies include/uapi/linux/perf_event.h verbatim into tools/include:
 # checkpatch skips BIT_MACRO for include/uapi only, so the copied lines are exempt too.
-tools_series=$TOP/patches/perf-tools/series
-if [ $fail = 0 ] && [ "$BASE" = "$primary" ] && [ -f "$tools_series" ]; then
+tools_series=$BASE_SERIES/perf-tools/series
+if [ $fail = 0 ] && [ -f "$tools_series" ]; then
 	for name in $(grep -v '^#' "$tools_series"); do
-		apply_checked "$TOP/patches/perf-tools/$name" \
+		apply_checked "$BASE_SERIES/perf-tools/$name" \
 			"perf tools $name on top of the series" BIT_MACRO || break
 	done
 fi

@@ -24,7 +24,7 @@ suite_fuzz() {
 }
 
 # suites: NAME and command, in the order they run. Every base of kernel/bases gets its
-# series check and a guest run; the debug kernel and the demo run on the primary base.
+# series check, and the guest runs its GUESTS column names; the demo runs on the primary.
 primary=$(bases | head -n 1)
 suites=("scripts:$TOP/scripts/check-scripts.sh")
 for b in $(bases); do
@@ -40,10 +40,14 @@ suites+=(
 )
 # The primary's guests first, the debug one included: its run is the longest, so that
 # it goes while the other bases' kernels still build (see "Kernels" below).
-suites+=("guest-$primary:$TOP/scripts/vm-test.sh --base $primary")
-suites+=("guest-$primary-debug:$TOP/scripts/vm-test.sh --base $primary --debug")
-for b in $(bases | tail -n +2); do
-	suites+=("guest-$b:$TOP/scripts/vm-test.sh --base $b")
+for b in $(bases); do
+	for f in $(base_guests "$b"); do
+		case "$f" in
+		default) suites+=("guest-$b:$TOP/scripts/vm-test.sh --base $b") ;;
+		debug) suites+=("guest-$b-debug:$TOP/scripts/vm-test.sh --base $b --debug") ;;
+		*) die "kernel/bases: unknown guest flavour '$f' for base $b" ;;
+		esac
+	done
 done
 
 if [ "${1:-}" = -l ]; then

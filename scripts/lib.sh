@@ -103,17 +103,26 @@ bases() {
 	awk '!/^(#|$)/ { print $1 }' "$TOP/kernel/bases"
 }
 
+# base_guests NAME: the guest flavours make check boots for base NAME, one a line
+# (none for `-`).
+base_guests() {
+	awk -v n="$1" '!/^(#|$)/ && $1 == n { print ($6 == "" ? "default" : $6) }' \
+		"$TOP/kernel/bases" | tr ',' '\n' | grep -vx -- '-' || true
+}
+
 # select_base [NAME]: make NAME (default: $BPFREC_BASE, else the primary) the base every
 # following helper and child script works on. Sets BASE, BASE_PACKAGE, BASE_PINNED,
-# BASE_SERIES (the series folder, absolute) and BASE_SUITE (`-`: the machine's apt
-# sources; else the Debian suite scripts/fetch-source.sh fetches the package from).
+# BASE_SERIES (the series folder, absolute), BASE_SUITE (`-`: the machine's apt
+# sources; else the Debian suite scripts/fetch-source.sh fetches the package from) and
+# BASE_GUESTS (the guest flavours make check boots, comma-separated, or `-`).
 select_base() {
 	local want=${1:-${BPFREC_BASE:-}} line
 	[ -n "$want" ] || want=$(bases | head -n 1)
 	line=$(awk -v n="$want" '!/^(#|$)/ && $1 == n' "$TOP/kernel/bases")
 	[ -n "$line" ] || die "unknown kernel base '$want'; kernel/bases lists: $(bases | tr '\n' ' ')"
-	read -r BASE BASE_PACKAGE BASE_PINNED BASE_SERIES BASE_SUITE <<<"$line"
+	read -r BASE BASE_PACKAGE BASE_PINNED BASE_SERIES BASE_SUITE BASE_GUESTS <<<"$line"
 	BASE_SUITE=${BASE_SUITE:--}
+	BASE_GUESTS=${BASE_GUESTS:-default}
 	BASE_SERIES=$TOP/$BASE_SERIES
 	export BPFREC_BASE=$BASE
 }
