@@ -13,6 +13,7 @@
 #include <bpf/btf.h>
 #include "util/output_decode.h"
 #include "util/perf_data/perf_data.h"
+#include "util/printable.h"
 /* the event names record gives the channels */
 #include "util/user_obj.h"
 
@@ -116,6 +117,41 @@ static __s32 find_struct(const struct btf *btf, const char *map, const char *wan
 	return size ? struct_of_size(btf, size) : -1;
 }
 
+static const struct btf_type *skip_mods(const struct btf *btf, __u32 id);
+
+/*
+ * The BTF comes from the file, and libbpf checks little of it: a struct
+ * is decoded only if every member the decoder reads has a type, a name,
+ * a whole-byte offset, and lies inside the struct (whose size the record
+ * is checked against).  Anything else is shown in hex, never read past.
+ */
+static bool struct_ok(const struct btf *btf, const struct btf_type *st)
+{
+	const struct btf_member *m = btf_members(st);
+	const struct btf_type *t;
+	__u32 off, size;
+	__s64 rsize;
+	int i;
+
+	if (!btf_is_struct(st) || !st->size || st->size > OUTPUT_MAX_STRUCT)
+		return false;
+	for (i = 0; i < btf_vlen(st); i++, m++) {
+		if (btf_member_bitfield_size(st, i))
+			continue;
+		off = btf_member_bit_offset(st, i);
+		t = skip_mods(btf, m->type);
+		if (off % 8 || !t || !btf__name_by_offset(btf, m->name_off))
+			return false;
+		rsize = btf__resolve_size(btf, m->type);
+		size = btf_is_int(t) || btf_is_enum(t) ? t->size : rsize > 0 ? rsize : 0;
+		if (rsize < 0 || size > st->size || off / 8 > st->size - size)
+			return false;
+		if (btf_is_array(t) && btf_array(t)->nelems > st->size)
+			return false;
+	}
+	return true;
+}
+
 struct output_decoder *output_decoder_new(struct pd_reader *r, const char *map, const char *want,
 					  size_t size, __u32 *map_id)
 {
@@ -137,7 +173,7 @@ struct output_decoder *output_decoder_new(struct pd_reader *r, const char *map, 
 		if (!btf)
 			continue;
 		type_id = find_struct(btf, map, want, size);
-		if (type_id <= 0) {
+		if (type_id <= 0 || !struct_ok(btf, btf__type_by_id(btf, type_id))) {
 			btf__free(btf);
 			continue;
 		}
@@ -179,13 +215,15 @@ void output_hex(const void *data, size_t size, char *buf, size_t len)
 	}
 }
 
+/* The type under modifiers and typedefs; NULL for a loop or a bad id. */
 static const struct btf_type *skip_mods(const struct btf *btf, __u32 id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
+	int depth = 0;
 
-	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)) && depth++ < 32)
 		t = btf__type_by_id(btf, t->type);
-	return t;
+	return t && !btf_is_mod(t) && !btf_is_typedef(t) ? t : NULL;
 }
 
 static __u64 load(const void *p, __u32 size)
@@ -232,7 +270,11 @@ static void member(const struct btf *btf, const struct btf_type *st, int idx,
 	__u64 v;
 	int i;
 
-	f->name = btf__name_by_offset(btf, m->name_off);
+	/* a name from the file: escaped like any text shown */
+	f->name = printable(btf__name_by_offset(btf, m->name_off), s, room / 2);
+	*pos += strlen(s) + 1;
+	s = buf + *pos;
+	room = len - *pos;
 	f->str = s;
 	data += btf_member_bit_offset(st, idx) / 8;
 	s[0] = 0;
@@ -274,7 +316,8 @@ int output_decode(const struct output_decoder *d, const void *data, size_t size,
 
 	if (size < d->size)
 		return -1;
-	for (i = 0; i < btf_vlen(t) && n < max && pos < len; i++) {
+	/* room for a name and a value: no field is cut to nothing */
+	for (i = 0; i < btf_vlen(t) && n < max && pos + 64 < len; i++) {
 		/* bit fields are left to the hex a reader can ask for */
 		if (btf_member_bitfield_size(t, i))
 			continue;

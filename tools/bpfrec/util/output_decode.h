@@ -23,6 +23,9 @@
 struct pd_reader;
 struct output_decoder;
 
+/* Structs larger than this are shown in hex (a record is at most 64 KiB). */
+#define OUTPUT_MAX_STRUCT	65536
+
 /* The channel of event @name: "bpf-output" or "ringbuf", its map in *map. */
 const char *output_channel(const char *name, const char **map);
 

@@ -10,8 +10,10 @@
 
 /*
  * @s into @buf (@len bytes, NUL included, cut if longer) with every
- * control character (below 0x20, and 0x7f) as \xNN and the backslash as
- * \\, so that what is shown can be told from an escape.  Returns @buf.
+ * control character as \xNN: below 0x20, 0x7f, the C1 controls (0x80 to
+ * 0x9f, raw or as UTF-8) and any byte that is not part of valid UTF-8;
+ * the backslash as \\, so that what is shown can be told from an
+ * escape.  A NULL @s is empty.  Returns @buf.
  */
 const char *printable(const char *s, char *buf, size_t len);
 

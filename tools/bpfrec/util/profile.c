@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <bpf/btf.h>
 #include "util/array.h"
+#include "util/printable.h"
 #include "util/profile.h"
 #include "util/sample_view.h"
 #include "util/trace_fields.h"
@@ -22,9 +23,15 @@
 /* user cache keys: a path id above, the file offset below */
 #define UCACHE_OFF_BITS	40
 
+/*
+ * Every name of the profile (tasks, files, symbols) comes from the file
+ * or from files it names: escaped once here, before any output shows it.
+ */
 static int str_id(struct profile *p, const char *s, __u32 *id)
 {
-	return intern_str(&p->strs, s, id);
+	char text[4096];
+
+	return intern_str(&p->strs, printable(s, text, sizeof(text)), id);
 }
 
 static int frame_id(struct profile *p, const struct frame *f, __u32 *id)

@@ -24,6 +24,9 @@
 #define CGROUP2_ROOT		"/sys/fs/cgroup"
 #define CGROUP2_SUPER_MAGIC	0x63677270
 #define REGISTRY_ENTRIES	64
+#define REGISTRY_NAME		"bpfrec_bperf"
+/* How long a session waits for another to release the registry's lock. */
+#define LOCK_TIMEOUT_MS		5000
 
 int stat_bperf_add_key(struct stat_bperf *b, __u64 key)
 {
@@ -70,10 +73,41 @@ static bool on_bpffs(const char *path)
 	return !statfs(path, &st) && st.f_type == BPF_FS_MAGIC;
 }
 
+/*
+ * The registry is trusted only when no one but root could have made or
+ * changed it: a directory of root's that only root may write to, in a
+ * parent where no one else can rename it away.  Anything else is refused
+ * with how to remove it, never repaired in place.
+ */
+static int refuse(const struct stat_bperf *b, const char *path, const char *what)
+{
+	fprintf(stderr, "bpfrec stat: --bpf-counters: %s %s: not trusted; remove it (rm -r %s) or choose another --bpf-registry\n",
+		path, what, b->dir);
+	return -EPERM;
+}
+
+static int check_dir(const struct stat_bperf *b, const char *parent)
+{
+	struct stat st;
+
+	if (fstat(b->dir_fd, &st))
+		return -errno;
+	if (st.st_uid != 0)
+		return refuse(b, b->dir, "is not owned by root");
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return refuse(b, b->dir, "may be written by others than root");
+	if (stat(parent, &st))
+		return -errno;
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+		return refuse(b, parent, "may be written by anyone and is not sticky");
+	return 0;
+}
+
 /* The registry's directory on a bpffs, mounting /sys/fs/bpf if need be. */
 static int registry_dir(struct stat_bperf *b)
 {
 	char parent[PATH_MAX];
+	int err;
 
 	snprintf(parent, sizeof(parent), "%s", b->dir);
 	dirname(parent);
@@ -83,7 +117,8 @@ static int registry_dir(struct stat_bperf *b)
 				b->dir, parent);
 			return -ENOTDIR;
 		}
-		if (mount("bpf", parent, "bpf", 0, NULL)) {
+		/* only root may pin there, as the registry wants */
+		if (mount("bpf", parent, "bpf", 0, "mode=0700")) {
 			fprintf(stderr, "bpfrec stat: /sys/fs/bpf is not a BPF filesystem and mounting one failed (%s): run 'mount -t bpf bpf /sys/fs/bpf'\n",
 				strerror(errno));
 			return -errno;
@@ -95,35 +130,110 @@ static int registry_dir(struct stat_bperf *b)
 			strerror(errno));
 		return -errno;
 	}
-	b->dir_fd = open(b->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* a link planted in place of the directory is not followed */
+	b->dir_fd = open(b->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (b->dir_fd < 0 && errno == ELOOP)
+		return refuse(b, b->dir, "is a symbolic link");
 	if (b->dir_fd < 0) {
 		fprintf(stderr, "bpfrec stat: opening the counter registry %s: %s\n", b->dir,
 			strerror(errno));
 		return -errno;
 	}
+	err = check_dir(b, parent);
+	if (err == -EPERM)
+		return err;
+	if (err)
+		fprintf(stderr, "bpfrec stat: checking the counter registry %s: %s\n", b->dir,
+			strerror(-err));
+	return err;
+}
+
+/*
+ * flock() that gives up after LOCK_TIMEOUT_MS: a session that hangs, or
+ * anyone who can open the directory, must not stop every other one.
+ */
+static int lock_registry(const struct stat_bperf *b)
+{
+	int waited;
+
+	for (waited = 0; flock(b->dir_fd, LOCK_EX | LOCK_NB); waited += 10) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			fprintf(stderr, "bpfrec stat: locking %s: %s\n", b->dir, strerror(errno));
+			return -errno;
+		}
+		if (waited >= LOCK_TIMEOUT_MS) {
+			fprintf(stderr, "bpfrec stat: --bpf-counters: %s stayed locked for %d s (a session stuck? see /proc/locks)\n",
+				b->dir, LOCK_TIMEOUT_MS / 1000);
+			return -ETIMEDOUT;
+		}
+		usleep(10000);
+	}
 	return 0;
+}
+
+/* A path inside the registry's directory, as it was opened and checked. */
+static void in_dir(const struct stat_bperf *b, const char *name, char *path, size_t len)
+{
+	snprintf(path, len, "/proc/self/fd/%d/%s", b->dir_fd, name);
+}
+
+/* Is @fd a map as bpfrec makes it: @type, named @name, with these sizes? */
+static bool map_is(int fd, __u32 type, const char *name, __u32 key_size, __u32 value_size,
+		   struct bpf_map_info *info)
+{
+	__u32 len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	return !bpf_obj_get_info_by_fd(fd, info, &len) && info->type == type &&
+	       !strcmp(info->name, name) && info->key_size == key_size &&
+	       info->value_size == value_size;
+}
+
+static const char *map_type_name(__u32 type)
+{
+	const char *name = libbpf_bpf_map_type_str(type);
+
+	return name ? name : "unknown";
 }
 
 static int registry_map(struct stat_bperf *b)
 {
-	char path[PATH_MAX];
+	struct bpf_map_info info;
+	char path[PATH_MAX], at[PATH_MAX];
+	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/registry", b->dir);
-	b->reg_fd = bpf_obj_get(path);
-	if (b->reg_fd >= 0)
-		return 0;
+	in_dir(b, "registry", at, sizeof(at));
+	/* bpf_obj_get() follows links: the pin must be a file of root's */
+	if (!fstatat(b->dir_fd, "registry", &st, AT_SYMLINK_NOFOLLOW) &&
+	    (!S_ISREG(st.st_mode) || st.st_uid != 0))
+		return refuse(b, path, S_ISLNK(st.st_mode) ? "is a symbolic link" :
+				       "is not a pin of root's");
+	b->reg_fd = bpf_obj_get(at);
+	if (b->reg_fd >= 0) {
+		if (map_is(b->reg_fd, BPF_MAP_TYPE_HASH, REGISTRY_NAME,
+			   sizeof(struct perf_event_attr), sizeof(struct bperf_entry), &info)) {
+			b->reg_ok = true;
+			return 0;
+		}
+		fprintf(stderr, "bpfrec stat: --bpf-counters: %s is not bpfrec's counter registry (a %s map '%s', key %u, value %u bytes): not trusted; remove it (rm -r %s) or choose another --bpf-registry\n",
+			path, map_type_name(info.type), info.name, info.key_size, info.value_size,
+			b->dir);
+		return -EPERM;
+	}
 	if (errno != ENOENT) {
 		fprintf(stderr, "bpfrec stat: opening the counter registry %s: %s\n", path,
 			strerror(errno));
 		return -errno;
 	}
-	b->reg_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "bpfrec_bperf", sizeof(struct perf_event_attr),
+	b->reg_fd = bpf_map_create(BPF_MAP_TYPE_HASH, REGISTRY_NAME, sizeof(struct perf_event_attr),
 				   sizeof(struct bperf_entry), REGISTRY_ENTRIES, NULL);
-	if (b->reg_fd < 0 || bpf_obj_pin(b->reg_fd, path)) {
+	if (b->reg_fd < 0 || bpf_obj_pin(b->reg_fd, at)) {
 		fprintf(stderr, "bpfrec stat: cannot create the counter registry %s: %s\n", path,
 			strerror(errno));
 		return -errno;
 	}
+	b->reg_ok = true;
 	return 0;
 }
 
@@ -226,6 +336,42 @@ static int own_events(struct stat_bperf *b, struct bperf_counter *c)
 }
 
 /*
+ * A registry entry is trusted only if it names a leader as bpfrec loads
+ * it: a raw tracepoint program named on_switch whose own maps are the
+ * entry's diff (per-CPU counter values) and events (perf events) maps.
+ * Otherwise a tampered entry would have root run any program
+ * (BPF_PROG_TEST_RUN) and write perf events into any map.
+ */
+static bool is_leader(int prog_fd, const struct bperf_entry *e)
+{
+	struct bpf_prog_info info = {};
+	__u32 ids[8], len = sizeof(info), i;
+	bool diff = false, events = false;
+
+	info.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
+	info.map_ids = (__u64)(unsigned long)ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) ||
+	    info.type != BPF_PROG_TYPE_RAW_TRACEPOINT || strcmp(info.name, "on_switch"))
+		return false;
+	for (i = 0; i < info.nr_map_ids && i < sizeof(ids) / sizeof(ids[0]); i++) {
+		diff |= ids[i] == e->diff_map_id;
+		events |= ids[i] == e->events_map_id;
+	}
+	return diff && events && e->diff_map_id != e->events_map_id;
+}
+
+/* The maps of a leader have the types and sizes its program gives them. */
+static bool leader_maps_ok(int diff_fd, int events_fd)
+{
+	struct bpf_map_info info;
+
+	return map_is(diff_fd, BPF_MAP_TYPE_PERCPU_ARRAY, "diff", sizeof(__u32),
+		      sizeof(struct bpf_perf_event_value), &info) &&
+	       map_is(events_fd, BPF_MAP_TYPE_PERF_EVENT_ARRAY, "events", sizeof(__u32),
+		      sizeof(int), &info);
+}
+
+/*
  * The registered leader of @c's attr, if its link still exists: a leader
  * lives as long as a session holds its link.  *diff_fd is its diff map.
  */
@@ -247,6 +393,11 @@ static int reuse_leader(struct stat_bperf *b, struct bperf_counter *c, int *diff
 	c->events_fd = bpf_map_get_fd_by_id(e.events_map_id);
 	if (c->prog_fd < 0 || *diff_fd < 0 || c->events_fd < 0)
 		return -ENOENT;
+	if (!is_leader(c->prog_fd, &e) || !leader_maps_ok(*diff_fd, c->events_fd)) {
+		fprintf(stderr, "bpfrec stat: --bpf-counters: %s/registry: the entry of %s names link %u, maps %u and %u, which are not a leader of bpfrec's: not trusted; remove it (rm -r %s)\n",
+			b->dir, c->ev->name, e.link_id, e.diff_map_id, e.events_map_id, b->dir);
+		return -EPERM;
+	}
 	c->reused = true;
 	watch_owner(b, c);
 	return 0;
@@ -324,7 +475,8 @@ static int open_counter(struct stat_bperf *b, struct bperf_counter *c)
 	int diff_fd = -1, err;
 
 	c->link_fd = c->prog_fd = c->events_fd = c->owner_fd = c->total_fd = -1;
-	if (reuse_leader(b, c, &diff_fd)) {
+	err = reuse_leader(b, c, &diff_fd);
+	if (err) {
 		if (c->link_fd >= 0)
 			close(c->link_fd);
 		if (c->prog_fd >= 0)
@@ -333,7 +485,10 @@ static int open_counter(struct stat_bperf *b, struct bperf_counter *c)
 			close(c->events_fd);
 		if (diff_fd >= 0)
 			close(diff_fd);
+		c->link_fd = c->prog_fd = c->events_fd = -1;
 		c->reused = false;
+		if (err == -EPERM)
+			return err;	/* a registry not trusted, said */
 		err = load_leader(b, c);
 		if (err)
 			return err;
@@ -354,6 +509,7 @@ static int open_counter(struct stat_bperf *b, struct bperf_counter *c)
 int stat_bperf_open(struct stat_bperf *b, const struct stat_events *es)
 {
 	libbpf_print_fn_t old;
+	struct stat st;
 	int i, err;
 
 	b->dir_fd = b->reg_fd = -1;
@@ -361,13 +517,21 @@ int stat_bperf_open(struct stat_bperf *b, const struct stat_events *es)
 	b->percpu = calloc(b->nr_cpus, sizeof(*b->percpu));
 	if (!b->percpu)
 		return -ENOMEM;
-	err = registry_dir(b);
-	if (err)
-		return err;
-	/* one session at a time looks leaders up and loads them */
-	if (flock(b->dir_fd, LOCK_EX)) {
-		fprintf(stderr, "bpfrec stat: locking %s: %s\n", b->dir, strerror(errno));
-		return -errno;
+	/*
+	 * One session at a time looks leaders up and loads them.  The last
+	 * session removes the directory: one that waited for its lock finds
+	 * it unlinked and starts again.
+	 */
+	for (;;) {
+		err = registry_dir(b);
+		if (!err)
+			err = lock_registry(b);
+		if (err)
+			return err;
+		if (!fstat(b->dir_fd, &st) && st.st_nlink)
+			break;
+		close(b->dir_fd);
+		b->dir_fd = -1;
 	}
 	err = registry_map(b);
 	old = libbpf_set_print(debug_libbpf_verbose);
@@ -419,8 +583,9 @@ static int sync_counter(struct stat_bperf *b, struct bperf_counter *c)
 	if (!missing)
 		return 0;
 	/* the session that created the leader exited: one of us takes over */
-	if (flock(b->dir_fd, LOCK_EX))
-		return -errno;
+	err = lock_registry(b);
+	if (err)
+		return err;
 	for (cpu = 0, ret = 0; cpu < b->nr_cpus && !ret; cpu++)
 		ret = trigger(c, cpu);
 	err = ret > 0 ? install_events(b, c) : ret;
@@ -519,6 +684,42 @@ int stat_bperf_counts(struct stat_bperf *b, bool total, struct stat_count *out)
 	return n;
 }
 
+/*
+ * The registry goes with its last session: when no entry names a leader
+ * whose link is still held (ours are closed by now), the pin and the
+ * directory are removed, under the lock so that no session starts
+ * between the check and the removal.
+ */
+static void remove_if_last(struct stat_bperf *b)
+{
+	struct perf_event_attr key, next;
+	struct bperf_entry e;
+	char at[PATH_MAX];
+	void *prev = NULL;
+	int fd;
+
+	/* never what was refused: it is not ours to remove */
+	if (b->dir_fd < 0 || !b->reg_ok || lock_registry(b))
+		return;
+	while (!bpf_map_get_next_key(b->reg_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(b->reg_fd, &key, &e))
+			continue;
+		fd = bpf_link_get_fd_by_id(e.link_id);
+		if (fd >= 0) {
+			close(fd);
+			goto out;	/* another session's leader lives */
+		}
+	}
+	in_dir(b, "registry", at, sizeof(at));
+	unlink(at);
+	/* empty now, unless someone put something else there */
+	rmdir(b->dir);
+out:
+	flock(b->dir_fd, LOCK_UN);
+}
+
 void stat_bperf_close(struct stat_bperf *b)
 {
 	int i, cpu;
@@ -545,6 +746,7 @@ void stat_bperf_close(struct stat_bperf *b)
 				close(c->event_fds[cpu]);
 		free(c->event_fds);
 	}
+	remove_if_last(b);
 	if (b->reg_fd >= 0)
 		close(b->reg_fd);
 	if (b->dir_fd >= 0)

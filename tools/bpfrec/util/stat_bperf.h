@@ -43,6 +43,7 @@ struct stat_bperf {
 	const char *dir;
 	int dir_fd;				/* flock()ed while changing */
 	int reg_fd;
+	bool reg_ok;				/* reg_fd is a registry bpfrec made */
 	int nr_cpus;				/* possible */
 	enum bperf_filter filter;
 	__u64 keys[BPERF_MAX_FILTERS];		/* CPUs, tgids, tids or cgroup ids */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
+#include "util/printable.h"
 #include "util/trace_fields.h"
 
 struct blob_cur {
@@ -200,6 +201,47 @@ static bool numeric(const struct tep_format_field *f)
 			     TEP_FIELD_IS_POINTER)) && f->size <= 8;
 }
 
+/*
+ * Where the bytes of array @field lie in @raw: the field itself, or for a
+ * __data_loc field, where its 4-byte slot (length << 16 | offset) says,
+ * after the field when it is relative (__rel_loc).  libtraceevent trusts
+ * the slot: it is checked against the record here first.
+ */
+static bool array_bytes(const struct tep_format_field *field, const void *raw, __u32 size,
+			__u32 *off, __u32 *len)
+{
+	__u32 slot;
+
+	*off = field->offset;
+	*len = field->size;
+	if (!(field->flags & TEP_FIELD_IS_DYNAMIC))
+		return true;
+	if (field->size != sizeof(slot))
+		return false;
+	memcpy(&slot, (const char *)raw + field->offset, sizeof(slot));
+	*off = slot & 0xffff;
+	*len = slot >> 16;
+	if (field->flags & TEP_FIELD_IS_RELATIVE)
+		*off += field->offset + field->size;
+	return (__u64)*off + *len <= size;
+}
+
+/*
+ * A string field as text, up to its NUL and never past its bytes (for
+ * libtraceevent prints it with %s, reading on to a NUL wherever it is).
+ */
+static size_t string_text(const char *p, __u32 n, char *out, size_t room)
+{
+	const char *nul = memchr(p, 0, n);
+	size_t len = nul ? (size_t)(nul - p) : n;
+
+	if (len >= room)
+		len = room - 1;
+	memcpy(out, p, len);
+	out[len] = 0;
+	return len + 1;
+}
+
 int trace_fields_decode(struct tep_handle *tep, __u64 id, const void *raw, __u32 size,
 			struct trace_field *f, int max, char *buf, size_t len)
 {
@@ -207,6 +249,7 @@ int trace_fields_decode(struct tep_handle *tep, __u64 id, const void *raw, __u32
 	struct tep_format_field *field;
 	struct trace_seq s;
 	unsigned long long v;
+	__u32 aoff = 0, alen = 0;
 	size_t used = 0;
 	int n = 0;
 
@@ -215,7 +258,12 @@ int trace_fields_decode(struct tep_handle *tep, __u64 id, const void *raw, __u32
 	for (field = ev->format.fields; field && n < max; field = field->next) {
 		if ((__u64)field->offset + field->size > size)
 			return -EINVAL;
-		f[n].name = field->name;
+		/* no room left: the fields so far are complete */
+		if (used + 2 >= len)
+			break;
+		/* a name from the file: escaped like any text shown */
+		f[n].name = printable(field->name, buf + used, (len - used) / 2);
+		used += strlen(f[n].name) + 1;
 		f[n].is_num = numeric(field) && !tep_read_number_field(field, raw, &v) &&
 			      (!(field->flags & TEP_FIELD_IS_SIGNED) ||
 			       !(v >> (field->size * 8 - 1)));
@@ -224,13 +272,23 @@ int trace_fields_decode(struct tep_handle *tep, __u64 id, const void *raw, __u32
 			n++;
 			continue;
 		}
-		/* no room left: the fields so far are complete */
-		if (used >= len)
-			break;
+		f[n].text = buf + used;
+		if ((field->flags & TEP_FIELD_IS_ARRAY) &&
+		    !array_bytes(field, raw, size, &aoff, &alen)) {
+			used += snprintf(buf + used, len - used, "(out of the record)") + 1;
+			if (used > len)
+				used = len;
+			n++;
+			continue;
+		}
+		if ((field->flags & TEP_FIELD_IS_ARRAY) && (field->flags & TEP_FIELD_IS_STRING)) {
+			used += string_text((const char *)raw + aoff, alen, buf + used, len - used);
+			n++;
+			continue;
+		}
 		trace_seq_init(&s);
 		tep_print_field_content(&s, (void *)raw, size, field);
 		trace_seq_terminate(&s);
-		f[n].text = buf + used;
 		used += snprintf(buf + used, len - used, "%s", s.buffer) + 1;
 		trace_seq_destroy(&s);
 		/* a text cut short stays terminated */

@@ -28,7 +28,7 @@ void trace_fields_close(struct tep_handle *tep);
 int trace_fields_kallsyms(const void *data, size_t len, const char **text, size_t *size);
 
 struct trace_field {
-	const char *name;		/* the format's, valid while the handle is */
+	const char *name;		/* the format's, escaped, in the caller's buffer */
 	bool is_num;			/* a number: num, else text */
 	__u64 num;
 	const char *text;		/* in the caller's buffer */

@@ -156,6 +156,114 @@ result "the default input: the newer perf.data, said on stderr" \
 		echo "said: $(head -1 "$tmp/err")"
 	   grep -q 'cpu-clock' "$tmp/out" || echo "not the profile of perf.data")"
 
+# ---- the --bpf-counters registry -------------------------------------------
+
+mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+reg=/sys/fs/bpf/bpfrec-security-$$
+rm -rf "$reg"
+
+# regline: the refusal of the registry, as bpfrec says it
+regline() { echo "bpfrec stat: --bpf-counters: $1: not trusted; remove it (rm -r $reg) or choose another --bpf-registry"; }
+
+# A session of the whole machine for SECONDS in the background: $bg
+bperf_bg() {
+	"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a "$1" >/dev/null 2>"$tmp/bg.err" &
+	bg=$!
+	local i=0
+	while ! [ -e "$reg/registry" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	sleep 0.2
+}
+
+# A registry directory nobody made (and locks): refused at once, not waited on.
+as_nobody mkdir "$reg"
+as_nobody flock "$reg" sleep 30 &
+holder=$!
+sleep 0.2
+timeout 20 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 1 >/dev/null 2>"$tmp/err"
+rc=$?
+result "a registry directory nobody made and locks: refused at once, how to remove it said" \
+	"$([ $rc -eq 1 ] || echo "exit $rc"
+	   [ "$(cat "$tmp/err")" = "$(regline "$reg is not owned by root")" ] || echo "said: $(head -c 300 "$tmp/err")")"
+kill $holder 2>/dev/null; wait $holder 2>/dev/null
+rm -rf "$reg"
+
+# A lock held by a session that never lets go: the next one gives up.
+mkdir -m 700 "$reg"
+flock "$reg" sleep 30 &
+holder=$!
+sleep 0.2
+timeout 20 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 1 >/dev/null 2>"$tmp/err"
+rc=$?
+result "a registry locked for ever: one line after 5 s, exit 1" \
+	"$([ $rc -eq 1 ] || echo "exit $rc"
+	   [ "$(cat "$tmp/err")" = "bpfrec stat: --bpf-counters: $reg stayed locked for 5 s (a session stuck? see /proc/locks)" ] ||
+		echo "said: $(head -c 300 "$tmp/err")")"
+kill $holder 2>/dev/null; wait $holder 2>/dev/null
+rm -rf "$reg"
+
+# The registry goes with its last session.
+bperf_bg 2
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 1 >/dev/null 2>"$tmp/err"
+rc=$?
+left=$(ls -A "$reg" 2>/dev/null | tr '\n' ' ')
+wait $bg
+rc2=$?
+result "the registry stays while a session runs, and goes with the last one" \
+	"$([ $rc -eq 0 ] && [ $rc2 -eq 0 ] || echo "exit $rc, $rc2: $(head -c 200 "$tmp/err")"
+	   [ "$left" = "registry " ] || echo "during the first session: '$left'"
+	   [ ! -e "$reg" ] || echo "left after the last: $(ls -A "$reg" | tr '\n' ' ')")"
+
+# The key size of the registry (a perf_event_attr), from a live one.
+bperf_bg 30
+keysize=$(bpftool -j map show pinned "$reg/registry" | python3 -c 'import json,sys; print(json.load(sys.stdin)["bytes_key"])')
+key=$(bpftool -j map dump pinned "$reg/registry" |
+	python3 -c 'import json,sys; print(" ".join(x[2:] for x in json.load(sys.stdin)[0]["key"]))')
+# A tampered entry: its diff map is another map (the registry itself).
+regid=$(bpftool -j map show pinned "$reg/registry" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+value=$(bpftool -j map dump pinned "$reg/registry" | python3 -c '
+import json, struct, sys
+v = bytes(int(x, 16) for x in json.load(sys.stdin)[0]["value"])
+link, diff, events, owner = struct.unpack("<4I", v)
+print(" ".join("%02x" % b for b in struct.pack("<4I", link, int(sys.argv[1]), events, owner)))' "$regid")
+bpftool map update pinned "$reg/registry" key hex $key value hex $value
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 1 >/dev/null 2>"$tmp/err"
+rc=$?
+kill -INT $bg
+wait $bg
+result "a registry entry naming a map not of a leader: refused, exit 1" \
+	"$([ $rc -eq 1 ] || echo "exit $rc"
+	   grep -qx "bpfrec stat: --bpf-counters: $reg/registry: the entry of cpu-clock names link [0-9]*, maps $regid and [0-9]*, which are not a leader of bpfrec's: not trusted; remove it (rm -r $reg)" "$tmp/err" ||
+		echo "said: $(head -c 300 "$tmp/err")")"
+rm -rf "$reg"
+
+# A registry replaced by a map with 256-byte values (which the kernel
+# would copy into a 16-byte entry): refused, never read.
+mkdir -m 700 "$reg"
+if [ -n "$keysize" ] && bpftool map create "$reg/registry" type hash key "$keysize" value 256 \
+	entries 4 name bpfrec_bperf 2>"$tmp/err"; then
+	bpftool map update pinned "$reg/registry" key hex $key value hex $(printf '00 %.0s' $(seq 256))
+	"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 1 >/dev/null 2>"$tmp/err"
+	rc=$?
+	result "a registry map with 256-byte values: refused, exit 1" \
+		"$([ $rc -eq 1 ] || echo "exit $rc"
+		   [ "$(cat "$tmp/err")" = "bpfrec stat: --bpf-counters: $reg/registry is not bpfrec's counter registry (a hash map 'bpfrec_bperf', key $keysize, value 256 bytes): not trusted; remove it (rm -r $reg) or choose another --bpf-registry" ] ||
+			echo "said: $(head -c 300 "$tmp/err")")"
+else
+	fail "a registry map with 256-byte values" "bpftool map create: $(cat "$tmp/err")"
+fi
+rm -rf "$reg"
+
+# bpfrec mounts a bpffs that only root may use (in a mount namespace of
+# its own, so that the machine's stays).
+if command -v unshare >/dev/null; then
+	unshare -m sh -c 'umount /sys/fs/bpf 2>/dev/null; "$0" stat --bpf-counters 1 >/dev/null 2>&1
+		stat -c %a /sys/fs/bpf' "$BPFREC" >"$tmp/mode" 2>&1
+	result "the bpffs bpfrec mounts: mode 0700 (and sticky)" \
+		"$([ "$(cat "$tmp/mode")" = 1700 ] || echo "mode $(cat "$tmp/mode")")"
+else
+	skip "the bpffs bpfrec mounts" "unshare missing"
+fi
+
 if [ $skipped -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

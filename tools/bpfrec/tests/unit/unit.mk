@@ -39,18 +39,18 @@ PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c u
 USER_SYMS_SRCS := util/intern.c util/proc_maps.c util/dso_syms.c util/user_syms.c
 PROFILE_SRCS := $(USER_SYMS_SRCS) util/ksyms.c util/bpf_images.c \
 		util/profile.c util/unwind.c util/profile_print.c util/flamegraph.c util/trace_fields.c util/fit.c \
-		util/pprof.c $(OUTPUT)/util/pprof.pb-c.c
+		util/printable.c util/pprof.c $(OUTPUT)/util/pprof.pb-c.c
 # builtin-report.c with its profile
 REPORT_SRCS := builtin-report.c report_profile.c util/out_file.c $(PROFILE_SRCS)
 UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-		       util/printable.c util/sample_view.c builtin-script.c input_option.c \
+		       util/sample_view.c builtin-script.c input_option.c \
 		       cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
 UNIT_test_sample := $(PERF_DATA_SRCS)
 UNIT_test_ordered := $(PERF_DATA_SRCS)
 UNIT_test_facts := $(PERF_DATA_SRCS)
 UNIT_test_streams := $(PERF_DATA_SRCS)
 UNIT_test_script := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-		    util/printable.c util/sample_view.c builtin-script.c input_option.c \
+		    util/sample_view.c builtin-script.c input_option.c \
 		    cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
 UNIT_test_desc := $(UNIT_test_script)
 UNIT_test_output := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
@@ -61,10 +61,10 @@ UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf
 UNIT_test_kallsyms := $(PERF_DATA_SRCS) util/kallsyms_copy.c util/file_read.c
 UNIT_test_profile := $(PERF_DATA_SRCS) util/timeline.c util/json.c $(PROFILE_SRCS)
 UNIT_test_script_samples := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-			    util/printable.c util/sample_view.c builtin-script.c \
+			    util/sample_view.c builtin-script.c \
 			    input_option.c cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
 UNIT_test_sample_view := $(PERF_DATA_SRCS) util/sample_view.c util/bpf_images.c util/trace_fields.c \
-			 util/ksyms.c
+			 util/ksyms.c util/printable.c
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c util/bpf_desc.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
 		    util/recording.c util/capture.c util/linger.c util/vmlinux_btf.c util/file_read.c \

@@ -14,12 +14,23 @@
  * when delivered, so the reader never needs more than the records of two
  * rounds in memory.  A record without a time sorts as time 0; one older
  * than what was already delivered comes next, and is counted as late.
+ *
+ * A file need not have rounds (a crafted one, or one whose records all
+ * came in one drain), and compressed records make a small file expand:
+ * what waits is bounded in bytes (PD_ORDERED_BUDGET), as perf bounds its
+ * ordered events.  Past it, the older half of what waits is delivered
+ * at once, and records older than those come late (counted).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/array.h"
 #include "util/perf_data/format.h"
+
+/* Bytes of records waiting at most, their bookkeeping included. */
+#define PD_ORDERED_BUDGET	(64ULL << 20)
+/* What a waiting record costs besides its bytes: its entry, malloc's. */
+#define QUEUED_OVERHEAD		64
 
 struct queued {
 	__u64 time;
@@ -37,6 +48,8 @@ struct pd_ordered {
 	__u64 newest;			/* newest time read so far */
 	__u64 delivered;		/* time of the last record delivered */
 	bool eof;
+	__u64 bytes;			/* of the records waiting */
+	__u64 budget;
 	struct perf_event_header *current;	/* bytes of the record handed out */
 	struct pd_ordered_stats stats;
 };
@@ -45,9 +58,16 @@ struct pd_ordered *pd_ordered_new(struct pd_reader *r)
 {
 	struct pd_ordered *o = calloc(1, sizeof(*o));
 
-	if (o)
+	if (o) {
 		o->r = r;
+		o->budget = PD_ORDERED_BUDGET;
+	}
 	return o;
+}
+
+void pd_ordered_set_budget(struct pd_ordered *o, __u64 bytes)
+{
+	o->budget = bytes;
 }
 
 static int queue(struct pd_ordered *o, const struct pd_record *rec)
@@ -66,6 +86,7 @@ static int queue(struct pd_ordered *o, const struct pd_record *rec)
 	e->seq = o->seq++;
 	e->offset = rec->offset;
 	o->nr++;
+	o->bytes += rec->size + QUEUED_OVERHEAD;
 	if (time > o->newest)
 		o->newest = time;
 	/* what was delivered before stays in q[] until the next flush, freed */
@@ -99,6 +120,19 @@ static void flush(struct pd_ordered *o, __u64 limit)
 	o->stats.rounds++;
 }
 
+/*
+ * Over budget: the older half of what waits is made ready now, and the
+ * rounds' limit moves past it (what comes older is late).
+ */
+static void flush_half(struct pd_ordered *o)
+{
+	flush(o, 0);
+	o->nr_ready = o->nr / 2 ? o->nr / 2 : o->nr;
+	if (o->nr_ready && o->q[o->nr_ready - 1].time > o->limit)
+		o->limit = o->q[o->nr_ready - 1].time;
+	o->stats.forced++;
+}
+
 /* Read on until some records are ready or the file ends. */
 static int fill(struct pd_ordered *o)
 {
@@ -127,6 +161,8 @@ static int fill(struct pd_ordered *o)
 		ret = queue(o, &rec);
 		if (ret)
 			return ret;
+		if (o->bytes > o->budget)
+			flush_half(o);
 	}
 	return 1;
 }
@@ -143,6 +179,7 @@ int pd_ordered_next(struct pd_ordered *o, struct pd_record *rec)
 		return ret;
 	e = &o->q[o->next++];
 	o->current = e->raw;
+	o->bytes -= e->raw->size + QUEUED_OVERHEAD;
 	if (e->time < o->delivered)
 		o->stats.late++;
 	else

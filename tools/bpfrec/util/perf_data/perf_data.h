@@ -571,7 +571,7 @@ void pd_reader_close(struct pd_reader *r);
 /*
  * The records of @r in time order, delivered round by round: memory holds
  * the records of about two rounds (FINISHED_ROUND to FINISHED_ROUND), not
- * the file.  FINISHED_ROUND records themselves are not delivered.
+ * the file, and at most 64 MiB of them (then the older half is delivered).  FINISHED_ROUND records themselves are not delivered.
  */
 struct pd_ordered;
 
@@ -579,12 +579,15 @@ struct pd_ordered_stats {
 	__u64 rounds;			/* flushes, the end of the file included */
 	__u64 max_queued;		/* records held at most */
 	__u64 late;			/* records older than one delivered before */
+	__u64 forced;			/* flushes forced by the byte budget */
 };
 
 struct pd_ordered *pd_ordered_new(struct pd_reader *r);
 /* Like pd_reader_next(), in time order; *rec is valid until the next call. */
 int pd_ordered_next(struct pd_ordered *o, struct pd_record *rec);
 void pd_ordered_stats(const struct pd_ordered *o, struct pd_ordered_stats *st);
+/* The bytes records may take while they wait (default 64 MiB), for tests. */
+void pd_ordered_set_budget(struct pd_ordered *o, __u64 bytes);
 /* Frees @o only: the reader is the caller's. */
 void pd_ordered_free(struct pd_ordered *o);
 

@@ -45,7 +45,7 @@ struct pd_reader {
 	bool failed;
 	struct pd_unzip *unzip;		/* the records of COMPRESSED, once met */
 	__u64 unzip_offset;		/* the COMPRESSED record they came from */
-	__u64 aligned[0x10000 / 8];	/* a record at an unaligned offset */
+	__u64 aligned[0x10000 / 8];	/* the record read, copied out of the file */
 	__u64 repaired;			/* oversized records given at their true size */
 	__u64 fixed[PD_REPAIR_MAX / 8];	/* the last of them */
 
@@ -397,13 +397,18 @@ struct pd_reader *pd_reader_open_mem(const void *buf, size_t len,
 	return open_buf(buf, len, -1, err, errlen);
 }
 
+/* The most of a stream kept: beyond, it is a file's job. */
+#define PD_STDIN_MAX	(1ULL << 30)
+
 /*
  * Stdin kept in a memfd that stands in for it from then on: the next
- * open of "-" maps it like a file (script reads its input twice).
+ * open of "-" maps it like a file (script reads its input twice).  Up to
+ * PD_STDIN_MAX: memory is not spent without bound on what a pipe sends.
  */
 static int keep_stdin(char *err, size_t errlen)
 {
 	char buf[1 << 16];
+	__u64 kept = 0;
 	ssize_t n, w;
 	int fd;
 
@@ -415,6 +420,11 @@ static int keep_stdin(char *err, size_t errlen)
 	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n > 0 && (kept += n) > PD_STDIN_MAX) {
+			snprintf(err, errlen, "stdin: more than 1 GiB: write it to a file and read that");
+			close(fd);
+			return -1;
+		}
 		w = n < 0 ? n : write(fd, buf, n);
 		if (w != n) {
 			snprintf(err, errlen, "cannot keep stdin: %s",
@@ -769,8 +779,10 @@ __u64 pd_reader_repaired(const struct pd_reader *r)
 }
 
 /*
- * The record at r->pos, 8-byte aligned (copied if it is not: records
- * after one of perf's own, whose size need not be a multiple of 8);
+ * The record at r->pos, copied out of the file with the header that was
+ * checked: a file mapped can change while it is read (another writer),
+ * and what is decoded must be what was checked.  The copy is 8-byte
+ * aligned too (records after one of perf's own need not be).
  * 1, 0 at the end of the data, or a negative errno.
  */
 static int next_in_file(struct pd_reader *r, const struct perf_event_header **rec)
@@ -789,10 +801,9 @@ static int next_in_file(struct pd_reader *r, const struct perf_event_header **re
 		return short_record(r);
 	if (h.size % 8 && h.type < PD_RECORD_USER_TYPE_START)
 		return bad_record(r, "size not a multiple of 8");
-	if ((uintptr_t)p % 8) {
-		memcpy(r->aligned, p, h.size);
-		p = (const __u8 *)r->aligned;
-	}
+	memcpy(r->aligned, p, h.size);
+	memcpy(r->aligned, &h, sizeof(h));
+	p = (const __u8 *)r->aligned;
 	release_read(r);
 	r->pos += h.size;
 	*rec = (const void *)p;

@@ -13,7 +13,10 @@
  *
  * What one COMPRESSED record may give is bounded (PD_UNZIP_MAX): perf's
  * records hold at most a ring's drain, and a file crafted to expand
- * without end is refused rather than allowed to exhaust memory.
+ * without end is refused rather than allowed to exhaust memory.  So is
+ * what they give in all, past 1 GiB, beyond PD_UNZIP_RATIO times their
+ * compressed bytes (zstd gives perf's records 5 to 20 times): a small
+ * file must not take minutes to read.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,12 +26,16 @@
 
 /* Decompressed bytes waiting at most: far above any ring perf drains at once. */
 #define PD_UNZIP_MAX	(64U << 20)
+/* What all of them may give: 1 GiB, or this many times their bytes. */
+#define PD_UNZIP_TOTAL	(1ULL << 30)
+#define PD_UNZIP_RATIO	256
 
 struct pd_unzip {
 	ZSTD_DStream *zs;
 	__u8 *buf;			/* 8-byte aligned (malloc): records read in place */
 	size_t len, cap;
 	size_t pos;			/* next record */
+	__u64 in, out;			/* compressed and decompressed bytes so far */
 };
 
 struct pd_unzip *pd_unzip_new(void)
@@ -78,6 +85,7 @@ int pd_unzip_feed(struct pd_unzip *u, const void *data, size_t len, const char *
 	int err;
 
 	compact(u);
+	u->in += len;
 	for (;;) {
 		if (u->len == u->cap) {
 			err = grow(u);
@@ -93,7 +101,12 @@ int pd_unzip_feed(struct pd_unzip *u, const void *data, size_t len, const char *
 			*why = ZSTD_getErrorName(ret);
 			return -EINVAL;
 		}
+		u->out += out.pos - u->len;
 		u->len = out.pos;
+		if (u->out > PD_UNZIP_TOTAL && u->out / PD_UNZIP_RATIO > u->in) {
+			*why = "compressed records expand more than 256 times past 1 GiB";
+			return -E2BIG;
+		}
 		/* done once the input is used and zstd had room to give it all */
 		if (in.pos == in.size && out.pos < out.size)
 			return 0;
