@@ -18,9 +18,11 @@ suite_fuzz() {
 		echo "fuzz: the fuzzer failed or found a crash; full log: $flog"
 		return 1
 	fi
-	read -r runs secs < <(sed -nE 's/^Done ([0-9]+) runs in ([0-9]+) second.*/\1 \2/p' "$flog")
+	# one "Done" line per entry point (reader, script, report), in that order
+	runs=$(sed -nE 's/^Done ([0-9]+) runs in ([0-9]+) second.*/\1/p' "$flog" | paste -sd/)
+	secs=$(sed -nE 's/^Done ([0-9]+) runs in ([0-9]+) second.*/\2/p' "$flog" | paste -sd/)
 	corp=$(grep -oE 'corp: [0-9]+' "$flog" | tail -n 1 | cut -d' ' -f2)
-	echo "fuzz: ${runs:-?} executions in ${secs:-?} s, corpus ${corp:-?} inputs, 0 crashes (log: $flog)"
+	echo "fuzz: reader/script/report ${runs:-?} executions in ${secs:-?} s, last corpus ${corp:-?} inputs, 0 crashes (log: $flog)"
 }
 
 # suites: NAME and command, in the order they run. Every base of kernel/bases gets its

@@ -10,8 +10,11 @@
  * and each address is a binary search.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include "util/array.h"
@@ -122,16 +125,45 @@ static const struct dso_sym *find_sym(const struct dso *d, GElf_Addr addr)
 	return !s->size || addr - s->addr < s->size ? s : NULL;
 }
 
+/*
+ * The path comes from a MMAP record of the file: opened without blocking
+ * (a FIFO would wait for a writer, a device could act on the open) and
+ * kept only if it is a regular file; libdw gets the descriptor.
+ */
+static int open_regular(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static void dso_open(struct dso_syms *t, struct dso *d, const char *path,
 		     const __u8 *build_id, size_t build_id_len)
 {
+	int fd;
+
 	/* [vdso], [heap], anon: nothing to open */
 	if (path[0] != '/')
 		return;
-	d->dwfl = dwfl_begin(&callbacks);
-	if (!d->dwfl)
+	fd = open_regular(path);
+	if (fd < 0)
 		return;
-	d->mod = dwfl_report_elf(d->dwfl, path, path, -1, 0, false);
+	d->dwfl = dwfl_begin(&callbacks);
+	if (!d->dwfl) {
+		close(fd);
+		return;
+	}
+	d->mod = dwfl_report_elf(d->dwfl, path, path, fd, 0, false);
+	/* the descriptor is libdw's once the module is reported */
+	if (!d->mod)
+		close(fd);
 	dwfl_report_end(d->dwfl, NULL, NULL);
 	if (d->mod && !same_build_id(d->mod, build_id, build_id_len)) {
 		t->nr_changed++;

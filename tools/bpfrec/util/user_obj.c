@@ -9,6 +9,7 @@
  * verifier log, which is the reason.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,6 +288,54 @@ static void print_tail(const char *log, int n)
 	}
 }
 
+/*
+ * Maps declared LIBBPF_PIN_BY_NAME would be pinned in /sys/fs/bpf/NAME,
+ * left there after exit, and a map someone else pinned at that name
+ * would be used instead of the object's.  They are pinned in a private
+ * directory instead, made here (mode 0700) and removed at close.
+ */
+static int private_pins(struct user_objs *u, size_t i)
+{
+	char tmpl[] = "/sys/fs/bpf/bpfrec-pins-XXXXXX", path[PATH_MAX];
+	struct bpf_map *map;
+	int err;
+
+	bpf_object__for_each_map(map, u->objs[i]) {
+		if (!bpf_map__pin_path(map))
+			continue;
+		if (!u->pin_dir) {
+			if (!mkdtemp(tmpl)) {
+				err = -errno;
+				fprintf(stderr, "bpfrec record: %s: map '%s' is pinned by name, and no private directory could be made for it in /sys/fs/bpf: %s\n",
+					u->paths[i], bpf_map__name(map), strerror(-err));
+				return err;
+			}
+			u->pin_dir = strdup(tmpl);
+			if (!u->pin_dir) {
+				rmdir(tmpl);
+				return -ENOMEM;
+			}
+		}
+		snprintf(path, sizeof(path), "%s/%s", u->pin_dir, bpf_map__name(map));
+		err = bpf_map__set_pin_path(map, path);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The private pins go with the objects. */
+static void remove_pins(struct user_objs *u, struct bpf_object *obj)
+{
+	struct bpf_map *map;
+
+	if (!u->pin_dir || !obj)
+		return;
+	bpf_object__for_each_map(map, obj)
+		if (bpf_map__is_pinned(map))
+			bpf_map__unpin(map, NULL);
+}
+
 static int load_one(struct user_objs *u, size_t i, char **logs)
 {
 	struct bpf_object *obj = u->objs[i];
@@ -299,6 +348,9 @@ static int load_one(struct user_objs *u, size_t i, char **logs)
 		bpf_program__set_log_buf(prog, logs[n], LOG_SIZE);
 		n++;
 	}
+	err = private_pins(u, i);
+	if (err)
+		return err;
 	err = bpf_object__load(obj);
 	if (!err)
 		return 0;
@@ -618,8 +670,14 @@ void user_objs_close(struct user_objs *u)
 	ring_buffer__free(u->rb);
 	u->rb = NULL;
 	for (i = 0; u->objs && i < u->nr; i++) {
+		remove_pins(u, u->objs[i]);
 		bpf_object__close(u->objs[i]);
 		u->objs[i] = NULL;
+	}
+	if (u->pin_dir) {
+		rmdir(u->pin_dir);
+		free(u->pin_dir);
+		u->pin_dir = NULL;
 	}
 	for (waited = 0; waited < GONE_WAIT_MS && any_left(&u->ids); waited += 10)
 		nanosleep(&ms, NULL);

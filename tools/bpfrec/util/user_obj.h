@@ -79,6 +79,8 @@ struct user_objs {
 	__u64 written;			/* ring buffer samples written */
 	int err;			/* of the last ring buffer callback */
 	struct uobj_ids ids;
+	/* where the maps libbpf pins by name go: made and removed by us */
+	char *pin_dir;
 	/* each loaded object's BTF id and raw data, kept past the close */
 	struct uobj_btf {
 		__u32 id;

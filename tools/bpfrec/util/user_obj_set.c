@@ -181,12 +181,19 @@ static int write_value(const struct found *f, const char *name, const char *val)
 	char *data = (char *)bpf_map__initial_value(f->map, &size);
 	__u8 enc;
 
-	if (!data || f->offset + f->size > size) {
+	/* sizes from the object's BTF: no sum that can wrap */
+	if (!data || f->offset > size || f->size > size - f->offset) {
 		fprintf(stderr, "bpfrec record: --set %s: section %s cannot be written before load\n",
 			name, f->sec);
 		return -EINVAL;
 	}
 	data += f->offset;
+	/* a number is parsed into 8 bytes: the variable is one of them */
+	if ((btf_is_int(t) || btf_is_enum(t)) && (f->size > 8 || t->size != f->size)) {
+		fprintf(stderr, "bpfrec record: --set %s: '%s' is a %u-byte integer: only integers of 1 to 8 bytes can be set\n",
+			name, name, f->size);
+		return -EINVAL;
+	}
 	if (btf_is_int(t)) {
 		enc = btf_int_encoding(t);
 		return parse_int(f, name, val, data, enc & BTF_INT_SIGNED, enc & BTF_INT_BOOL);

@@ -264,6 +264,114 @@ else
 	skip "the bpffs bpfrec mounts" "unshare missing"
 fi
 
+# ---- --object: pins and --set ------------------------------------------------
+
+PINNED=${OBJS:-$here/../../.output}/tests/host/objects/pinned.bpf.o
+if [ -f "$PINNED" ]; then
+	# A map pinned by name is pinned in bpfrec's own directory, never at
+	# /sys/fs/bpf/NAME (where someone else's map would be used), and is
+	# gone at exit.
+	rm -f /sys/fs/bpf/bpfrec_sec_pin
+	"$BPFREC" record --object "$PINNED" -o "$tmp/pin.data" -- sh -c '/bin/true' >/dev/null 2>"$tmp/err"
+	rc=$?
+	result "--object with a map pinned by name: nothing left in /sys/fs/bpf" \
+		"$([ $rc -eq 0 ] || echo "exit $rc: $(tail -1 "$tmp/err")"
+		   [ ! -e /sys/fs/bpf/bpfrec_sec_pin ] || echo "/sys/fs/bpf/bpfrec_sec_pin left"
+		   ls -d /sys/fs/bpf/bpfrec-pins-* 2>/dev/null)"
+	# a map pinned there before by someone else is not used
+	bpftool map create /sys/fs/bpf/bpfrec_sec_pin type array key 4 value 8 entries 1 name bpfrec_sec_pin
+	theirs=$(bpftool -j map show pinned /sys/fs/bpf/bpfrec_sec_pin | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+	chown nobody /sys/fs/bpf/bpfrec_sec_pin
+	"$BPFREC" record --object "$PINNED" -o "$tmp/pin.data" -- sh -c '/bin/true' >/dev/null 2>"$tmp/err"
+	rc=$?
+	# the maps of the program, as its PROG_LOAD says
+	used=$("$BPFREC" script -i "$tmp/pin.data" --json 2>/dev/null | python3 -c '
+import json, sys
+for l in sys.stdin:
+    e = json.loads(l)
+    if e.get("event") == "PROG_LOAD" and e.get("name") == "count_exec":
+        print(e["details"]["maps"].replace(",", " "))')
+	result "--object: a map pinned at its name by someone else is not used" \
+		"$([ $rc -eq 0 ] || echo "exit $rc: $(tail -1 "$tmp/err")"
+		   [ -n "$used" ] || echo "no program count_exec in the recording"
+		   case " $used " in *" $theirs "*) echo "the program used map $theirs, theirs";; esac)"
+	rm -f /sys/fs/bpf/bpfrec_sec_pin
+	# --set of a 16-byte variable: refused, not read past an 8-byte number
+	one_line "--set of a 16-byte integer: refused" 2 \
+		"bpfrec record: --set wide: 'wide' is a 16-byte integer: only integers of 1 to 8 bytes can be set" \
+		record --object "$PINNED" --set wide=5 -o "$tmp/pin.data" -- true
+else
+	skip "--object pins and --set" "$PINNED not built (make host-test builds it)"
+fi
+
+# ---- crafted files -----------------------------------------------------------
+
+# read_ok NAME FILE CMD...: `bpfrec CMD -i FILE` exits 0 within 20 s (no
+# crash, no hang); its output in $tmp/out, its stderr in $tmp/err
+read_ok() {
+	local name=$1 file=$2 rc
+	shift 2
+	timeout 20 "$BPFREC" "$@" -i "$file" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] || echo "$name: exit $rc$([ $rc -eq 124 ] && echo ' (hung)')$([ $rc -ge 128 ] && echo ' (crashed)'): $(head -c 200 "$tmp/err")"
+}
+
+# no_escapes FILE: FILE has no ESC, BEL nor C1 control (raw or UTF-8)
+no_escapes() {
+	LC_ALL=C grep -q "$(printf '[\033\007\200-\237]')" "$1" && echo "an escape reached the output: $(cat -v "$1" | head -c 200)"
+	LC_ALL=C grep -q "$(printf '\302[\200-\237]')" "$1" && echo "a UTF-8 C1 control reached the output"
+}
+
+if [ -x "$CRAFT" ]; then
+	c=$tmp/crafted
+	mkdir "$c"
+	for k in btf-type btf-size btf-names dataloc comm; do
+		"$CRAFT" $k "$c/$k.data" || fail "craft $k"
+	done
+	# BTF whose struct names a type that does not exist, or is larger than
+	# its struct, or loops: shown in hex, as a record without BTF
+	for k in btf-type btf-size; do
+		result "script of a file whose BTF is bad ($k): the record in hex" \
+			"$(read_ok script "$c/$k.data" script
+			   grep -q 'bpf-output .* rec  *raw .*data=2a00000041414141' "$tmp/out" ||
+				echo "shown: $(tail -1 "$tmp/out" | cut -c 1-200)")"
+	done
+	result "script of BTF member names with escapes: escaped" \
+		"$(read_ok script "$c/btf-names.data" script; no_escapes "$tmp/out"
+		   grep -qF '\x1b[2Jclear=42 csi\xc2\x9bx=1094795585' "$tmp/out" ||
+			echo "shown: $(tail -1 "$tmp/out" | cat -v | cut -c 1-200)")"
+	# __data_loc beyond the record; a char array without NUL at its end
+	result "script of a __data_loc field pointing past the record: said, not read" \
+		"$(read_ok script "$c/dataloc.data" script
+		   grep -q 'msg=(out of the record) name=ABCD$' "$tmp/out" ||
+			echo "shown: $(tail -1 "$tmp/out" | cat -v | cut -c 1-200)")"
+	result "script and report of a task named with escapes and C1 controls: escaped" \
+		"$(read_ok script "$c/comm.data" script; no_escapes "$tmp/out"
+		   read_ok report "$c/comm.data" report --sort comm; no_escapes "$tmp/out"
+		   grep -qF '\x1b]0;x\x07\x9b\xc2\x9b' "$tmp/out" || echo "report: $(grep % "$tmp/out" | cat -v | head -c 200)")"
+	# a mapping of a FIFO nobody made, and of a device: not opened blocking
+	as_nobody mkfifo -m 666 "$shared/trap.fifo"
+	"$CRAFT" mmap "$c/fifo.data" "$shared/trap.fifo"
+	"$CRAFT" mmap "$c/dev.data" /dev/zero
+	result "script and report of samples in a mapped FIFO or device: no hang" \
+		"$(read_ok script "$c/fifo.data" script; read_ok report "$c/fifo.data" report
+		   read_ok script "$c/dev.data" script)"
+	# 63 KB of compressed records that expand to 384 MiB, no round ends:
+	# the queue is bounded (64 MiB), so is peak RSS
+	"$CRAFT" bomb "$c/bomb.data" 384
+	for cmd in script report; do
+		/usr/bin/time -f %M -o "$tmp/rss" timeout 120 "$BPFREC" $cmd -i "$c/bomb.data" \
+			>/dev/null 2>"$tmp/err"
+		rc=$?
+		rss=$(tail -1 "$tmp/rss")
+		result "$cmd of a decompression and queue bomb ($(stat -c %s "$c/bomb.data") bytes, 384 MiB expanded): peak RSS $((rss / 1024)) MiB, within 256 MiB" \
+			"$([ $rc -eq 0 ] || echo "exit $rc: $(head -c 200 "$tmp/err")"
+			   [ "$rss" -le $((256 * 1024)) ] || echo "peak RSS $rss KiB")"
+	done
+else
+	skip "crafted files" "$CRAFT not built (make host-test builds it)"
+fi
+
 if [ $skipped -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else

@@ -3,7 +3,8 @@
  * Unit tests of the time-ordered reader (pd_ordered): records of CPUs
  * drained one after another come out in time order, round by round,
  * with no more than two rounds in memory; a record older than what was
- * delivered is counted as late.
+ * delivered is counted as late; a file without rounds is held within
+ * the byte budget, its older half delivered when it is full.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@ static void put(struct pd_writer *w, __u64 time)
 	pd_write_bpf_event(w, PERF_BPF_EVENT_PROG_LOAD, 0, time, NULL, &s);
 }
 
+static __u64 budget;		/* of the reads to come, 0 for the default */
+
 /* The program ids of @file in delivery order, as "a,b,c". */
 static int read_order(const char *file, char *buf, size_t len, struct pd_ordered_stats *st)
 {
@@ -43,6 +46,8 @@ static int read_order(const char *file, char *buf, size_t len, struct pd_ordered
 	if (!r)
 		return -1;
 	o = pd_ordered_new(r);
+	if (budget)
+		pd_ordered_set_budget(o, budget);
 	while ((ret = pd_ordered_next(o, &rec)) > 0)
 		pos += snprintf(buf + pos, len - pos, "%s%u", pos ? "," : "", rec.bpf.id);
 	pd_ordered_stats(o, st);
@@ -137,11 +142,46 @@ static void test_bounded(void)
 	      (unsigned long long)st.max_queued);
 }
 
+/*
+ * 1000 records and no round end (a crafted file, a decompression bomb):
+ * a budget of about 20 records' bytes (a record of at most 64 bytes
+ * here, 64 of bookkeeping) makes it deliver the older half each time it
+ * is full: never more than a few records over 20 wait.
+ */
+static void test_budget(void)
+{
+	struct pd_writer *w = open_writer(path("noround.data"));
+	struct pd_ordered_stats st;
+	static char order[16384];
+	int i, n = 0;
+	char *p;
+
+	if (!CHECK(w, "writer opens noround.data"))
+		return;
+	for (i = 0; i < 1000; i++)
+		put(w, 2 + (i ^ 1));
+	pd_writer_close(w);
+	budget = 20 * (64 + 64);
+	CHECK(read_order(path("noround.data"), order, sizeof(order), &st) == 0,
+	      "1000 records without a round end read within a budget");
+	budget = 0;
+	for (p = order; *p; n++) {
+		strtol(p, &p, 10);
+		p += *p == ',';
+	}
+	CHECK(n == 1000 && st.max_queued <= 24 && st.forced >= 80,
+	      "all delivered (%d), at most 24 held (%llu), %llu flushes forced by the budget",
+	      n, (unsigned long long)st.max_queued, (unsigned long long)st.forced);
+	CHECK(!strncmp(order, "2,3,4,5,6,7,8,9,10,11,", 22),
+	      "each half delivered in time order: %.40s", order);
+}
+
 int main(void)
 {
 	unit_setup();
 	test_rounds();
 	test_late();
 	test_bounded();
+	test_budget();
 	return unit_done();
 }

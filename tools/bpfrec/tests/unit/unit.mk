@@ -4,7 +4,9 @@
 # (included by tools/bpfrec/Makefile):
 #   test_perf_data  perf.data writer/reader, script, report, JSON
 #   test_sample     every sample field, files of many events, perf reading them
-#   test_ordered    time-ordered reading, round by round
+#   test_safety     output files created beside their name and renamed;
+#                   text escaped for a terminal
+#   test_ordered    time-ordered reading, round by round, within a budget
 #   test_facts      facts looked up by id in files of many objects
 #   test_output     the user's objects' output in script: decoded, or hex
 #   test_script     what script shows: full names, KSYMBOL folded, filters,
@@ -46,6 +48,7 @@ UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output
 		       util/sample_view.c builtin-script.c input_option.c \
 		       cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
 UNIT_test_sample := $(PERF_DATA_SRCS)
+UNIT_test_safety := $(PERF_DATA_SRCS) util/out_file.c util/printable.c
 UNIT_test_ordered := $(PERF_DATA_SRCS)
 UNIT_test_facts := $(PERF_DATA_SRCS)
 UNIT_test_streams := $(PERF_DATA_SRCS)
@@ -73,7 +76,7 @@ UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c util/
 UNIT_test_metrics := util/prog_metrics.c util/stat_progs.c util/capture.c util/bpf_resolve.c \
 		     util/vmlinux_btf.c util/file_read.c util/facts.c util/bpf_desc.c util/debug.c \
 		     $(PERF_DATA_SRCS)
-UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_ordered test_facts test_streams test_script \
+UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_safety test_ordered test_facts test_streams test_script \
 	     test_desc \
 	     test_record test_output test_evlist test_kallsyms test_profile test_script_samples \
 	     test_sample_view test_metrics)

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of what keeps bpfrec, run as root, safe from what it did not
+ * make: output files created beside their name and renamed over it
+ * (util/out_file.c: a link at the name is not followed, the previous file
+ * is kept as NAME.old, an aborted file leaves the name as it was), and
+ * text from a file escaped for a terminal (util/printable.c: C0 and C1
+ * controls, raw or in UTF-8, and bytes that are not UTF-8).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include "tests/unit/unit.h"
+#include "util/out_file.h"
+#include "util/printable.h"
+
+static void put_file(const char *name, const char *text)
+{
+	FILE *f = fopen(name, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static bool has(const char *name, const char *text)
+{
+	char buf[256] = "";
+	FILE *f = fopen(name, "r");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return !strcmp(buf, text);
+}
+
+static void test_out_file(void)
+{
+	char *name = path("out.data"), *old = path("out.data.old"), *target = path("target");
+	struct out_file f;
+	struct stat st;
+	char partial[4096];
+
+	put_file(target, "target");
+	if (!CHECK(!symlink(target, name), "a link planted at out.data"))
+		return;
+	CHECK(!out_file_open(&f, name, NULL) && f.fd >= 0, "out.data opened");
+	snprintf(partial, sizeof(partial), "%s", out_file_partial(&f));
+	CHECK(!strncmp(partial, name, strlen(name)) && strstr(partial, ".partial."),
+	      "written as %s until the end", partial);
+	CHECK(!fstat(f.fd, &st) && (st.st_mode & 07777) == 0600, "mode 0600 (%o)",
+	      st.st_mode & 07777);
+	CHECK(write(f.fd, "new", 3) == 3, "written");
+	CHECK(!out_file_commit(&f, true), "renamed over out.data");
+	CHECK(has(target, "target"), "the link's target untouched");
+	CHECK(!lstat(name, &st) && S_ISREG(st.st_mode) && has(name, "new"),
+	      "out.data is the new file");
+	CHECK(!lstat(old, &st) && S_ISLNK(st.st_mode), "the link kept as out.data.old");
+	CHECK(access(partial, F_OK), "no partial file left");
+
+	CHECK(!out_file_open(&f, name, NULL), "out.data opened again");
+	CHECK(write(f.fd, "lost", 4) == 4, "written");
+	out_file_abort(&f);
+	CHECK(has(name, "new") && !lstat(old, &st) && S_ISLNK(st.st_mode),
+	      "aborted: out.data and out.data.old as they were");
+
+	/* a name that went elsewhere while written: not renamed */
+	CHECK(!out_file_open(&f, name, NULL), "out.data opened a third time");
+	snprintf(partial, sizeof(partial), "%s", out_file_partial(&f));
+	unlink(partial);
+	put_file(partial, "planted");
+	CHECK(out_file_commit(&f, true) == -ESTALE && has(name, "new"),
+	      "a partial name replaced by another file: not renamed over out.data");
+	unlink(partial);
+	out_file_abort(&f);
+}
+
+static void test_printable(void)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		{ "plain name", "plain name" },
+		{ "\033[2J", "\\x1b[2J" },
+		{ "a\\b", "a\\\\b" },
+		{ "\x9b" "31m", "\\x9b31m" },			/* C1 CSI, raw */
+		{ "\xc2\x9b" "31m", "\\xc2\\x9b31m" },		/* C1 CSI in UTF-8 */
+		{ "caf\xc3\xa9", "caf\xc3\xa9" },		/* UTF-8 kept */
+		{ "\xe2\x82\xac", "\xe2\x82\xac" },		/* the euro sign */
+		{ "\xc3", "\\xc3" },				/* cut short */
+		{ "\xed\xa0\x80", "\\xed\\xa0\\x80" },		/* a surrogate */
+		{ "\xff", "\\xff" },
+	};
+	char buf[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(!strcmp(printable(cases[i].in, buf, sizeof(buf)), cases[i].out),
+		      "printable of case %zu: %s", i, buf);
+	CHECK(!strcmp(printable(NULL, buf, sizeof(buf)), ""), "NULL is empty");
+	CHECK(!strcmp(printable("\xc3\xa9\xc3\xa9", buf, 4), "\xc3\xa9"),
+	      "a character is never cut in two: %s", buf);
+}
+
+int main(void)
+{
+	unit_setup();
+	test_out_file();
+	test_printable();
+	return unit_done();
+}
