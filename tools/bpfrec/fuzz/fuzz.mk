@@ -19,13 +19,8 @@ FUZZ_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c util/a
 	     fuzz/fuzz_reader.c
 FUZZ_BIN := $(OUTPUT)/fuzz/fuzz_reader
 FUZZ_WORK := $(OUTPUT)/fuzz/corpus
-# script and report, as the unit tests build them
-FUZZ_CMD_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c util/array.c \
-		 util/timeline.c util/json.c util/output_decode.c util/sample_view.c \
-		 builtin-script.c input_option.c cmd_args.c builtin-report.c report_profile.c \
-		 util/out_file.c util/intern.c util/proc_maps.c util/dso_syms.c util/user_syms.c \
-		 util/ksyms.c util/bpf_images.c util/profile.c util/profile_print.c \
-		 util/flamegraph.c util/trace_fields.c util/printable.c
+# script and report, as the unit tests build them (tests/unit/unit.mk)
+FUZZ_CMD_SRCS = $(sort $(UNIT_test_script))
 FUZZ_CMDS := $(OUTPUT)/fuzz/fuzz_script $(OUTPUT)/fuzz/fuzz_report
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	      -I$(OUTPUT) -I../../include/uapi -I.
@@ -47,13 +42,13 @@ $(OUTPUT)/fuzz/fuzz_script: fuzz/fuzz_cmd.c $(FUZZ_CMD_SRCS) $(HDRS)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,CLANG,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_SCRIPT fuzz/fuzz_cmd.c $(FUZZ_CMD_SRCS) \
-		-lbpf -ldw -lelf -lz -lzstd -ltraceevent -o $@
+		-lbpf -ldw -lelf -lz -lzstd -ltraceevent -lprotobuf-c -o $@
 
 $(OUTPUT)/fuzz/fuzz_report: fuzz/fuzz_cmd.c $(FUZZ_CMD_SRCS) $(HDRS)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,CLANG,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -DFUZZ_REPORT fuzz/fuzz_cmd.c $(FUZZ_CMD_SRCS) \
-		-lbpf -ldw -lelf -lz -lzstd -ltraceevent -o $@
+		-lbpf -ldw -lelf -lz -lzstd -ltraceevent -lprotobuf-c -o $@
 
 # one after the other, each with a corpus of its own: libFuzzer stops at
 # the first crash and make at the first failure
