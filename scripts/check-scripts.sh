@@ -76,5 +76,18 @@ leftover_named() (
 )
 expect 0 "tree_leftovers: names a file left by the run, not one there before" leftover_named
 
+# base_guests (lib.sh): the GUESTS column of kernel/bases, which make check turns into
+# guest suites; `-` is none, and a line without the column boots a default guest.
+mkdir -p "$tick/bases/kernel"
+printf '%s\n' '# NAME PACKAGE VERSION SERIES SUITE GUESTS' 'a p 1 s - default,debug' \
+	'b p 1 s sid -' 'c p 1 s' >"$tick/bases/kernel/bases"
+guests_of() {
+	BPFREC_CACHE=$tick/cache bash -c '. "$1/scripts/lib.sh" && TOP=$2 &&
+		[ "$(base_guests "$3" | paste -sd, -)" = "$4" ]' _ "$TOP" "$tick/bases" "$1" "$2"
+}
+expect 0 "base_guests: default and debug" guests_of a default,debug
+expect 0 "base_guests: '-' boots no guest" guests_of b ''
+expect 0 "base_guests: no column is a default guest" guests_of c default
+
 echo "scripts: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
