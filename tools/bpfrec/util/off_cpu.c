@@ -20,6 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "util/capture.h"
+#include "util/debug.h"
 #include "util/evlist.h"
 #include "util/mono_clock.h"
 #include "util/off_cpu.h"
@@ -518,7 +519,7 @@ void off_cpu_report(const struct off_cpu *oc)
 	__u64 agg_lost = oc->skel->bss->agg_lost, out_lost = oc->skel->bss->out_lost;
 	__u64 unstarted = oc->skel->bss->unstarted;
 
-	fprintf(stderr, "bpfrec record: off-CPU: %.3f s in %llu samples (%llu intervals >= %g ms as they ended, %llu sums of shorter ones)\n",
+	pr_progress("bpfrec record: off-CPU: %.3f s in %llu samples (%llu intervals >= %g ms as they ended, %llu sums of shorter ones)\n",
 		oc->total_ns / 1e9, (unsigned long long)(oc->direct + oc->sums),
 		(unsigned long long)oc->direct, oc->o.thresh_ns / 1e6,
 		(unsigned long long)oc->sums);
@@ -527,10 +528,10 @@ void off_cpu_report(const struct off_cpu *oc)
 			(unsigned long long)(oc->lost + out_lost), (unsigned long long)agg_lost,
 			(unsigned long long)unstarted);
 	if (oc->o.wakers)
-		fprintf(stderr, "bpfrec record: off-CPU: %llu of the intervals with their waker (event %s)\n",
+		pr_progress("bpfrec record: off-CPU: %llu of the intervals with their waker (event %s)\n",
 			(unsigned long long)oc->wakers, OFFCPU_WAKER_EVENT);
 	if (oc->o.ustack_size)
-		fprintf(stderr, "bpfrec record: off-CPU: %llu of the samples with a copy of the user stack (--call-graph dwarf)\n",
+		pr_progress("bpfrec record: off-CPU: %llu of the samples with a copy of the user stack (--call-graph dwarf)\n",
 			(unsigned long long)oc->ustacks);
 	if (oc->no_stack)
 		fprintf(stderr, "bpfrec record: off-CPU: %llu sample%s with a stack that could not be read (stack map full or collided)\n",

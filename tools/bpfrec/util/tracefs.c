@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
+#include "util/debug.h"
 #include "util/tracefs.h"
 
 #define TRACEFS		"/sys/kernel/tracing"
@@ -25,6 +26,6 @@ const char *tracefs_dir(void)
 			TRACEFS, strerror(errno), TRACEFS);
 		return NULL;
 	}
-	fprintf(stderr, "bpfrec record: mounted tracefs on %s\n", TRACEFS);
+	pr_progress("bpfrec record: mounted tracefs on %s\n", TRACEFS);
 	return TRACEFS;
 }
