@@ -91,14 +91,17 @@ result "script into a pipe: the long name whole within 160 columns" \
 got=$("$BPFREC" script -i "$tmp/n.data" --wide --width 100 2>/dev/null | line)
 result "script --wide: the long name whole" "$([ "$got" = "$name" ] || echo "name '$got'")"
 
-# report's table fits a terminal of 57 columns: sample-work's Pid:Command
-# and the symbols cut in the middle to 16 columns (the least a column keeps)
-"$BPFREC" record -e cpu-clock -o "$tmp/w.data" -- "$WORK" busy 0.3 >"$tmp/w.out" 2>/dev/null
+# report's table fits a terminal of 57 columns: the workload's Pid:Command
+# (its comm of 15 characters: longer than 16 columns with any pid) and the
+# symbols cut in the middle to 16 columns (the least a column keeps)
+cp "$WORK" "$tmp/sample-work-with-a-long-name"
+"$BPFREC" record -e cpu-clock -o "$tmp/w.data" -- "$tmp/sample-work-with-a-long-name" busy 0.3 \
+	>"$tmp/w.out" 2>/dev/null
 wpid=$(sed -n 's/^pid //p' "$tmp/w.out")
 script -qc "stty cols 57; $BPFREC report -i $tmp/w.data --sort pid,sym" /dev/null | tr -d '\r' >"$tmp/t57.txt"
 result "report in a 57-column terminal: rows fit, Pid:Command cut in the middle" \
 	"$(awk 'substr($0, 1, 1) != "#" && length($0) > 57' "$tmp/t57.txt" | head -2)$(python3 -c "import sys
-s = '$wpid:sample-work'
+s = '$wpid:sample-work-wit'
 rows = [l.split() for l in open(sys.argv[1]) if l.rstrip().endswith(' busy_inner')]
 c = rows[0][2] if rows else ''
 head, _, tail = c.partition('..')
@@ -106,7 +109,7 @@ sys.exit(0 if len(s) > 16 and len(c) <= 16 and tail and s.startswith(head) and s
 	 else ' %s shown as %s' % (s, c))" "$tmp/t57.txt" 2>&1)"
 script -qc "stty cols 57; $BPFREC report -i $tmp/w.data --sort pid,sym --wide" /dev/null | tr -d '\r' >"$tmp/tw.txt"
 result "report --wide in a 57-column terminal: Pid:Command whole" \
-	"$(grep -q "%  *[0-9]*  $wpid:sample-work " "$tmp/tw.txt" || echo "$(head -c 400 "$tmp/tw.txt")")"
+	"$(grep -q "%  *[0-9]*  $wpid:sample-work-wit " "$tmp/tw.txt" || echo "$(head -c 400 "$tmp/tw.txt")")"
 
 # --- the idle task is swapper ---------------------------------------------
 

@@ -322,8 +322,13 @@ usage "--off-cpu -p of a missing process exits 2" 2 \
 	--off-cpu -p $(($(cat /proc/sys/kernel/pid_max) + 1))
 usage "-p without an event or --off-cpu exits 2" 2 \
 	"bpfrec record: -p and -t need something to record of their target: -e EVENT or --off-cpu $see" -p 1
-usage "-g with --off-cpu alone exits 2" 2 \
-	"bpfrec record: -F, -c and -g need an event to sample (-e cpu-clock) $see" --off-cpu -g
+# -g asks for samples: perf's default event with stacks, beside the off-CPU time
+"$BPFREC" record -o "$tmp/g.data" --off-cpu -g --duration 1 >/dev/null 2>"$tmp/g.err"
+rc=$?
+result "--off-cpu -g: perf's default event sampled with stacks too" \
+	"$([ $rc -eq 0 ] || echo "exit $rc: $(head -c 200 "$tmp/g.err")")$(
+	   grep -q '^bpfrec record: sampling \(cycles\|cpu-clock\) at 4000 Hz with stacks on every CPU$' "$tmp/g.err" ||
+	   echo " said: $(tr '\n' ' ' <"$tmp/g.err" | head -c 300)")"
 
 echo "offcpu: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

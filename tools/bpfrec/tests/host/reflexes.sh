@@ -55,8 +55,9 @@ for form in "-a -- sleep 1" "-a sleep 1" "-e bpf-events -a -- sleep 1"; do
 	fi
 done
 
-# A process outside the command is sampled too: -a is every task.
-sh -c 'while :; do :; done' &
+# A process outside the command is sampled too: -a is every task.  It
+# spins 3 s of CPU time and ends, even if this script is killed.
+"$WORK" busy 3 >/dev/null &
 bg=$!
 if rec "record -e cpu-clock -a -- sleep 1" -e cpu-clock -a -o "$tmp/aw.data" -- sleep 1; then
 	n=$("$BPFREC" script -i "$tmp/aw.data" --json 2>/dev/null |
@@ -67,7 +68,7 @@ print(sum(1 for l in sys.stdin if json.loads(l).get('pid') == $bg and json.loads
 fi
 
 # -C CPU: every task of that CPU, and no other CPU.
-if rec "record -C 0 -- sleep 1" -C 0 -o "$tmp/c.data" -- taskset -c 0 "$WORK" busy 0.3; then
+if rec "record -C 0 -- CMD" -C 0 -o "$tmp/c.data" -- taskset -c 0 "$WORK" busy 0.3; then
 	"$BPFREC" script -i "$tmp/c.data" --json 2>/dev/null | python3 -c "import json, sys
 cpus = [json.loads(l)['cpu'] for l in sys.stdin if '\"event\":\"cpu-clock\"' in l]
 print(len(cpus), sorted(set(cpus)))" >"$tmp/c.out"
