@@ -5,7 +5,8 @@
  * (util/out_file.c: a link at the name is not followed, the previous file
  * is kept as NAME.old, an aborted file leaves the name as it was), and
  * text from a file escaped for a terminal (util/printable.c: C0 and C1
- * controls, raw or in UTF-8, and bytes that are not UTF-8).
+ * controls, raw or in UTF-8, and bytes that are not UTF-8), and a file
+ * cut short by someone else while it is read (an error, not SIGBUS).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -107,10 +108,42 @@ static void test_printable(void)
 	      "a character is never cut in two: %s", buf);
 }
 
+/* 2000 records, the file cut to 4 KiB after the first is read. */
+static void test_cut_while_read(void)
+{
+	struct perf_event_attr attr = sideband_attr();
+	static const __u64 ids[1] = { 10 };
+	char *name = path("cut.data"), err[256];
+	struct pd_writer *w = one_event_writer(name, &attr, ids, 1);
+	struct pd_record rec;
+	struct pd_reader *r;
+	int i, ret;
+
+	if (!CHECK(w, "writer opens cut.data"))
+		return;
+	for (i = 0; i < 2000; i++) {
+		struct pd_sample s = { .pid = 1, .tid = 1, .time = i + 1, .id = ids[0] };
+
+		pd_write_bpf_event(w, PERF_BPF_EVENT_PROG_LOAD, 0, i + 1, NULL, &s);
+	}
+	pd_writer_close(w);
+	r = pd_reader_open(name, err, sizeof(err));
+	if (!CHECK(r, "cut.data opened: %s", r ? "" : err))
+		return;
+	CHECK(pd_reader_next(r, &rec) == 1, "the first record read");
+	CHECK(!truncate(name, 4096), "the file cut to 4 KiB under the reader");
+	for (i = 0; (ret = pd_reader_next(r, &rec)) > 0; i++)
+		;
+	CHECK(ret < 0 && strstr(pd_reader_error(r), "cut short while it was read"),
+	      "reading on ends in an error after %d records: %s", i, pd_reader_error(r));
+	pd_reader_close(r);
+}
+
 int main(void)
 {
 	unit_setup();
 	test_out_file();
 	test_printable();
+	test_cut_while_read();
 	return unit_done();
 }

@@ -14,6 +14,8 @@
 #define _GNU_SOURCE	/* memfd_create */
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -789,6 +791,55 @@ __u64 pd_reader_repaired(const struct pd_reader *r)
 }
 
 /*
+ * A mapped file cut short by someone else while it is read faults with
+ * SIGBUS past its new end.  The copy of a record out of the mapping is
+ * guarded: the fault ends the reading with an error instead of the
+ * process.  A fault anywhere else is the default's (it was not ours).
+ */
+static sigjmp_buf *bus_jmp;
+static const void *bus_lo, *bus_hi;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (bus_jmp && si->si_addr >= bus_lo && si->si_addr < bus_hi)
+		siglongjmp(*bus_jmp, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* @len bytes of the mapping at @src to @dst; -EFAULT if the file shrank. */
+static int copy_mapped(struct pd_reader *r, void *dst, const void *src, size_t len)
+{
+	static bool installed;
+	sigjmp_buf jb;
+
+	if (!r->map) {
+		memcpy(dst, src, len);
+		return 0;
+	}
+	if (!installed) {
+		/* not blocked in the handler: the jump out needs no saved mask */
+		struct sigaction sa = { .sa_sigaction = on_sigbus,
+					.sa_flags = SA_SIGINFO | SA_NODEFER };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, NULL);
+		installed = true;
+	}
+	if (sigsetjmp(jb, 0)) {
+		bus_jmp = NULL;
+		return -EFAULT;
+	}
+	bus_lo = src;
+	bus_hi = (const char *)src + len;
+	bus_jmp = &jb;
+	memcpy(dst, src, len);
+	bus_jmp = NULL;
+	return 0;
+}
+
+/*
  * The record at r->pos, copied out of the file with the header that was
  * checked: a file mapped can change while it is read (another writer),
  * and what is decoded must be what was checked.  The copy is 8-byte
@@ -804,14 +855,16 @@ static int next_in_file(struct pd_reader *r, const struct perf_event_header **re
 		return 0;
 	if (r->end - r->pos < sizeof(h))
 		return short_record(r);
-	memcpy(&h, p, sizeof(h));
+	if (copy_mapped(r, &h, p, sizeof(h)))
+		return bad_record(r, "the file was cut short while it was read");
 	if (h.size < sizeof(h))
 		return bad_record(r, "size below 8");
 	if (h.size > r->end - r->pos)
 		return short_record(r);
 	if (h.size % 8 && h.type < PD_RECORD_USER_TYPE_START)
 		return bad_record(r, "size not a multiple of 8");
-	memcpy(r->aligned, p, h.size);
+	if (copy_mapped(r, r->aligned, p, h.size))
+		return bad_record(r, "the file was cut short while it was read");
 	memcpy(r->aligned, &h, sizeof(h));
 	p = (const __u8 *)r->aligned;
 	release_read(r);
