@@ -29,8 +29,12 @@ ran_ns() {
 
 "$bin/stat-prog" -s 100000 >"$tmp/target" &
 target=$!
-sleep 1
-id=$(awk '$1 == "id" { print $2; exit }' "$tmp/target")
+# loaded: it prints its id (a loaded host makes the guest slow to get there)
+for _ in $(seq 1 100); do
+	id=$(awk '$1 == "id" { print $2; exit }' "$tmp/target")
+	[ -n "$id" ] && break
+	sleep 0.2
+done
 [ -n "$id" ] || { echo "bench: no target loaded" >&2; exit 1; }
 r=1
 while [ $r -le "$rounds" ]; do
