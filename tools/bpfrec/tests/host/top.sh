@@ -8,8 +8,8 @@
 # top runs in tmux, as a person would use it: keys are sent with
 # send-keys and the screen is read with capture-pane.  The workload is
 # stat-prog (tests/stat/) copied as h25top, so that its loader's comm is
-# this test's alone: it loads a program, runs it 1000 times and frees it,
-# all within a refresh.  Every wait is for what the screen shows, with a
+# this test's alone: it loads a program, runs it 1000 times, holds it
+# 50 ms and frees it, all within a refresh (0.2 s) or two.  Every wait is for what the screen shows, with a
 # limit.  Then the plain lines of top when stdout is not a terminal.
 # Needs tmux (skipped when missing).
 # Last line: "top: N passed, N failed, N skipped"; exit 1 if anything failed.
@@ -102,11 +102,11 @@ t send-keys -t top / h 2 5 t o p Enter
 until_ok 10 shows 'filter h25top'
 result "tmux: / sets a filter, shown in the header" "$(shows 'filter h25top' || screen | head -2)"
 
-"$tmp/h25top" -r 1000 -k 100 >"$tmp/wl2.out"
+"$tmp/h25top" -r 1000 -k 100 -s 0.05 >"$tmp/wl2.out"
 id2=$(awk '$1 == "id" { print $2 }' "$tmp/wl2.out")
 row2() { screen | awk -v id="$id2" '$1 == id && $3 == "stat_target_with_a_long_name" && $4 == 1000 && $NF == "freed"' | grep -q .; }
 until_ok 30 row2
-result "tmux: the short-lived program's row with its 1000 runs, freed" "$(row2 || screen)"
+result "tmux: the program that lived 50 ms: its row with its 1000 runs, freed" "$(row2 || screen)"
 load2() { shows "load   id $id2 xdp stat_target_with_a_long_name by h25top\["; }
 free2() { shows "free   id $id2 xdp stat_target_with_a_long_name loaded by h25top\["; }
 until_ok 10 free2

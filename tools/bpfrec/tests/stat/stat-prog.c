@@ -9,6 +9,7 @@
  * Prints "id N" (and flushes) once the program is loaded, then runs it
  * RUNS times (test runs of REPEAT each: RUNS must be a multiple), prints
  * "ran N NS ns/run" (the kernel's mean time per run), holds it SEC seconds
+ * (a fraction too: -s 0.05 is 50 ms)
  * (default 0) and exits, which unloads it.
  *   -n       a program without BTF (raw instructions, no func_info)
  *   -w SPIN  each run first adds up SPIN numbers in the program (at most
@@ -80,7 +81,8 @@ static struct floor_bpf *attach_floor(int fd)
 
 int main(int argc, char **argv)
 {
-	unsigned long runs = 0, repeat = 1, hold = 0, id = 0, spin = 0;
+	unsigned long runs = 0, repeat = 1, id = 0, spin = 0;
+	double hold = 0;
 	struct target_bpf *skel = NULL;
 	struct floor_bpf *floor = NULL;
 	struct bpf_prog_info info = {};
@@ -98,7 +100,7 @@ int main(int argc, char **argv)
 		case 'W': cue = true; break;
 		case 'r': runs = strtoul(optarg, NULL, 10); break;
 		case 'k': repeat = strtoul(optarg, NULL, 10); break;
-		case 's': hold = strtoul(optarg, NULL, 10); break;
+		case 's': hold = strtod(optarg, NULL); break;
 		case 'w': spin = strtoul(optarg, NULL, 10); break;
 		case 'i': id = strtoul(optarg, NULL, 10); break;
 		default:
@@ -147,7 +149,7 @@ int main(int argc, char **argv)
 		return 1;
 	printf("ran %lu %.2f ns/run\n", runs, ns);
 	fflush(stdout);
-	sleep(hold);
+	usleep(hold * 1e6);
 	floor_bpf__destroy(floor);
 	target_bpf__destroy(skel);
 	return 0;
