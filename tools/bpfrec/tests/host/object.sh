@@ -41,33 +41,61 @@ comm=${comm:0:15}
 cp /bin/true "$tmp/$comm"
 
 
-# left PROG... -- MAP...: the programs and maps of those names that exist
+# Other processes may have objects of the same names (another worktree's
+# host tests, bpfrec record --off-cpu's map "starts"): the objects of a
+# test are those whose ids the kernel gave out since the previous check,
+# up to the end of the test ("FIRST LAST" in $window, program ids then
+# map ids, from newest_ids).
+# newest_ids: "PROG_ID,MAP_ID", the newest of each that exists
+newest_ids() {
+	python3 - <<'PY'
+import json, subprocess
+def newest(kind):
+    out = subprocess.run(["bpftool", "-j", kind, "show"], capture_output=True, text=True).stdout
+    return max([o["id"] for o in json.loads(out or "[]")] + [0])
+print("%d,%d" % (newest("prog"), newest("map")))
+PY
+}
+window="$(newest_ids) -"
+
+# left PROG... -- MAP...: the programs and maps of those names in $window
+# that exist
 left() {
-	local progs=() maps=() in=progs a
-	for a in "$@"; do
-		if [ "$a" = -- ]; then in=maps; continue; fi
-		if [ $in = progs ]; then progs+=("$a"); else maps+=("$a"); fi
-	done
 	{
-		bpftool -j prog show | python3 -c '
-import json, sys
-want = set(sys.argv[1:])
-print(" ".join("prog:" + p.get("name", "") for p in json.load(sys.stdin) if p.get("name") in want))' "${progs[@]}"
-		bpftool -j map show | python3 -c '
-import json, sys
-want = set(sys.argv[1:])
-print(" ".join("map:" + m.get("name", "") for m in json.load(sys.stdin) if m.get("name") in want))' "${maps[@]}"
-		# libbpf names the tracefs probes it creates libbpf_<pid>_...
+		python3 - $window "$@" <<'PY'
+import json, subprocess, sys
+first, last = ([int(i) for i in a.split(",")] for a in sys.argv[1:3])
+names = sys.argv[3:] + ["--"]
+want = {"prog": set(names[:names.index("--")]), "map": set(names[names.index("--") + 1:])}
+for i, kind in enumerate(("prog", "map")):
+    out = subprocess.run(["bpftool", "-j", kind, "show"], capture_output=True, text=True).stdout
+    for o in json.loads(out or "[]"):
+        if o.get("name") in want[kind] and first[i] < o["id"] <= last[i]:
+            print("%s:%s" % (kind, o["name"]))
+PY
+		# libbpf names the tracefs probes it creates libbpf_<pid>_...: those
+		# of a process that is gone were left behind
 		cat /sys/kernel/tracing/kprobe_events /sys/kernel/tracing/uprobe_events 2>/dev/null |
-			grep -o "libbpf_[0-9]*_[^ ]*"
+			grep -o "libbpf_[0-9]*_[^ ]*" | while read -r probe; do
+				p=${probe#libbpf_}
+				[ -d "/proc/${p%%_*}" ] || echo "$probe"
+			done
 	} | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'
 }
 
-# nothing_left NAME PROG... -- MAP...
+# none_left PROG... -- MAP...: none of them exists
+none_left() { [ -z "$(left "$@")" ]; }
+
+# nothing_left NAME PROG... -- MAP...: none of the objects of the test
+# exists, within 30 s: the kernel frees a program's maps after an RCU grace
+# period, from a worker.
 nothing_left() {
 	local name=$1 l
 	shift
+	window="${window%% *} $(newest_ids)"
+	wait_until 30 none_left "$@"
 	l=$(left "$@")
+	window="${window##* } -"
 	if [ -z "$l" ]; then
 		pass "$name: nothing left in bpftool and tracefs"
 	else
@@ -179,15 +207,21 @@ nothing_left "ring buffer object" report -- settings
 
 # ---- cleanup on signals, without and with a workload ---------------------
 
-# wait_prog NAME: until the program is loaded (10 s at most)
-wait_prog() {
-	local i
-	for i in $(seq 100); do
-		bpftool prog show name "$1" >/dev/null 2>&1 &&
-			[ -n "$(bpftool prog show name "$1" 2>/dev/null)" ] && return 0
-		sleep 0.1
-	done
-	return 1
+# holds_prog PID NAME: process PID holds a program named NAME (another
+# worktree's tests may load one of that name too)
+holds_prog() {
+	python3 - "$1" "$2" <<'PY'
+import glob, json, subprocess, sys
+pid, name = sys.argv[1:]
+held = set()
+for f in glob.glob("/proc/%s/fdinfo/*" % pid):
+    try:
+        held |= {int(l.split()[1]) for l in open(f) if l.startswith("prog_id:")}
+    except (OSError, ValueError):
+        pass
+out = subprocess.run(["bpftool", "-j", "prog", "show"], capture_output=True, text=True).stdout
+sys.exit(0 if any(p.get("name") == name and p["id"] in held for p in json.loads(out or "[]")) else 1)
+PY
 }
 
 for sig in INT TERM; do
@@ -197,7 +231,7 @@ for sig in INT TERM; do
 		"$BPFREC" record --object "$EXECS" -o "$tmp/sig.data" ${cmd:+-- $cmd} \
 			>/dev/null 2>"$tmp/err" &
 		pid=$!
-		if ! wait_prog count_exec; then
+		if ! wait_until 60 holds_prog $pid count_exec; then
 			fail "$what: the object was loaded" "$(cat "$tmp/err")"
 			kill -KILL $pid 2>/dev/null
 			wait $pid 2>/dev/null
