@@ -62,13 +62,22 @@ def load_prog():
     return fd
 EOF
 
-# started FILE PATTERN: the recorder said PATTERN in FILE (its events are
-# enabled right after); then 0.3 s more
-started() {
-	local i=0
-	while ! grep -q "$2" "$1" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	sleep 0.3
+# started PID: the recorder PID waits in its main loop, epoll_wait (232 on
+# x86-64: nothing before the loop calls it), so its events are enabled and
+# the objects that existed are listed; or it is gone.  Its first lines come
+# before that.
+in_loop() {
+	local nr
+
+	[ ! -d "/proc/$1" ] || { read -r nr _ <"/proc/$1/syscall" && [ "$nr" = 232 ]; } 2>/dev/null
 }
+started() { wait_until 60 in_loop "$1"; }
+
+# Rings that hold a storm and what other tests load meanwhile (16 MiB a
+# CPU), for the tests of exact counts: the default ring loses records when
+# the recorder is starved of CPU (4322 lost in a storm of 2000, at nice 19
+# beside four busy loops).  The losses have their own test below.
+BIG_RING="-m 4096"
 
 # check_usage NAME EXPECTED_STATUS ARGS...: status and exactly one line on stderr
 check_one_line() {
@@ -129,15 +138,16 @@ if command -v setpriv >/dev/null; then
 	mount -o remount,gid=65534,mode=750 /sys/kernel/tracing
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,+perfmon,+bpf \
 		--ambient-caps=-all,+perfmon,+bpf \
-		"$BPFREC" record -o "$tmp/caps/caps.data" --duration 6 >/dev/null 2>"$tmp/err" &
+		"$BPFREC" record -o "$tmp/caps/caps.data" >/dev/null 2>"$tmp/err" &
 	pid=$!
-	started "$tmp/err" '^bpfrec record: without CAP_SYS_ADMIN'
+	started $pid
 	"$STORM" -n 20 -p caps -l "$tmp/caps.list"
+	kill -INT $pid
 	wait $pid
 	rc=$?
 	mount -o remount,gid=0,mode=700 /sys/kernel/tracing
 	named=$("$BPFREC" script -i "$tmp/caps/caps.data" 2>/dev/null | grep -c ' PROG_LOAD .* caps[0-9]')
-	if [ $rc -eq 0 ] && [ "$named" -eq 20 ] &&
+	if [ $rc -eq 130 ] && [ "$named" -eq 20 ] &&
 	   grep -qx 'bpfrec record: without CAP_SYS_ADMIN, the BPF objects that existed before the recording are not listed' "$tmp/err"; then
 		pass "CAP_PERFMON and CAP_BPF: recorded without the snapshot, and said"
 	else
@@ -191,11 +201,10 @@ esac
 # signal came (128 + its number), as a shell would.
 signum() { kill -l "$1"; }
 for sig in INT TERM; do
-	"$BPFREC" record -o "$tmp/sig.data" 2>"$tmp/err" &
+	"$BPFREC" record $BIG_RING -o "$tmp/sig.data" 2>"$tmp/err" &
 	pid=$!
-	started "$tmp/err" '^bpfrec record: captur'
+	started $pid
 	"$STORM" -n 50 -p sig
-	sleep 0.3
 	kill -$sig $pid
 	wait $pid
 	rc=$?
@@ -210,16 +219,16 @@ done
 
 # The same signals (and SIGHUP, like SIGTERM) sent to bpfrec alone, not
 # its process group: the workload gets SIGTERM at once, as perf sends it,
-# and the recording ends with it instead of 30 s later.
+# and the recording ends with it instead of 30 s later (within 20 s: a
+# loaded machine may take seconds to finish the file).
 for sig in INT TERM HUP; do
 	rm -f "$tmp/sigw.ready" "$tmp/sigw.data"
-	"$BPFREC" record -o "$tmp/sigw.data" -- sh -c \
+	"$BPFREC" record $BIG_RING -o "$tmp/sigw.data" -- sh -c \
 		'trap "echo got TERM >&2; exit 3" TERM
 		 "$1" -n 20 -p sigw; sleep 30 & touch "$2"; wait' \
 		sh "$STORM" "$tmp/sigw.ready" >/dev/null 2>"$tmp/err" &
 	pid=$!
-	i=0
-	while [ ! -e "$tmp/sigw.ready" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_until 60 test -e "$tmp/sigw.ready"
 	t0=$(date +%s%N)
 	kill -$sig $pid
 	wait $pid
@@ -227,7 +236,7 @@ for sig in INT TERM HUP; do
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	valid_file "$tmp/sigw.data"
 	loads=$(grep -c '^ *storm .*PERF_RECORD_BPF_EVENT type 1,' "$tmp/perf.out")
-	if [ $rc -eq $((128 + $(signum $sig))) ] && [ $ms -lt 3000 ] && [ "$loads" -eq 20 ] &&
+	if [ $rc -eq $((128 + $(signum $sig))) ] && [ $ms -lt 20000 ] && [ "$loads" -eq 20 ] &&
 	   grep -qx 'got TERM' "$tmp/err" && grep -qx 'bpfrec record: sh exited with status 3' "$tmp/err" &&
 	   [ "$(tail -1 "$tmp/err")" = "bpfrec record: stopped by SIG$sig" ]; then
 		pass "SIG$sig to bpfrec alone: workload sent SIGTERM, file finished, exit $rc"
@@ -244,14 +253,11 @@ done
 # a CPU of this machine, within a few seconds; the repairs said; and perf's
 # file, read by bpfrec, exact too.
 rm -f "$tmp/two-a.err"
-"$BPFREC" record -o "$tmp/two-a.data" 2>"$tmp/two-a.err" &
+"$BPFREC" record $BIG_RING -o "$tmp/two-a.data" 2>"$tmp/two-a.err" &
 a=$!
-i=0
-while ! grep -q '^bpfrec record: recording\|^bpfrec record: kernel lacks' "$tmp/two-a.err" && [ $i -lt 100 ]; do
-	sleep 0.1; i=$((i + 1))
-done
-"$PERF" record -q -e dummy -a -o "$tmp/two-p.data" -- \
-	"$BPFREC" record -o "$tmp/two-b.data" -- "$STORM" -n 500 -p two -l "$tmp/two.list" \
+started $a
+"$PERF" record -q $BIG_RING -e dummy -a -o "$tmp/two-p.data" -- \
+	"$BPFREC" record $BIG_RING -o "$tmp/two-b.data" -- "$STORM" -n 500 -p two -l "$tmp/two.list" \
 	>/dev/null 2>"$tmp/two-b.err"
 kill -INT $a
 wait $a
@@ -298,18 +304,22 @@ fi
 
 # After the workload exits, the recording goes on until the objects it
 # created are released, for at most 1 s: its program, held by a child it
-# left behind, is unloaded 700 ms later (recorded), or 3 s later (not
-# waited for, and said).
+# left behind, is unloaded 300 ms after the recorder reaped the workload
+# (recorded), or 3 s after (not waited for, and said).  The child counts
+# from the reaping, not from its fork: a loaded machine may reap late.
 cat >"$tmp/leave.py" <<'PY'
 import os, sys, time
 from bpfload import load_prog
 fd = load_prog()
+parent = os.getpid()
 if os.fork() == 0:
     os.setsid()
+    while os.path.exists("/proc/%d" % parent):	# a zombie until reaped
+        time.sleep(0.01)
     time.sleep(float(sys.argv[1]) / 1000)		# the child holds the fd
     os._exit(0)
 PY
-for hold in 700 3000; do
+for hold in 300 3000; do
 	t0=$(date +%s%N)
 	"$BPFREC" record -o "$tmp/linger.data" -- python3 "$tmp/leave.py" $hold \
 		>/dev/null 2>"$tmp/err"
@@ -320,23 +330,25 @@ for hold in 700 3000; do
 	id=$(sed -n 's/^ *python3 .*PERF_RECORD_BPF_EVENT type 1, flags 0, id \([0-9]*\)$/\1/p' \
 		"$tmp/perf.out" | head -1)
 	unloads=$(grep -c "PERF_RECORD_BPF_EVENT type 2, flags 0, id ${id:-none}\$" "$tmp/perf.out")
-	if [ $hold -eq 700 ] && [ $rc -eq 0 ] && [ $loads -eq 1 ] && [ $unloads -eq 1 ] &&
+	if [ $hold -eq 300 ] && [ $rc -eq 0 ] && [ $loads -eq 1 ] && [ $unloads -eq 1 ] &&
 	   ! grep -q 'still alive' "$tmp/err"; then
-		pass "a release $hold ms after the workload exited is recorded (in $ms ms)"
+		pass "a release $hold ms after the workload was reaped is recorded (in $ms ms)"
 	elif [ $hold -eq 3000 ] && [ $rc -eq 0 ] && [ $loads -eq 1 ] && [ $unloads -eq 0 ] &&
 	     grep -qx 'bpfrec record: 1 object of python3 still alive 1000 ms after it exited' "$tmp/err"; then
 		pass "a release later than 1 s is not waited for, and said (in $ms ms)"
 	else
-		fail "a release $hold ms after the workload exited" \
+		fail "a release $hold ms after the workload was reaped" \
 			"exit $rc in $ms ms, $loads loads, $unloads unloads: $(tail -2 "$tmp/err" | tr '\n' ' ')"
 	fi
 done
 
-# Objects existing at start: synthesised (the first recorder's own programs).
-"$BPFREC" record -o "$tmp/first.data" --duration 4 2>/dev/null &
+# Objects existing at start: synthesised (the first recorder's own programs,
+# alive until the second recorder is done).
+"$BPFREC" record -o "$tmp/first.data" 2>/dev/null &
 first=$!
-sleep 1.5
+started $first
 "$BPFREC" record -o "$tmp/second.data" --duration 1 2>/dev/null
+kill -INT $first
 wait $first
 if "$BPFREC" script -i "$tmp/second.data" --json 2>/dev/null |
    grep '"PROG_LOAD"' | grep -q synthesised; then
@@ -407,12 +419,11 @@ mkfifo "$tmp/ctl"
 python3 "$tmp/loader.py" <"$tmp/ctl" >"$tmp/loader.out" 2>&1 &
 loader=$!
 exec 3>"$tmp/ctl"
-i=0
-while ! grep -q ready "$tmp/loader.out" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 60 grep -q ready "$tmp/loader.out"
 "$BPFREC" record -o "$tmp/named.data" -- sh -c '
 	echo go >&3
 	i=0
-	while ! grep -q done "$1" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done' \
+	while ! grep -q done "$1" && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done' \
 	sh "$tmp/loader.out" >/dev/null 2>"$tmp/err"
 exec 3>&-
 wait $loader
@@ -427,7 +438,7 @@ fi
 
 # The storm: every program with its name, type and tag, in bpfrec script,
 # and in what perf shows of our file.
-"$BPFREC" record -o "$tmp/storm.data" -- "$STORM" -n "$N" -l "$tmp/storm.list" \
+"$BPFREC" record $BIG_RING -o "$tmp/storm.data" -- "$STORM" -n "$N" -l "$tmp/storm.list" \
 	>/dev/null 2>"$tmp/storm.err"
 rc=$?
 "$BPFREC" script -i "$tmp/storm.data" --json >"$tmp/storm.json" 2>"$tmp/storm.script.err"
@@ -500,7 +511,7 @@ fi
 # their unload would happen in the recorder.  They live 100 us each here,
 # so that a syscall would find them.
 if command -v strace >/dev/null; then
-	strace -f -e trace=bpf -o "$tmp/strace.out" "$BPFREC" record -o "$tmp/kept.data" -- \
+	strace -f -e trace=bpf -o "$tmp/strace.out" "$BPFREC" record $BIG_RING -o "$tmp/kept.data" -- \
 		"$STORM" -n 300 -k 100 -p kept -l "$tmp/kept.list" >/dev/null 2>&1
 	sed -n 's/.*BPF_PROG_GET_FD_BY_ID, {prog_id=\([0-9]*\),.*/\1/p' "$tmp/strace.out" |
 		sort -u >"$tmp/opened"
@@ -524,11 +535,10 @@ fi
 # fast machine's recorder keeps up with the storm.)
 "$BPFREC" record -m 1 -o "$tmp/lost.data" 2>"$tmp/err" &
 pid=$!
-started "$tmp/err" '^bpfrec record: captur'
+started $pid
 kill -STOP $pid
 "$STORM" -n 500 >/dev/null
 kill -CONT $pid
-sleep 0.5
 kill -INT $pid
 wait $pid
 rc=$?
