@@ -259,6 +259,10 @@ else
 	inside=$!
 	"$SLEEPER" -n 600 -m 50 >/dev/null &
 	outside=$!
+	# both sleep before the recording starts, the first in the cgroup
+	sleeping() { [ "$(cat "/proc/$1/comm" 2>/dev/null)" = sleeper ]; }
+	wait_until 60 sleeping $inside
+	wait_until 60 sleeping $outside
 	"$BPFREC" record --off-cpu --off-cpu-cgroup "${cg#"$root"/}" --off-cpu-thresh 0 --duration 2 \
 		-o "$tmp/cg.data" >/dev/null 2>"$tmp/cg.err"
 	rc=$?
@@ -282,7 +286,8 @@ fi
 two=$!
 "$SLEEPER" -n 600 -m 100 >/dev/null &
 other=$!
-while [ "$(ls /proc/$two/task 2>/dev/null | wc -l)" -lt 2 ]; do sleep 0.05; done
+two_threads() { [ "$(ls /proc/$two/task 2>/dev/null | wc -l)" -ge 2 ]; }
+wait_until 60 two_threads
 second=$(ls /proc/$two/task | grep -vx "$two")
 # who FILE: "PIDS TIDS COMMS MIN" of the off-CPU samples, MIN the fewest
 # samples of 50 ms or more of one thread

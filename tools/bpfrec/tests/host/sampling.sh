@@ -133,7 +133,8 @@ fi
 nice -n -10 "$WORK" busy 600 >"$tmp/p.out" &
 bg=$!
 ppid=$bg
-sleep 0.2
+# sampled from its exec on: it prints its pid first
+wait_until 60 grep -q '^pid ' "$tmp/p.out"
 "$BPFREC" record -e cpu-clock -F 199 -p $ppid -o "$tmp/p.data" --duration 1 2>"$tmp/p.err" >/dev/null
 rc=$?
 kill $bg

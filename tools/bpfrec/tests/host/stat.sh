@@ -211,6 +211,7 @@ target() {
 
 # --- -b from the run time stats: no trampoline, so it runs here -------------
 target "$tmp/tgt.out"
+bpid=$tpid
 "$BPFREC" stat -b "$tid" --json -- "$STAT_PROG" -i "$tid" -r 1000 -k 100 >"$tmp/b1.json" 2>"$tmp/b1.err"
 rc=$?
 result "-b (run time stats): a target run 1000 times shows exactly 1000 runs" \
@@ -260,8 +261,8 @@ result "-b (run time stats): a target without BTF, 300 runs, under the kernel's 
 usage "-b --trampoline: a target without BTF: one line, exit 1" 1 \
 	"bpfrec stat: -b: program $nid (stat_no_btf) has no BTF: fentry/fexit need its function's BTF to attach" \
 	-b "$nid" --trampoline 1
-kill $tpid $npid 2>/dev/null
-wait $tpid $npid 2>/dev/null
+kill $bpid $npid 2>/dev/null
+wait $bpid $npid 2>/dev/null
 
 # rows FILE ID: "runs state loader_pid loader_comm name" of program ID, one line per interval
 rows() {
