@@ -53,22 +53,27 @@ grep -o 'PERF_RECORD_BPF_EVENT type [A-Z]*_[A-Z]*(.*' perf.out | grep -v 'type P
 # stats for time, fentry/fexit on it for other events), and
 # counters that every session shares (--bpf-counters: one perf event per CPU).
 t=/opt/bpfrec/tests/guest
-$t/stat-prog -s 120 >target.out &
+$t/stat-prog -s 3600 >target.out &
 target=$!
-for _ in $(seq 100); do grep -q '^id ' target.out && break; sleep 0.1; done
+for _ in $(seq 2400); do grep -q '^id ' target.out && break; sleep 0.25; done
 id=$(awk '$1 == "id" { print $2 }' target.out)
 echo "==== bpfrec stat -b $id [-e cpu-clock,page-faults] -- stat-prog -i $id -r 1000 -k 100"
 echo "# time from the kernel's run time stats (no trampoline), then other events through fentry/fexit"
 bpfrec stat -b "$id" -- $t/stat-prog -i "$id" -r 1000 -k 100 || exit
 bpfrec stat -b "$id" -e cpu-clock,page-faults -- $t/stat-prog -i "$id" -r 1000 -k 100 || exit
 kill $target
-echo "==== bpfrec stat --bpf-counters: -a for 3 s, and -- a shell loop, at the same time"
-bpfrec stat --bpf-counters -e cpu-clock -a 3 >all.out 2>&1 &
+echo "==== bpfrec stat --bpf-counters: -a, and -- a shell loop while it counts"
+bpfrec stat --bpf-counters -e cpu-clock -a >all.out 2>&1 &
 all=$!
-sleep 1
+# the loop's session starts once the -a one holds its perf events, one per CPU
+for _ in $(seq 2400); do
+	[ "$(ls -l /proc/$all/fd 2>/dev/null | grep -c perf_event)" -ge "$(nproc)" ] && break
+	sleep 0.25
+done
 bpfrec stat --bpf-counters -e cpu-clock -- sh -c 'i=0; while [ $i -lt 5000 ]; do i=$((i + 1)); done
 	echo "perf events open while both count: $(ls -l /proc/[0-9]*/fd 2>/dev/null | grep -c perf_event) ($(nproc) CPUs)"' ||
 	exit
+kill -INT $all
 wait $all || { cat all.out; exit 1; }
 cat all.out
 # Live and headless: top as plain lines (its stdout is a file) while a program is

@@ -108,13 +108,8 @@ else
 		"$BPFREC" record --object "$OBJ/latency.bpf.o" -o "$ob/sig.data" \
 			>/dev/null 2>"$ob/err" &
 		pid=$!
-		i=0
-		while [ $i -lt 100 ] && ! grep -q "recording" "$ob/err"; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-		# loaded and attached once the recording runs: give it that time
-		sleep 1
+		# loaded and attached once the recorder is in its main loop
+		wait_until 600 in_loop $pid
 		kill -$sig $pid
 		wait $pid
 		rc=$?

@@ -45,6 +45,28 @@ result() {
 	if [ -z "$2" ]; then pass "$1"; else fail "$1" "$2"; fi
 }
 
+# wait_until SECONDS CMD...: until CMD succeeds, tried four times a second;
+# status 1 after SECONDS or more.  The tests wait for a condition rather
+# than sleep a time that must be long enough: the guest runs under TCG,
+# 10 to 50 times slower than the host, beside kernel builds, so the bound
+# is generous and ends only a test that fails anyway.
+wait_until() {
+	_tries=$(($1 * 4))
+	shift
+	until "$@"; do
+		_tries=$((_tries - 1))
+		[ "$_tries" -gt 0 ] || return 1
+		sleep 0.25
+	done
+}
+
+# in_loop PID: the recorder PID waits in its main loop, epoll_wait (232 on
+# x86-64: nothing before the loop calls it), so its events are enabled and
+# its objects loaded; or it is gone
+in_loop() {
+	[ ! -d "/proc/$1" ] || { read -r _nr _rest <"/proc/$1/syscall" && [ "$_nr" = 232 ]; } 2>/dev/null
+}
+
 tmp=$(mktemp -d /tmp/bpfrec-guest.XXXXXX) || { fail "mktemp"; finish; }
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
@@ -475,12 +497,9 @@ mkdir "$pre" && mkfifo "$pre/ctl" || { fail "pre-existing: setup"; finish; }
 "$WORKLOAD" -n 1 -w -l "$pre/ids" <"$pre/ctl" >"$pre/wl.out" 2>&1 &
 w2=$!
 exec 3>"$pre/ctl"
-i=0
-while ! grep -q '^link ' "$pre/ids" 2>/dev/null && [ $i -lt 60 ]; do
-	kill -0 "$w2" 2>/dev/null || break
-	sleep 1
-	i=$((i + 1))
-done
+# holds: the workload holds its objects, or is gone
+holds() { grep -q '^link ' "$pre/ids" 2>/dev/null || ! kill -0 "$w2" 2>/dev/null; }
+wait_until 600 holds
 if ! grep -q '^link ' "$pre/ids" 2>/dev/null; then
 	fail "pre-existing: workload holds its objects" "$(tr '\n' ' ' <"$pre/wl.out")"
 	exec 3>&-
@@ -492,7 +511,7 @@ fi
 	i=0
 	while ! grep -q "^done" "$1/ids"; do
 		i=$((i + 1))
-		[ $i -gt 60 ] && exit 1
+		[ $i -gt 600 ] && exit 1
 		sleep 1
 	done' sh "$pre" >"$pre/rec.out" 2>"$pre/rec.err"
 rc=$?

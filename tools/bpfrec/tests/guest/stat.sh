@@ -21,28 +21,23 @@ sum() {
 	field "$1" "$2" | awk '{ s += $1 } END { print s + 0 }'
 }
 
-# wait_loaded PID N: until process PID holds N BPF programs (10 s at most)
-wait_loaded() {
-	for _ in $(seq 40); do
-		[ "$(grep -ls '^prog_type:' /proc/$1/fdinfo/* | wc -l)" -ge "$2" ] && return 0
-		sleep 0.25
-	done
-	return 1
+# holds_progs PID N: process PID holds N BPF programs
+holds_progs() {
+	[ "$(grep -ls '^prog_type:' /proc/$1/fdinfo/* 2>/dev/null | wc -l)" -ge "$2" ]
 }
+# wait_loaded PID N: until process PID holds N BPF programs (wait_until of run.sh)
+wait_loaded() { wait_until 600 holds_progs "$1" "$2"; }
 
-# load_target OUT [ARGS]: a held target in the background; its id in $tid, pid in $tpid
+# load_target OUT [ARGS]: a target in the background, held until killed
+# (however long the tests of it take under TCG); its id in $tid, pid in $tpid
 load_target() {
 	out=$1
 	shift
 	: >"$out"
-	"$STAT_PROG" "$@" >"$out" &
+	"$STAT_PROG" "$@" -s 3600 >"$out" &
 	tpid=$!
-	tid=
-	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		tid=$(awk '$1 == "id" { print $2; exit }' "$out")
-		[ -n "$tid" ] && break
-		sleep 0.2
-	done
+	wait_until 600 grep -q '^id ' "$out"
+	tid=$(awk '$1 == "id" { print $2; exit }' "$out")
 }
 
 echo "# stat: -b --trampoline needs BPF trampolines, which this kernel allows (the host's refuses them)"
@@ -52,7 +47,7 @@ if [ ! -x "$STAT_PROG" ]; then
 fi
 
 # --- -b: exact runs, cost per run, both ways --------------------------------
-load_target "$st/t1.out" -s 30
+load_target "$st/t1.out"
 t1=$tid p1=$tpid
 for how in "run time stats" "--trampoline" "--trampoline, page-faults"; do
 	case $how in
@@ -82,7 +77,7 @@ result "stat -b (--trampoline, page-faults): enabled = running > 0, as perf stat
 		if (!(e > 0 && e == r)) print "enabled " e ", running " r } END { if (NR != 1) print NR " page-faults lines" }')"
 
 # --- -b: two targets at once, intervals --------------------------------------
-load_target "$st/t2.out" -s 30
+load_target "$st/t2.out"
 t2=$tid p2=$tpid
 "$BPFREC" stat -b "$t1,$t2" -e cpu-clock,task-clock --trampoline -I 100 --json -- \
 	sh -c "'$STAT_PROG' -i $t1 -r 300 -k 100 && '$STAT_PROG' -i $t2 -r 500 -k 100" \
@@ -108,7 +103,7 @@ kill "$p1" "$p2" 2>/dev/null
 wait "$p1" "$p2" 2>/dev/null
 
 # --- -b: refusals ------------------------------------------------------------
-load_target "$st/nobtf.out" -n -s 10
+load_target "$st/nobtf.out" -n
 "$BPFREC" stat -b "$tid" --trampoline 1 >/dev/null 2>"$st/nobtf.err"
 rc=$?
 result "stat -b --trampoline: a target without BTF: one line, exit 1" \
@@ -123,10 +118,10 @@ result "stat -b: an id that is no program: one line, exit 1" \
 	   echo "exit $rc: $(cat "$st/noid.err")")"
 
 # a tracing program (-b's own fentry) cannot be a target
-load_target "$st/t3.out" -s 60
+load_target "$st/t3.out"
 # Long enough to outlive the two commands below on the debug kernel (KASAN under TCG);
 # killed once they are done. The target serves the -o test too, which stops it.
-"$BPFREC" stat -b "$tid" --trampoline 60 >/dev/null 2>&1 &
+"$BPFREC" stat -b "$tid" --trampoline 3600 >/dev/null 2>&1 &
 b3=$!
 wait_loaded $b3 2
 "$BPFREC" stat --all-progs --idle --json 1 >"$st/tr.json" 2>&1
@@ -179,19 +174,27 @@ rm -rf /sys/fs/bpf/bpfrec_stat
 
 reg=/sys/fs/bpf/bpfrec_stat_test
 rm -rf "$reg"
-"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a --json 4 \
+# owns_events PID: the session PID opened the perf events (one per CPU)
+owns_events() { [ "$(perf_fds "$1")" -eq "$ncpu" ]; }
+# reuses_leader PID: the session PID found the leader and watches its owner's pidfd
+reuses_leader() { ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'anon_inode:\[pidfd\]'; }
+# The first session owns the events before the second starts, and both
+# still count when their fds are looked at: the first is stopped by
+# Ctrl-C once the second is done, however slow their start under TCG.
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a --json 3600 \
 	>"$st/c1.json" 2>"$st/c1.err" &
 c1=$!
-sleep 1
+wait_until 600 owns_events $c1
 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a --json 2 \
 	>"$st/c2.json" 2>"$st/c2.err" &
 c2=$!
-sleep 1
+wait_until 600 reuses_leader $c2
 f1=$(perf_fds $c1) f2=$(perf_fds $c2)
-wait $c1
-rc1=$?
 wait $c2
 rc2=$?
+kill -INT $c1
+wait $c1
+rc1=$?
 m1=$(field metric "$st/c1.json")
 m2=$(field metric "$st/c2.json")
 result "--bpf-counters: two sessions exit 0" \
@@ -203,21 +206,26 @@ result "--bpf-counters -a: second session (reusing the leader): $ncpu CPUs withi
 
 # the first session goes away: the second takes its perf events over at
 # once (it watches the first's pidfd), not at its next reading (it has none
-# before the end: no -I)
-"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 30 >/dev/null 2>&1 &
+# before the end: no -I).  It counts on after the takeover at least as long
+# as before it, so that a session that lost what came after would be far
+# from $ncpu CPUs; then Ctrl-C.
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 3600 >/dev/null 2>&1 &
 c1=$!
-sleep 1
-"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a --json 5 \
+wait_until 600 owns_events $c1
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a --json 3600 \
 	>"$st/c3.json" 2>"$st/c3.err" &
 c2=$!
-# loaded: the leader's program (read through its totals, no follower)
-wait_loaded $c2 1
-sleep 0.5
+wait_until 600 reuses_leader $c2
+t0=$(cut -d. -f1 /proc/uptime)
 f2before=$(perf_fds $c2)
 kill -INT $c1
 wait $c1
-sleep 1
+# at once, woken by the owner's exit: without that it would take them
+# over at its next reading, which is at Ctrl-C
+wait_until 600 owns_events $c2
 f2=$(perf_fds $c2)
+sleep $(($(cut -d. -f1 /proc/uptime) - t0 + 3))
+kill -INT $c2
 wait $c2
 rc=$?
 result "--bpf-counters: killing the first session does not break the second: it takes the perf events over, counts on" \
@@ -231,15 +239,8 @@ rc=$?
 result "--bpf-counters: a stale registry entry is repaired; -C 0 counts one CPU" \
 	"$([ "$stale" = yes ] && [ $rc -eq 0 ] || echo "registry left: '$stale', exit $rc: $(head -c 200 "$st/c4.err")")$(near "$(field metric "$st/c4.json")" 1 3)"
 
-# wait_for FILE PATTERN: until a line of FILE matches (10 s at most)
-wait_for() {
-	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 \
-		 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.25
-	done
-	return 1
-}
+# wait_for FILE PATTERN: until a line of FILE matches (wait_until of run.sh)
+wait_for() { wait_until 600 grep -q "$2" "$1"; }
 
 # all_perf_fds: perf event fds held by every process of the guest
 all_perf_fds() {
@@ -301,7 +302,7 @@ taskset 1 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock,page-
 	>/dev/null 2>&1 &
 anchor=$!
 wait_loaded $anchor 2
-sleep 30 &
+sleep 3600 &
 idle=$!
 sessions=
 for f in "p $spid pbusy" "t $stid tbusy" "t $spid tidle" "p $idle pidle"; do
@@ -311,6 +312,8 @@ for f in "p $spid pbusy" "t $stid tbusy" "t $spid tidle" "p $idle pidle"; do
 	sessions="$sessions $!"
 done
 wait $sessions
+kill $idle
+wait $idle 2>/dev/null
 for f in "pbusy -p:_the_process_with_a_busy_thread busy" "tbusy -t:_the_busy_thread busy" \
 	 "tidle -t:_the_idle_main_thread idle" "pidle -p:_an_idle_process idle"; do
 	set -- $f
@@ -348,7 +351,7 @@ result "--bpf-counters -C: the busy CPU's page faults at least 10 times the idle
 # busy and idle processes in cgroups (-G)
 sh -c 'while :; do :; done' &
 busy=$!
-sleep 30 &
+sleep 3600 &
 idle=$!
 if [ -d /sys/fs/cgroup ] && mkdir -p /sys/fs/cgroup/bpfrec-busy /sys/fs/cgroup/bpfrec-idle 2>/dev/null; then
 	echo $busy >/sys/fs/cgroup/bpfrec-busy/cgroup.procs
