@@ -544,13 +544,22 @@ fi
 
 # Losses are counted, reported on stderr and kept in the file: a one-page
 # ring cannot hold a storm while the recorder is stopped.  (Left to run, a
-# fast machine's recorder keeps up with the storm.)
+# fast machine's recorder keeps up with the storm.)  The kernel writes
+# the LOST record before the next record that fits in that CPU's ring:
+# once the recorder has drained it (it woke and waits again), a few more
+# programs are loaded on the same CPU.  Without them the loss would be
+# said only if something else on the machine loaded a program meanwhile.
 "$BPFREC" record -m 1 -o "$tmp/lost.data" 2>"$tmp/err" &
 pid=$!
 started $pid
 kill -STOP $pid
-"$STORM" -n 500 >/dev/null
+taskset -c 0 "$STORM" -n 500 >/dev/null
+sleeps() { awk '$1 == "voluntary_ctxt_switches:" { print $2 }' "/proc/$1/status"; }
+slept=$(sleeps $pid)
+drained() { [ "$(sleeps $pid)" -gt "$slept" ] && in_loop $pid; }
 kill -CONT $pid
+wait_until 60 drained
+taskset -c 0 "$STORM" -n 10 >/dev/null
 kill -INT $pid
 wait $pid
 rc=$?
