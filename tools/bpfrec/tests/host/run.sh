@@ -146,7 +146,11 @@ if command -v setpriv >/dev/null; then
 	wait $pid
 	rc=$?
 	mount -o remount,gid=0,mode=700 /sys/kernel/tracing
-	named=$("$BPFREC" script -i "$tmp/caps/caps.data" 2>/dev/null | grep -c ' PROG_LOAD .* caps[0-9]')
+	# the storm's, by id: another worktree's may run meanwhile
+	named=$("$BPFREC" script -i "$tmp/caps/caps.data" --json 2>/dev/null | python3 -c '
+import json, sys
+want = {int(l.split()[0]): l.split()[1] for l in open(sys.argv[1])}
+print(sum(1 for l in sys.stdin if "\"PROG_LOAD\"" in l and want.get(json.loads(l)["id"]) == json.loads(l).get("name")))' "$tmp/caps.list")
 	if [ $rc -eq 130 ] && [ "$named" -eq 20 ] &&
 	   grep -qx 'bpfrec record: without CAP_SYS_ADMIN, the BPF objects that existed before the recording are not listed' "$tmp/err"; then
 		pass "CAP_PERFMON and CAP_BPF: recorded without the snapshot, and said"
@@ -226,8 +230,8 @@ for sig in INT TERM HUP; do
 	rm -f "$tmp/sigw.ready" "$tmp/sigw.data"
 	"$BPFREC" record $BIG_RING -o "$tmp/sigw.data" -- sh -c \
 		'trap "echo got TERM >&2; exit 3" TERM
-		 "$1" -n 20 -p sigw; sleep 3600 & echo $! >"$2"; wait' \
-		sh "$STORM" "$tmp/sigw.ready" >/dev/null 2>"$tmp/err" &
+		 "$1" -n 20 -p sigw -l "$3"; sleep 3600 & echo $! >"$2"; wait' \
+		sh "$STORM" "$tmp/sigw.ready" "$tmp/sigw.list" >/dev/null 2>"$tmp/err" &
 	pid=$!
 	wait_until 60 test -s "$tmp/sigw.ready"
 	t0=$(date +%s%N)
@@ -247,7 +251,9 @@ for sig in INT TERM HUP; do
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	kill "$(cat "$tmp/sigw.ready")"
 	valid_file "$tmp/sigw.data"
-	loads=$(grep -c '^ *storm .*PERF_RECORD_BPF_EVENT type 1,' "$tmp/perf.out")
+	# the storm's, by id: another worktree's storm may run meanwhile
+	loads=$(sed -n 's/^ *storm .*PERF_RECORD_BPF_EVENT type 1, flags 0, id \([0-9]*\)$/\1/p' \
+		"$tmp/perf.out" | sort -u | comm -12 - <(cut -d' ' -f1 "$tmp/sigw.list" | sort -u) | wc -l)
 	if [ $rc -eq $((128 + $(signum $sig))) ] && [ "$loads" -eq 20 ] &&
 	   grep -qx 'got TERM' "$tmp/err" && grep -qx 'bpfrec record: sh exited with status 3' "$tmp/err" &&
 	   [ "$(tail -1 "$tmp/err")" = "bpfrec record: stopped by SIG$sig" ]; then
@@ -324,6 +330,7 @@ import os, sys, time
 from bpfload import load_prog
 fd = load_prog()
 parent = os.getpid()
+open(sys.argv[2], "w").write("%d\n" % parent)
 if os.fork() == 0:
     os.setsid()
     while os.path.exists("/proc/%d" % parent):	# a zombie until reaped
@@ -333,13 +340,15 @@ if os.fork() == 0:
 PY
 for hold in 300 3000; do
 	t0=$(date +%s%N)
-	"$BPFREC" record -o "$tmp/linger.data" -- python3 "$tmp/leave.py" $hold \
+	"$BPFREC" record -o "$tmp/linger.data" -- python3 "$tmp/leave.py" $hold "$tmp/leave.pid" \
 		>/dev/null 2>"$tmp/err"
 	rc=$?
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	"$PERF" script --show-bpf-events -i "$tmp/linger.data" >"$tmp/perf.out" 2>/dev/null
-	loads=$(grep -c '^ *python3 .*PERF_RECORD_BPF_EVENT type 1,' "$tmp/perf.out")
-	id=$(sed -n 's/^ *python3 .*PERF_RECORD_BPF_EVENT type 1, flags 0, id \([0-9]*\)$/\1/p' \
+	# the workload's, by pid: another worktree's python3 may load one meanwhile
+	lpid=$(cat "$tmp/leave.pid")
+	loads=$(grep -c "^ *python3 *$lpid .*PERF_RECORD_BPF_EVENT type 1," "$tmp/perf.out")
+	id=$(sed -n "s/^ *python3 *$lpid .*PERF_RECORD_BPF_EVENT type 1, flags 0, id \([0-9]*\)\$/\1/p" \
 		"$tmp/perf.out" | head -1)
 	unloads=$(grep -c "PERF_RECORD_BPF_EVENT type 2, flags 0, id ${id:-none}\$" "$tmp/perf.out")
 	if [ $hold -eq 300 ] && [ $rc -eq 0 ] && [ $loads -eq 1 ] && [ $unloads -eq 1 ] &&
@@ -530,7 +539,9 @@ if command -v strace >/dev/null; then
 	cut -d' ' -f1 "$tmp/kept.list" | sort -u >"$tmp/kept.ids"
 	opened=$(comm -12 "$tmp/opened" "$tmp/kept.ids" | wc -l)
 	"$PERF" script --show-bpf-events -i "$tmp/kept.data" >"$tmp/perf.out" 2>/dev/null
-	unloads=$(grep -c '^ *storm .*PERF_RECORD_BPF_EVENT type 2,' "$tmp/perf.out")
+	# of these programs: another worktree's storm may run meanwhile
+	unloads=$(sed -n 's/^ *storm .*PERF_RECORD_BPF_EVENT type 2, flags 0, id \([0-9]*\)$/\1/p' \
+		"$tmp/perf.out" | sort -u | comm -12 - "$tmp/kept.ids" | wc -l)
 	if [ "$(wc -l <"$tmp/kept.ids")" -eq 300 ] && [ "$opened" -eq 0 ] &&
 	   [ "$unloads" -eq 300 ]; then
 		pass "fully captured programs are not opened; their loader unloads them"
