@@ -168,20 +168,22 @@ rm -rf "$reg"
 # regline: the refusal of the registry, as bpfrec says it
 regline() { echo "bpfrec stat: --bpf-counters: $1: not trusted; remove it (rm -r $reg) or choose another --bpf-registry"; }
 
-# A session of the whole machine for SECONDS in the background: $bg
+# A session of the whole machine in the background until Ctrl-C: $bg,
+# waited for until it owns its perf events (one per CPU), so registered
+owns_events() { [ "$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c perf_event)" -eq "$(nproc)" ]; }
 bperf_bg() {
-	"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a "$1" >/dev/null 2>"$tmp/bg.err" &
+	"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 3600 >/dev/null 2>"$tmp/bg.err" &
 	bg=$!
-	local i=0
-	while ! [ -e "$reg/registry" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-	sleep 0.2
+	wait_until 60 owns_events $bg
 }
+# holding PID: the flock of PID holds its lock (it has forked its command, sleep)
+holding() { ps -o comm= --ppid "$1" | grep -qx sleep; }
 
 # A registry directory nobody made (and locks): refused at once, not waited on.
 as_nobody mkdir "$reg"
 as_nobody flock "$reg" sleep 30 &
 holder=$!
-sleep 0.2
+wait_until 60 holding $holder
 timeout 20 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 1 >/dev/null 2>"$tmp/err"
 rc=$?
 result "a registry directory nobody made and locks: refused at once, how to remove it said" \
@@ -194,7 +196,7 @@ rm -rf "$reg"
 mkdir -m 700 "$reg"
 flock "$reg" sleep 30 &
 holder=$!
-sleep 0.2
+wait_until 60 holding $holder
 timeout 20 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 1 >/dev/null 2>"$tmp/err"
 rc=$?
 result "a registry locked for ever: one line after 5 s, exit 1" \
@@ -205,10 +207,11 @@ kill $holder 2>/dev/null; wait $holder 2>/dev/null
 rm -rf "$reg"
 
 # The registry goes with its last session.
-bperf_bg 2
+bperf_bg
 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 1 >/dev/null 2>"$tmp/err"
 rc=$?
 left=$(ls -A "$reg" 2>/dev/null | tr '\n' ' ')
+kill -INT $bg
 wait $bg
 rc2=$?
 result "the registry stays while a session runs, and goes with the last one" \
@@ -217,7 +220,7 @@ result "the registry stays while a session runs, and goes with the last one" \
 	   [ ! -e "$reg" ] || echo "left after the last: $(ls -A "$reg" | tr '\n' ' ')")"
 
 # The key size of the registry (a perf_event_attr), from a live one.
-bperf_bg 30
+bperf_bg
 keysize=$(bpftool -j map show pinned "$reg/registry" | python3 -c 'import json,sys; print(json.load(sys.stdin)["bytes_key"])')
 key=$(bpftool -j map dump pinned "$reg/registry" |
 	python3 -c 'import json,sys; print(" ".join(x[2:] for x in json.load(sys.stdin)[0]["key"]))')
