@@ -1213,7 +1213,9 @@ static void put_line(struct line *l, unsigned long width)
 		if (brk == s)
 			brk = s + room;
 		printf("%.*s\n%s", (int)(trimmed(s, brk) - s), s, WRAP_INDENT);
-		s = brk + (*brk == ' ');
+		/* the next line starts with text, not with a column's padding */
+		for (s = brk; *s == ' '; s++)
+			;
 		room = width - indent;
 	}
 	puts(s);
