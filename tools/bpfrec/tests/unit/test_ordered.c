@@ -176,9 +176,27 @@ static void test_budget(void)
 	      "each half delivered in time order: %.40s", order);
 }
 
+/* A round that ends before any record came: nothing queued yet (UBSan). */
+static void test_round_first(void)
+{
+	struct pd_writer *w = open_writer(path("first.data"));
+	struct pd_ordered_stats st;
+	char order[256];
+
+	if (!CHECK(w, "writer opens first.data"))
+		return;
+	pd_write_finished_round(w);
+	put(w, 20);
+	put(w, 10);
+	pd_writer_close(w);
+	CHECK(read_order(path("first.data"), order, sizeof(order), &st) == 0 &&
+	      !strcmp(order, "10,20"), "a round ended before the first record: %s", order);
+}
+
 int main(void)
 {
 	unit_setup();
+	test_round_first();
 	test_rounds();
 	test_late();
 	test_bounded();

@@ -109,11 +109,17 @@ static void flush(struct pd_ordered *o, __u64 limit)
 {
 	size_t n;
 
-	/* what was delivered is gone: waiting records move to the front */
-	memmove(o->q, o->q + o->next, (o->nr - o->next) * sizeof(*o->q));
-	o->nr -= o->next;
-	o->next = 0;
-	qsort(o->q, o->nr, sizeof(*o->q), cmp_queued);
+	/*
+	 * What was delivered is gone: waiting records move to the front.
+	 * A round may end before any record came (no queue yet).
+	 */
+	if (o->next) {
+		memmove(o->q, o->q + o->next, (o->nr - o->next) * sizeof(*o->q));
+		o->nr -= o->next;
+		o->next = 0;
+	}
+	if (o->nr)
+		qsort(o->q, o->nr, sizeof(*o->q), cmp_queued);
 	for (n = 0; n < o->nr && o->q[n].time <= limit; n++)
 		;
 	o->nr_ready = n;
