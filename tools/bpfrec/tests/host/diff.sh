@@ -11,12 +11,18 @@
 # at least 20 % slower (the loop is most of a run).  Other tests may run
 # stat-prog meanwhile: --filter h25diff keeps the programs this one loaded.  --fail-on 5 must exit
 # 1 on the slower one and name the program, 0 on the file against itself.
+# Two profiles are compared by each symbol's share of the samples: a
+# cpu-clock profile of sample-work's getppid() loop against one of its
+# busy loop gives busy_inner() about all of the second one's samples and
+# none of the first's, so --fail-on 5 exits 1 and names busy_inner; a
+# profile against itself changes no share and exits 0.
 # Last line: "diff: N passed, N failed, N skipped"; exit 1 if anything failed.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 BPFREC=${BPFREC:-$here/../../bpfrec}
 STAT_PROG=${STAT_PROG:-$here/../../.output/stat-prog}
+WORK=${WORK:-$here/../../.output/sample-work}
 
 . "$here/lib.sh"
 
@@ -24,7 +30,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "diff host tests need root" >&2
 	exit 1
 fi
-for t in "$BPFREC" "$STAT_PROG"; do
+for t in "$BPFREC" "$STAT_PROG" "$WORK"; do
 	[ -x "$t" ] || { echo "missing $t: run 'make host-test'" >&2; exit 1; }
 done
 tmp=$(mktemp -d /tmp/bpfrec-diff.XXXXXX)
@@ -63,6 +69,27 @@ result "--fail-on 5: a file against itself exits 0, +0.0 %" \
 		echo "exit $rc: $(cat "$tmp/same.out" "$tmp/same.err")")"
 "$BPFREC" diff --fail-on 5 "$tmp/w3000.data" "$tmp/w2000.data" --filter h25diff >"$tmp/fast.out" 2>&1
 result "--fail-on 5: faster is no regression, exit 0" "$([ $? -eq 0 ] || cat "$tmp/fast.out")"
+
+# Profiles: the share of each symbol in the samples whose leaf it is.
+"$BPFREC" record -e cpu-clock -o "$tmp/sys.data" -- "$WORK" getppid 1000000 >"$tmp/sys.out" 2>&1 ||
+	fail "record -e cpu-clock of the getppid() loop" "$(tail -2 "$tmp/sys.out")"
+"$BPFREC" record -e cpu-clock -o "$tmp/busy.data" -- "$WORK" busy 1 >"$tmp/busy.out" 2>&1 ||
+	fail "record -e cpu-clock of the busy loop" "$(tail -2 "$tmp/busy.out")"
+"$BPFREC" diff --fail-on 5 "$tmp/sys.data" "$tmp/busy.data" >"$tmp/prof.out" 2>"$tmp/prof.err"
+rc=$?
+result "profiles: a symbol whose share grew by more than 5 points exits 1" \
+	"$([ $rc -eq 1 ] || echo "exit $rc: $(head -5 "$tmp/prof.out")")"
+result "profiles: busy_inner named, from under 5 % of the samples to over 90 %" "$(
+	awk '$1 == "busy_inner" { a = $2 + 0; b = $3 + 0; if (a < 5 && b > 90) ok = 1 }
+	     END { if (!ok) print "no" }' "$tmp/prof.out" | grep -q . &&
+		grep busy_inner "$tmp/prof.out"
+	grep -qE '^bpfrec diff: busy_inner: share \+(9[0-9]|100)\.[0-9] points, more than --fail-on 5$' \
+		"$tmp/prof.err" || cat "$tmp/prof.err")"
+"$BPFREC" diff --fail-on 5 "$tmp/busy.data" "$tmp/busy.data" >"$tmp/prof-same.out" 2>&1
+rc=$?
+result "profiles: a profile against itself exits 0, busy_inner +0.00pp" \
+	"$([ $rc -eq 0 ] && awk '$1 == "busy_inner" && $4 == "+0.00pp"' "$tmp/prof-same.out" | grep -q . ||
+		echo "exit $rc: $(head -3 "$tmp/prof-same.out")")"
 
 echo "diff: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
