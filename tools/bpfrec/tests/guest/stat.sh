@@ -231,7 +231,13 @@ rc=$?
 result "--bpf-counters: killing the first session does not break the second: it takes the perf events over, counts on" \
 	"$([ $rc -eq 0 ] && [ "$f2before" -eq 0 ] && [ "$f2" -eq "$ncpu" ] || echo "exit $rc, it held $f2before perf events, then $f2: $(head -c 200 "$st/c3.err")")$(near "$(field metric "$st/c3.json")" "$ncpu" 10)"
 
-# every session gone: the registry's entry is stale; the next one repairs it
+# the registry goes with its last session, unless that one is killed: its
+# entry is then stale, and the next session repairs it
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 3600 >/dev/null 2>&1 &
+c1=$!
+wait_until 600 owns_events $c1
+kill -KILL $c1
+wait $c1 2>/dev/null
 stale=$([ -e "$reg/registry" ] && echo yes)
 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -C 0 --json 2 \
 	>"$st/c4.json" 2>"$st/c4.err"
