@@ -166,9 +166,10 @@ ncpu=$(grep -c '^processor' /proc/cpuinfo)
 umount /sys/fs/bpf 2>/dev/null
 "$BPFREC" stat --bpf-counters --json 1 >"$st/nofs.json" 2>"$st/nofs.err"
 rc=$?
+# (the registry there goes with the session)
 result "--bpf-counters without a bpffs: mounts one on /sys/fs/bpf, says so, counts" \
 	"$([ "$rc" -eq 0 ] && [ "$(cat "$st/nofs.err")" = "bpfrec stat: mounted a BPF filesystem on /sys/fs/bpf" ] &&
-	   grep -q ' /sys/fs/bpf bpf ' /proc/mounts && [ -e /sys/fs/bpf/bpfrec_stat/registry ] ||
+	   grep -q ' /sys/fs/bpf bpf ' /proc/mounts && [ ! -e /sys/fs/bpf/bpfrec_stat/registry ] ||
 	   echo "exit $rc: $(cat "$st/nofs.err")")$(near "$(field metric "$st/nofs.json")" "$ncpu" 3)"
 rm -rf /sys/fs/bpf/bpfrec_stat
 
