@@ -242,9 +242,14 @@ if ok == 2:
 }
 until_ok 60 scraped_after
 result "both instances scraped after the last free" "$([ -n "$at" ] || echo "not within 60 s")"
-# the samples of a scrape are committed after lastScrape is set
-sleep 1
+# The samples of a scrape are committed after lastScrape is set: wait
+# until both instances' series answer at that time, however loaded the
+# machine is, rather than for a fixed second.
 qa() { q "$1" "$at"; }
+both_committed() {
+	[ "$(qa "count by (instance)($sel)" | awk '{ print $1 }' | tr '\n' ' ')" = "host-a host-b " ]
+}
+until_ok 60 both_committed
 
 got=$(qa "sum by (instance)($sel)" | tr '\n' ';')
 result "PromQL: each instance's total is the workloads' $want runs" \
