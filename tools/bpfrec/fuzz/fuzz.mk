@@ -26,6 +26,8 @@ FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=a
 	      -I$(OUTPUT) -I../../include/uapi -I.
 # each entry point's share of FUZZ_SECONDS, 5 s at least
 FUZZ_SHARE = $(shell s=$$(( $(FUZZ_SECONDS) / 3 )); [ $$s -ge 5 ] && echo $$s || echo 5)
+# libtraceevent's own leaks on malformed formats (fuzz/lsan.supp)
+export LSAN_OPTIONS = suppressions=$(CURDIR)/fuzz/lsan.supp
 FUZZ_OPTS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 	    -close_fd_mask=3 -artifact_prefix=$(OUTPUT)/fuzz/
 
