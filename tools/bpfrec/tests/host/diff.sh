@@ -7,8 +7,9 @@
 #
 # The workload is stat-prog (tests/stat/) copied as h25diff: its program
 # adds up 2000 numbers per run (-w), 20000 runs, counted by
-# `stat --all-progs -o`; the slower one adds up 3000, which makes each run
-# at least 20 % slower (the loop is most of a run).  Other tests may run
+# `stat --all-progs -o`; the slower one adds up 6000, three times as many,
+# which makes each run far more than 20 % slower (the loop is most of a
+# run) even when the load of the machine blurs the two measurements.  Other tests may run
 # stat-prog meanwhile: --filter h25diff keeps the programs this one loaded.  --fail-on 5 must exit
 # 1 on the slower one and name the program, 0 on the file against itself.
 # Two profiles are compared by each symbol's share of the samples: a
@@ -45,7 +46,7 @@ one_line "a missing file: one line, exit 1" 1 \
 	"bpfrec diff: $tmp/none: No such file or directory" diff "$tmp/none" "$tmp/none"
 
 cp "$STAT_PROG" "$tmp/h25diff"
-for w in 2000 3000; do
+for w in 2000 6000; do
 	"$BPFREC" stat --all-progs -o "$tmp/w$w.data" -- "$tmp/h25diff" -w $w -r 20000 -k 1000 \
 		>"$tmp/w$w.out" 2>&1 || { fail "stat --all-progs -o (-w $w)" "$(tail -2 "$tmp/w$w.out")"; }
 done
@@ -53,7 +54,7 @@ one_line "a file that is no perf.data: one line, exit 1" 1 \
 	"bpfrec diff: $tmp/w2000.out: not a perf.data file (bad magic)" \
 	diff "$tmp/w2000.out" "$tmp/w2000.data"
 
-"$BPFREC" diff --filter h25diff --fail-on 5 "$tmp/w2000.data" "$tmp/w3000.data" \
+"$BPFREC" diff --filter h25diff --fail-on 5 "$tmp/w2000.data" "$tmp/w6000.data" \
 	>"$tmp/slow.out" 2>"$tmp/slow.err"
 rc=$?
 result "--fail-on 5: a workload made slower exits 1" "$([ $rc -eq 1 ] || echo "exit $rc: $(cat "$tmp/slow.out")")"
@@ -67,7 +68,7 @@ rc=$?
 result "--fail-on 5: a file against itself exits 0, +0.0 %" \
 	"$([ $rc -eq 0 ] && awk '$1 == "stat_target_with_a_long_name" && $6 == "+0.0%"' "$tmp/same.out" | grep -q . ||
 		echo "exit $rc: $(cat "$tmp/same.out" "$tmp/same.err")")"
-"$BPFREC" diff --fail-on 5 "$tmp/w3000.data" "$tmp/w2000.data" --filter h25diff >"$tmp/fast.out" 2>&1
+"$BPFREC" diff --fail-on 5 "$tmp/w6000.data" "$tmp/w2000.data" --filter h25diff >"$tmp/fast.out" 2>&1
 result "--fail-on 5: faster is no regression, exit 0" "$([ $? -eq 0 ] || cat "$tmp/fast.out")"
 
 # Profiles: the share of each symbol in the samples whose leaf it is.

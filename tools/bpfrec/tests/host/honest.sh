@@ -130,12 +130,22 @@ fi
 # --- script names the kernel frames of perf's files as report does --------
 
 "$PERF" record -q -e cpu-clock -g -a -o "$tmp/perf.data" -- "$WORK" busy 0.3 >/dev/null 2>&1
+# A bare frame counts against script only where it lies in the kernel's own
+# text, which kallsyms names: other tools' BPF programs that ran during the
+# system-wide recording and are gone when script reads it cannot be named.
 "$BPFREC" script -i "$tmp/perf.data" --json 2>/dev/null | python3 -c "import json, sys
+text = {}
+for l in open('/proc/kallsyms'):
+    a, _, n = l.split()[:3]
+    if n in ('_stext', '_etext'):
+        text[n] = int(a, 16)
 bare = named = 0
 for l in sys.stdin:
     for f in json.loads(l).get('callchain') or []:
         if f.startswith('0xffff'):
-            bare += 1
+            a = int(f.split()[0], 16)
+            if text.get('_stext', 0) <= a < text.get('_etext', 1 << 64):
+                bare += 1
         elif '+0x' in f and '(' not in f:
             named += 1
 print(bare, named)" >"$tmp/k.out"
