@@ -720,8 +720,6 @@ static int finish(struct recorder *r, int err)
 	evlist_enable(&r->evlist, false);
 	if (!err)
 		err = drain_all(r);
-	if (!err)
-		err = sink_scan(&r->sink);
 	if (!err && r->o.sampler.off_cpu)
 		err = off_cpu_finish(&r->oc, mono_ns());
 	c.flags = (r->evlist.obj_events ? PD_CAP_BPF_OBJ_EVENT : 0) |
@@ -831,7 +829,6 @@ static void cleanup(struct recorder *r)
 	evlist_close(&r->evlist);
 	facts_free(r->sink.facts);
 	names_free(&r->sink.names);
-	sink_free(&r->sink);
 	linger_free(&r->linger);
 	free(r->scratch);
 	if (r->epfd >= 0)
