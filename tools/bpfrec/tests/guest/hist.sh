@@ -81,9 +81,16 @@ hload "$hs/l.out" -w 10000 -s 600
 lid=$hid l_pid=$hpid
 if [ -z "$short" ] || [ -z "$long" ] || [ -z "$bim" ] || [ -z "$other" ] || [ -z "$sid" ] || [ -z "$lid" ]; then
 	fail "stat --hist: setup" "short '$short' long '$long' ids '$bim' '$other' '$sid' '$lid'"
+elif hist_of "$bim" "$hs/h.line" 1000; rc=$?; grep -q 'refuses BPF trampolines' "$hs/h.line.err"; then
+	# A kernel that refuses the trampolines on the target (6.1 on an XDP
+	# program here) cannot give a histogram: each check says so.
+	why=$(head -n 1 "$hs/h.line.err")
+	for c in "900 runs below and 100 above" "p99 within 10 % of the long mode" \
+		"bars as bpftrace draws them, and the percentiles" \
+		"another program's ns/run unchanged (<= 1 %)"; do
+		skip "stat -b --hist: $c" "kernel $(uname -r) refuses the trampolines it needs: $why"
+	done
 else
-	hist_of "$bim" "$hs/h.line" 1000
-	rc=$?
 	hist_of "$sid" "$hs/s.line" 1000
 	hist_of "$lid" "$hs/l.line" 200
 	# the modes are 100 times apart in work: 10 times the short one splits them
