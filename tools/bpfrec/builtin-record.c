@@ -20,13 +20,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/epoll.h>
 #include <sys/stat.h>
-#include <sys/signalfd.h>
-#include <sys/timerfd.h>
 #include "builtin.h"
 #include "util/array.h"
 #include "util/capture.h"
+#include "util/cmd_loop.h"
 #include "util/debug.h"
 #include "util/evlist.h"
 #include "util/facts.h"
@@ -34,6 +32,7 @@
 #include "util/mono_clock.h"
 #include "util/off_cpu.h"
 #include "util/out_file.h"
+#include "util/parse_num.h"
 #include "util/recording.h"
 #include "util/sampler.h"
 #include "util/sink.h"
@@ -47,7 +46,6 @@
 #define POLL_MS			100
 
 struct opts {
-	bool usage_shown;
 	const char *output;
 	unsigned long duration;
 	unsigned long mmap_pages;
@@ -187,25 +185,6 @@ static const struct argp_option options[] = {
 	{},
 };
 
-static int parse_ulong(const char *s, unsigned long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return errno || end == s || *end || *s == '-' ? -EINVAL : 0;
-}
-
-static int parse_pid(const char *s, pid_t *pid)
-{
-	unsigned long v;
-
-	if (parse_ulong(s, &v) || !v || v > INT_MAX)
-		return -EINVAL;
-	*pid = v;
-	return 0;
-}
-
 /* An event of -e, its name kept for the recording. */
 static int add_event(const char *name, void *ctx)
 {
@@ -248,18 +227,6 @@ static bool pow2(unsigned long v)
 	return v && !(v & (v - 1));
 }
 
-/*
- * argp's own errors take two lines and its --help exits: errors are ours
- * (ARGP_NO_ERRS), one line each, and --help returns to the caller.
- */
-static error_t usage(struct argp_state *state, const char *fmt, const char *arg)
-{
-	struct opts *o = state->input;
-
-	o->usage_shown = true;
-	return cmd_usage_error(state, fmt, arg);
-}
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct opts *o = state->input;
@@ -270,84 +237,80 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 		if (err == -ENOMEM)
 			return ENOMEM;
-		/* its one line is said */
-		if (err) {
-			o->usage_shown = true;
-			return EINVAL;
-		}
+		/* add_events() said its one line */
+		if (err)
+			return cmd_usage_said();
 		break;
 	}
 	case 'F':
 		if (parse_ulong(arg, &o->sampler.opts.freq) || !o->sampler.opts.freq)
-			return usage(state, "-F wants a frequency in Hz, not '%s'", arg);
+			return cmd_usage_error(state, "-F wants a frequency in Hz, not '%s'", arg);
 		break;
 	case 'c':
 		if (parse_ulong(arg, &o->sampler.opts.period) || !o->sampler.opts.period)
-			return usage(state, "-c wants a period of at least 1, not '%s'", arg);
+			return cmd_usage_error(state, "-c wants a period of at least 1, not '%s'", arg);
 		break;
 	case 'g':
 		o->sampler.opts.callchain = true;
 		break;
 	case OPT_CALL_GRAPH:
 		if (!strcmp(arg, "lbr") || !strncmp(arg, "lbr,", 4))
-			return usage(state, "--call-graph %s: branch stacks (LBR) are not recorded: use --call-graph fp or dwarf", arg);
+			return cmd_usage_error(state, "--call-graph %s: branch stacks (LBR) are not recorded: use --call-graph fp or dwarf", arg);
 		if (sampling_parse_call_graph(arg, &o->sampler.opts))
-			return usage(state, "--call-graph wants fp or dwarf[,SIZE] (SIZE 1 to 65528 bytes), not '%s'",
-				     arg);
+			return cmd_usage_error(state, "--call-graph wants fp or dwarf[,SIZE] (SIZE 1 to 65528 bytes), not '%s'",
+					       arg);
 		break;
 	case 'C':
 		if (sampler_parse_cpus(&o->sampler, arg))
-			return usage(state, "-C wants a list of online CPUs like 0,2-3, not '%s'", arg);
+			return cmd_usage_error(state, "-C wants a list of online CPUs like 0,2-3, not '%s'", arg);
 		break;
 	case 'a':
 		o->sampler.system_wide = true;
 		break;
 	case 'p':
 		if (parse_pid(arg, &o->sampler.pid))
-			return usage(state, "-p wants a process id, not '%s'", arg);
+			return cmd_usage_error(state, "-p wants a process id, not '%s'", arg);
 		break;
 	case 't':
 		if (parse_pid(arg, &o->sampler.tid))
-			return usage(state, "-t wants a thread id, not '%s'", arg);
+			return cmd_usage_error(state, "-t wants a thread id, not '%s'", arg);
 		break;
 	case 'o':
 		/* pipe mode: a file of our own first, then the stream (pipe_out()) */
 		o->pipe = !strcmp(arg, "-");
 		if (o->pipe && isatty(STDOUT_FILENO))
-			return usage(state, "-o %s: stdout is a terminal: pipe it (bpfrec record -o - | bpfrec script -i -)", arg);
+			return cmd_usage_error(state, "-o %s: stdout is a terminal: pipe it (bpfrec record -o - | bpfrec script -i -)", arg);
 		o->output = arg;
 		break;
 	case OPT_DURATION:
-		if (parse_ulong(arg, &o->duration) || !o->duration)
-			return usage(state, "invalid duration '%s'", arg);
+		if (parse_duration(arg, &o->duration))
+			return cmd_usage_error(state, "invalid duration '%s'", arg);
 		break;
 	case 'm':
 		if (parse_ulong(arg, &o->mmap_pages) || !pow2(o->mmap_pages) ||
 		    o->mmap_pages > (1UL << 20))
-			return usage(state, "-m wants a power of two number of pages, not '%s'", arg);
+			return cmd_usage_error(state, "-m wants a power of two number of pages, not '%s'", arg);
 		break;
 	case OPT_CAPTURE:
 		if (parse_ulong(arg, &o->capture_mb) || !pow2(o->capture_mb) ||
 		    o->capture_mb > 1024)
-			return usage(state, "--capture-size wants a power of two of MiB, not '%s'", arg);
+			return cmd_usage_error(state, "--capture-size wants a power of two of MiB, not '%s'", arg);
 		break;
 	case OPT_CAPTURE_PATH:
 		for (o->capture = CAPTURE_AUTO; o->capture <= CAPTURE_OFF; o->capture++)
 			if (!strcmp(arg, capture_path_name(o->capture)))
 				break;
 		if (o->capture > CAPTURE_OFF)
-			return usage(state, "--capture wants auto, fentry, syscall or off, not '%s'", arg);
+			return cmd_usage_error(state, "--capture wants auto, fentry, syscall or off, not '%s'", arg);
 		break;
 	case OPT_OBJECT:
 		if (user_objs_add(&o->objs, arg))
 			return ENOMEM;
 		break;
 	case OPT_SET:
-		/* its one line is said: no second from the generic path */
-		o->usage_shown = true;
+		/* user_objs_add_set() says its one line */
 		if (user_objs_add_set(&o->objs, arg))
-			return EINVAL;
-		o->usage_shown = false;
+			return cmd_usage_said();
 		break;
 	case OPT_OFF_CPU:
 		o->sampler.off_cpu = true;
@@ -355,17 +318,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_OFF_CPU_THRESH:
 		o->off_cpu_filtered = true;
 		if (off_cpu_parse_thresh(arg, &o->oc.thresh_ns))
-			return usage(state, "--off-cpu-thresh wants milliseconds or a time with a unit (ns, us, ms, s), at most an hour, not '%s'", arg);
+			return cmd_usage_error(state, "--off-cpu-thresh wants milliseconds or a time with a unit (ns, us, ms, s), at most an hour, not '%s'", arg);
 		break;
 	case OPT_OFF_CPU_STATE:
 		o->off_cpu_filtered = true;
 		if (off_cpu_parse_states(arg, &o->oc.states))
-			return usage(state, "--off-cpu-state wants letters of R, S, D, T, I, not '%s'", arg);
+			return cmd_usage_error(state, "--off-cpu-state wants letters of R, S, D, T, I, not '%s'", arg);
 		break;
 	case OPT_OFF_CPU_THREADS:
 		o->off_cpu_filtered = true;
 		if (off_cpu_parse_threads(arg, &o->oc.threads))
-			return usage(state, "--off-cpu-threads wants user, kernel or all, not '%s'", arg);
+			return cmd_usage_error(state, "--off-cpu-threads wants user, kernel or all, not '%s'", arg);
 		break;
 	case OPT_WAKERS:
 		o->off_cpu_filtered = true;
@@ -381,8 +344,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		state->next = state->argc;
 		break;
 	case ARGP_KEY_ERROR:
-		/* getopt refused the argument before the one argp would read next */
-		return o->usage_shown ? 0 : cmd_bad_option(state);
+		return cmd_bad_option(state);
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -398,27 +360,16 @@ struct recorder {
 	struct linger linger;
 	struct off_cpu oc;
 	__u64 wl_exited;	/* when the workload exited, 0 while it runs */
+	struct cmd_loop loop;
 	struct sink sink;
 	struct recording rec;
 	struct pd_writer *w;
 	struct out_file out;	/* the file until it is renamed over -o's name */
 	bool ran;		/* it recorded: the file replaces the previous one */
-	int epfd, sigfd, timerfd;
 	void *scratch;
-	bool stop;
 	int stopped_by;		/* the signal that asked to stop, 0 if none */
 	__u64 start_time;
 };
-
-/* epoll tags: a ring is ready, or one of the others */
-enum { EV_RING, EV_SIGNAL = -1, EV_TIMER = -2, EV_CAPTURE = -3 };
-
-static int ep_add(int epfd, int fd, int tag)
-{
-	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = (__u64)(__s64)tag };
-
-	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
-}
 
 static int drain_all(struct recorder *r)
 {
@@ -434,23 +385,18 @@ static int drain_all(struct recorder *r)
 	return err;
 }
 
-static int setup_fds(struct recorder *r, const sigset_t *mask)
+/* Any ring or the capture's buffer wakes the loop: one drain serves them all. */
+static int watch_fds(struct recorder *r)
 {
-	int e, i, err;
+	int e, i, err = 0;
 
-	r->epfd = epoll_create1(EPOLL_CLOEXEC);
-	r->sigfd = signalfd(-1, mask, SFD_CLOEXEC);
-	r->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-	if (r->epfd < 0 || r->sigfd < 0 || r->timerfd < 0)
-		return -errno;
-	err = ep_add(r->epfd, r->sigfd, EV_SIGNAL);
-	if (!err)
-		err = ep_add(r->epfd, r->timerfd, EV_TIMER);
-	if (!err && r->have_cap)
-		err = ep_add(r->epfd, capture_epoll_fd(&r->cap), EV_CAPTURE);
+	if (r->have_cap)
+		err = cmd_loop_add_fd(&r->loop, capture_epoll_fd(&r->cap), 0);
 	for (e = 0; e < r->evlist.nr_ev; e++)
 		for (i = 0; !err && i < r->evlist.ev[e]->nr; i++)
-			err = ep_add(r->epfd, r->evlist.ev[e]->rings[i].fd, EV_RING);
+			err = cmd_loop_add_fd(&r->loop, r->evlist.ev[e]->rings[i].fd, 0);
+	if (err)
+		fprintf(stderr, "bpfrec record: waiting on the ring buffers: %s\n", strerror(-err));
 	return err;
 }
 
@@ -458,65 +404,61 @@ static int setup_fds(struct recorder *r, const sigset_t *mask)
  * SIGINT, SIGTERM and SIGHUP alike: without a workload the recording
  * stops now; with one, it stops when the workload has ended (SIGCHLD).
  */
-static void on_signal(struct recorder *r)
+static int on_signal(void *ctx, int signo)
 {
-	struct signalfd_siginfo si;
+	struct recorder *r = ctx;
 
-	/* epoll is level-triggered: one signal per wakeup is enough */
-	if (read(r->sigfd, &si, sizeof(si)) != sizeof(si))
-		return;
-	if (si.ssi_signo == SIGCHLD) {
+	if (signo == SIGCHLD) {
 		if (r->wl.pid > 0 && !workload_reap(&r->wl, false))
 			r->wl_exited = mono_ns();
-		return;
+		return 0;
 	}
-	r->stopped_by = si.ssi_signo;
+	r->stopped_by = signo;
 	if (r->wl.pid > 0)
 		workload_stop(&r->wl);
 	else
-		r->stop = true;
+		r->loop.stop = true;
+	return 0;
 }
 
 /* The workload exited: stop once its objects are released, or in LINGER_MS. */
 static void linger_check(struct recorder *r)
 {
 	if (!r->linger.nr_alive) {
-		r->stop = true;
+		r->loop.stop = true;
 	} else if (mono_ns() - r->wl_exited >= LINGER_MS * 1000000ULL) {
 		fprintf(stderr, "bpfrec record: %zu object%s of %s still alive %d ms after it exited\n",
 			r->linger.nr_alive, r->linger.nr_alive == 1 ? "" : "s", r->o.cmd[0],
 			LINGER_MS);
-		r->stop = true;
+		r->loop.stop = true;
 	}
 }
 
+/* After every wakeup, the signals handled: one drain serves every ready ring. */
+static int on_wake(void *ctx)
+{
+	struct recorder *r = ctx;
+	int err = drain_all(r);
+
+	if (!err && r->wl_exited)
+		linger_check(r);
+	return err;
+}
+
+static const struct cmd_loop_ops loop_ops = {
+	.signal = on_signal,
+	.wake = on_wake,
+};
+
 static int loop(struct recorder *r)
 {
-	struct epoll_event evs[16];
-	int n, i, err;
+	int err;
 
-	while (!r->stop) {
-		n = epoll_wait(r->epfd, evs, 16, POLL_MS);
-		if (n < 0 && errno != EINTR) {
-			fprintf(stderr, "bpfrec record: epoll_wait: %s\n", strerror(errno));
-			return -errno;
-		}
-		for (i = 0; i < n; i++) {
-			int tag = (int)(__s64)evs[i].data.u64;
-
-			if (tag == EV_SIGNAL)
-				on_signal(r);
-			else if (tag == EV_TIMER)
-				r->stop = true;
-		}
-		/* one drain serves every ready ring and the capture buffer */
-		err = drain_all(r);
-		if (err)
-			return err;
-		if (r->wl_exited)
-			linger_check(r);
-	}
-	return 0;
+	r->loop.timeout_ms = POLL_MS;
+	err = cmd_loop_run(&r->loop);
+	if (r->loop.wait_failed)
+		fprintf(stderr, "bpfrec record: epoll_wait: %s\n", strerror(-err));
+	return err;
 }
 
 static int open_writer(struct recorder *r, int argc, char **argv)
@@ -831,12 +773,7 @@ static void cleanup(struct recorder *r)
 	names_free(&r->sink.names);
 	linger_free(&r->linger);
 	free(r->scratch);
-	if (r->epfd >= 0)
-		close(r->epfd);
-	if (r->sigfd >= 0)
-		close(r->sigfd);
-	if (r->timerfd >= 0)
-		close(r->timerfd);
+	cmd_loop_close(&r->loop);
 }
 
 /* CMDLINE: how perf shows it, with the tool and subcommand names. */
@@ -854,23 +791,15 @@ static char **full_cmdline(int argc, char **argv)
 static int record(struct recorder *r, int argc, char **argv)
 {
 	char **cmdline = full_cmdline(argc, argv);
-	sigset_t mask;
 	int err;
 
-	/*
-	 * A shell starts background jobs with SIGINT ignored, and an ignored
-	 * signal is discarded before any signalfd sees it.
-	 */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	/* not reset: under nohup it stays ignored, as asked */
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-
+	/* SIGINT, SIGTERM and SIGHUP stop the recording, SIGCHLD the workload's */
+	err = cmd_loop_init(&r->loop, CMD_LOOP_SIGHUP | CMD_LOOP_SIGCHLD, &loop_ops, r);
+	if (err) {
+		fprintf(stderr, "bpfrec record: waiting for signals: %s\n", strerror(-err));
+		free(cmdline);
+		return err;
+	}
 	r->sink.facts = facts_new();
 	r->scratch = malloc(RING_SCRATCH_SIZE);
 	if (!cmdline || !r->sink.facts || !r->scratch) {
@@ -901,7 +830,7 @@ static int record(struct recorder *r, int argc, char **argv)
 	/* said once everything else worked: an error is then the only line */
 	say_recording(r);
 	sampler_describe(&r->o.sampler);
-	err = setup_fds(r, &mask);
+	err = watch_fds(r);
 	if (!err && r->o.cmd) {
 		r->linger.pid = r->wl.pid;
 		r->sink.linger = &r->linger;
@@ -912,10 +841,11 @@ static int record(struct recorder *r, int argc, char **argv)
 	 * --duration counts from here: listing the objects that exist may
 	 * take a second on a busy host, and samples come only from now on
 	 */
-	if (!err && r->o.duration &&
-	    timerfd_settime(r->timerfd, 0, &(struct itimerspec){
-			    .it_value.tv_sec = r->o.duration }, NULL))
-		err = -errno;
+	if (!err && r->o.duration) {
+		err = cmd_loop_arm(&r->loop, r->o.duration, 0);
+		if (err)
+			fprintf(stderr, "bpfrec record: --duration: %s\n", strerror(-err));
+	}
 	if (!err) {
 		r->ran = true;
 		err = loop(r);
@@ -935,9 +865,7 @@ int cmd_record(int argc, char **argv)
 			.pipe_fd = -1,
 		},
 		.wl = { .go_fd = -1, .exec_fd = -1 },
-		.epfd = -1,
-		.sigfd = -1,
-		.timerfd = -1,
+		.loop = CMD_LOOP_INIT,
 	};
 	int err, status;
 

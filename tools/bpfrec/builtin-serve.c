@@ -17,13 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/epoll.h>
 #include <sys/resource.h>
-#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <microhttpd.h>
 #include "builtin.h"
+#include "util/cmd_loop.h"
 #include "util/mono_clock.h"
+#include "util/parse_num.h"
 #include "util/peer_uid.h"
 #include "util/prog_events.h"
 #include "util/prog_metrics.h"
@@ -89,20 +89,11 @@ struct serve {
 	struct sockaddr_storage addr;
 	bool loopback;
 	struct MHD_Daemon *httpd;
-	int epfd, sigfd;
+	struct cmd_loop loop;
 	int events_fd;			/* -1: none */
 	__u64 scrapes, events_dropped;
 	double scrape_cpu_s;
 };
-
-static int parse_ulong(const char *s, unsigned long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return errno || end == s || *end || *s == '-' ? -EINVAL : 0;
-}
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -369,7 +360,6 @@ static int start_httpd(struct serve *sv)
 							 sizeof(struct sockaddr_in);
 	unsigned int flags = MHD_USE_EPOLL | (sv->addr.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0);
 	const union MHD_DaemonInfo *di;
-	struct epoll_event ev = { .events = EPOLLIN, .data.fd = -1 };
 	int fd;
 
 	/* bound by us: a port in use is a clear error, not MHD's */
@@ -394,33 +384,68 @@ static int start_httpd(struct serve *sv)
 		return -EIO;
 	}
 	di = MHD_get_daemon_info(sv->httpd, MHD_DAEMON_INFO_EPOLL_FD);
-	if (!di || epoll_ctl(sv->epfd, EPOLL_CTL_ADD, di->epoll_fd, &ev)) {
+	if (!di || cmd_loop_add_fd(&sv->loop, di->epoll_fd, 0)) {
 		fprintf(stderr, "bpfrec serve: cannot wait on the HTTP server\n");
 		return -EIO;
 	}
 	return 0;
 }
 
+/* The longest wait: what the HTTP server asks, at most 100 ms. */
+static void set_timeout(struct serve *sv)
+{
+	MHD_UNSIGNED_LONG_LONG to;
+
+	/* the capture wakes us only once its ring is a quarter full */
+	sv->loop.timeout_ms = 100;
+	if (MHD_get_timeout(sv->httpd, &to) == MHD_YES && to < 100)
+		sv->loop.timeout_ms = to;
+}
+
+/* SIGINT or SIGTERM: the server stops. */
+static int on_signal(void *ctx, int signo)
+{
+	struct serve *sv = ctx;
+
+	(void)signo;
+	sv->loop.stop = true;
+	return 0;
+}
+
+/* Every wakeup: the rings drained, the HTTP server's work done. */
+static int on_wake(void *ctx)
+{
+	struct serve *sv = ctx;
+	int err;
+
+	if (sv->loop.stop)
+		return 0;
+	err = stat_progs_drain(&sv->progs);
+	if (err)
+		fprintf(stderr, "bpfrec serve: reading the BPF ring buffers: %s\n", strerror(-err));
+	MHD_run(sv->httpd);
+	set_timeout(sv);
+	return 0;
+}
+
+static const struct cmd_loop_ops loop_ops = {
+	.signal = on_signal,
+	.wake = on_wake,
+};
+
 static int setup(struct serve *sv)
 {
 	const struct stat_progs_opts po = { .cmd = "serve", .lifecycle_only = sv->o.lifecycle_only,
 					    .on_event = on_event, .ctx = sv };
-	struct epoll_event ev = { .events = EPOLLIN };
-	sigset_t mask;
 	int fds[2], n, i, err;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	sv->epfd = epoll_create1(EPOLL_CLOEXEC);
-	sv->sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
-	ev.data.fd = sv->sigfd;
-	if (sv->epfd < 0 || sv->sigfd < 0 || epoll_ctl(sv->epfd, EPOLL_CTL_ADD, sv->sigfd, &ev)) {
-		fprintf(stderr, "bpfrec serve: %s\n", strerror(errno));
-		return -errno;
+	err = cmd_loop_init(&sv->loop, 0, &loop_ops, sv);
+	if (err) {
+		fprintf(stderr, "bpfrec serve: waiting for signals: %s\n", strerror(-err));
+		return err;
 	}
+	/* a scraper that hangs up is its own business */
+	signal(SIGPIPE, SIG_IGN);
 	err = open_events(sv);
 	if (err)
 		return err;
@@ -430,9 +455,9 @@ static int setup(struct serve *sv)
 		return err;
 	n = stat_progs_epoll_fds(&sv->progs, fds);
 	for (i = 0; i < n; i++) {
-		ev.data.fd = fds[i];
-		if (epoll_ctl(sv->epfd, EPOLL_CTL_ADD, fds[i], &ev))
-			return -errno;
+		err = cmd_loop_add_fd(&sv->loop, fds[i], 0);
+		if (err)
+			return err;
 	}
 	return start_httpd(sv);
 }
@@ -460,25 +485,13 @@ static void say_start(struct serve *sv)
 
 static int loop(struct serve *sv)
 {
-	for (;;) {
-		struct epoll_event evs[8];
-		MHD_UNSIGNED_LONG_LONG to;
-		int timeout = 100, n, err;
+	int err;
 
-		/* the capture wakes us only once its ring is a quarter full */
-		if (MHD_get_timeout(sv->httpd, &to) == MHD_YES && to < (unsigned int)timeout)
-			timeout = to;
-		n = epoll_wait(sv->epfd, evs, 8, timeout);
-		if (n < 0 && errno != EINTR)
-			return -errno;
-		while (n-- > 0)
-			if (evs[n].data.fd == sv->sigfd)
-				return 0;
-		err = stat_progs_drain(&sv->progs);
-		if (err)
-			fprintf(stderr, "bpfrec serve: reading the BPF ring buffers: %s\n", strerror(-err));
-		MHD_run(sv->httpd);
-	}
+	set_timeout(sv);
+	err = cmd_loop_run(&sv->loop);
+	if (sv->loop.wait_failed)
+		fprintf(stderr, "bpfrec serve: epoll_wait: %s\n", strerror(-err));
+	return err;
 }
 
 int cmd_serve(int argc, char **argv)
@@ -487,7 +500,8 @@ int cmd_serve(int argc, char **argv)
 	struct serve sv = {
 		.o = { .listen = DEFAULT_LISTEN, .events = "-", .max_names = 1000 },
 		.progs = { .stats_fd = -1 },
-		.epfd = -1, .sigfd = -1, .events_fd = -1,
+		.loop = CMD_LOOP_INIT,
+		.events_fd = -1,
 	};
 	int err;
 
@@ -513,9 +527,6 @@ int cmd_serve(int argc, char **argv)
 	prog_metrics_free(&sv.m);
 	if (sv.events_fd > STDOUT_FILENO)
 		close(sv.events_fd);
-	if (sv.epfd >= 0)
-		close(sv.epfd);
-	if (sv.sigfd >= 0)
-		close(sv.sigfd);
+	cmd_loop_close(&sv.loop);
 	return err ? BPFREC_EXIT_ERROR : BPFREC_EXIT_OK;
 }

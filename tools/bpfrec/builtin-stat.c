@@ -15,11 +15,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/epoll.h>
-#include <sys/signalfd.h>
-#include <sys/timerfd.h>
 #include "builtin.h"
+#include "util/cmd_loop.h"
 #include "util/mono_clock.h"
+#include "util/parse_num.h"
 #include "util/stat_bperf.h"
 #include "util/stat_events.h"
 #include "util/stat_print.h"
@@ -33,7 +32,6 @@ enum stat_mode { MODE_NONE, MODE_ALL_PROGS, MODE_PROFILE, MODE_BPERF };
 #define DEFAULT_EVENTS	"cpu-clock"
 
 struct opts {
-	bool usage_shown;
 	enum stat_mode mode;
 	__u32 ids[STAT_MAX_TARGETS];
 	int nr_ids;
@@ -136,24 +134,6 @@ static const struct argp_option options[] = {
 	{},
 };
 
-static int parse_ulong(const char *s, unsigned long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return errno || end == s || *end || *s == '-' ? -EINVAL : 0;
-}
-
-/* One line, ours (ARGP_NO_ERRS): argp's own take two. */
-static error_t usage(struct argp_state *state, const char *fmt, const char *arg)
-{
-	struct opts *o = state->input;
-
-	o->usage_shown = true;
-	return cmd_usage_error(state, fmt, arg);
-}
-
 static int parse_sort(const char *arg, enum sp_sort *sort)
 {
 	static const char *const keys[] = {
@@ -181,16 +161,16 @@ static error_t parse_ids(struct argp_state *state, struct opts *o, const char *a
 
 	do {
 		if (*p < '0' || *p > '9')
-			return usage(state, "-b wants program ids like 42,43, not '%s'", arg);
+			return cmd_usage_error(state, "-b wants program ids like 42,43, not '%s'", arg);
 		errno = 0;
 		v = strtoul(p, &end, 10);
 		if (errno || !v || v > UINT32_MAX || (*end && *end != ','))
-			return usage(state, "-b wants program ids like 42,43, not '%s'", arg);
+			return cmd_usage_error(state, "-b wants program ids like 42,43, not '%s'", arg);
 		for (i = 0; i < o->nr_ids; i++)
 			if (o->ids[i] == v)
-				return usage(state, "-b lists a program twice: '%s'", arg);
+				return cmd_usage_error(state, "-b lists a program twice: '%s'", arg);
 		if (o->nr_ids == STAT_MAX_TARGETS)
-			return usage(state, "-b: too many programs, at most 32: '%s'", arg);
+			return cmd_usage_error(state, "-b: too many programs, at most 32: '%s'", arg);
 		o->ids[o->nr_ids++] = v;
 		p = end + 1;
 	} while (*end);
@@ -218,31 +198,24 @@ static error_t parse_keys(struct argp_state *state, struct opts *o, const char *
 			goto bad;
 		for (; a <= b; a++)
 			if (stat_bperf_add_key(&o->bperf, a))
-				return usage(state, "too many CPUs or ids, at most 1024: '%s'", arg);
+				return cmd_usage_error(state, "too many CPUs or ids, at most 1024: '%s'", arg);
 		p = end + 1;
 	} while (*end);
 	return 0;
 bad:
-	o->usage_shown = true;
-	fprintf(stderr, "bpfrec stat: -%s wants %s, not '%s' (see bpfrec stat --help)\n",
-		o->filter_opt, ranges ? "CPUs like 0,2-3" : "ids like 1234,1240", arg);
-	return EINVAL;
+	return cmd_usage_error(state, "-%s wants %s, not '%s'", o->filter_opt,
+			       ranges ? "CPUs like 0,2-3" : "ids like 1234,1240", arg);
 }
 
 /* One filter per session: the counters then mean one thing. */
 static error_t set_filter(struct argp_state *state, struct opts *o, const char *opt,
 			  enum bperf_filter f, char *arg)
 {
-	if (o->filter_opt && strcmp(o->filter_opt, opt)) {
-		o->usage_shown = true;
-		fprintf(stderr, "bpfrec stat: -%s and -%s: give one of them (see bpfrec stat --help)\n",
-			o->filter_opt, opt);
-		return EINVAL;
-	}
+	if (o->filter_opt && strcmp(o->filter_opt, opt))
+		return cmd_usage_error(state, "-%s and -%s: give one of them", o->filter_opt, opt);
 	o->filter_opt = opt;
 	o->filter_arg = arg;
 	o->bperf.filter = f;
-	(void)state;
 	return 0;
 }
 
@@ -284,41 +257,40 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->mode = MODE_PROFILE;
 		return parse_ids(state, o, arg);
 	case 'e':
-		/* it said which event is wrong */
-		o->usage_shown = true;
-		return stat_events_parse(&o->es, arg) ? EINVAL : 0;
+		/* stat_events_parse() says which event is wrong */
+		return stat_events_parse(&o->es, arg) ? cmd_usage_said() : 0;
 	case OPT_ALL_PROGS:
 		o->mode = MODE_ALL_PROGS;
 		break;
 	case 'I':
 		if (parse_ulong(arg, &o->interval_ms) || o->interval_ms < 10)
-			return usage(state, "-I wants milliseconds, at least 10, not '%s'", arg);
+			return cmd_usage_error(state, "-I wants milliseconds, at least 10, not '%s'", arg);
 		break;
 	case OPT_JSON:
 		o->json = true;
 		break;
 	case OPT_SORT:
 		if (parse_sort(arg, &o->sort))
-			return usage(state, "unknown sort key '%s': time, runs, avg, id or name", arg);
+			return cmd_usage_error(state, "unknown sort key '%s': time, runs, avg, id or name", arg);
 		break;
 	case OPT_IDLE:
 		o->idle = true;
 		break;
 	case 'o':
 		if (!*arg || !strcmp(arg, "-"))
-			return usage(state, "-o wants a file name, not '%s'", arg);
+			return cmd_usage_error(state, "-o wants a file name, not '%s'", arg);
 		o->output = arg;
 		break;
 	case OPT_DURATION:
-		if (parse_ulong(arg, &o->duration) || !o->duration)
-			return usage(state, "invalid duration '%s'", arg);
+		if (parse_duration(arg, &o->duration))
+			return cmd_usage_error(state, "invalid duration '%s'", arg);
 		break;
 	case ARGP_KEY_ARG:
 		/* DURATION, alone; after '--' (or any other word) the workload */
 		if (state->next == state->argc && strcmp(state->argv[state->next - 2], "--") &&
 		    !parse_ulong(arg, &o->duration)) {
 			if (!o->duration)
-				return usage(state, "invalid duration '%s'", arg);
+				return cmd_usage_error(state, "invalid duration '%s'", arg);
 			break;
 		}
 		o->cmd = state->argv + state->next - 1;
@@ -328,23 +300,23 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (cmd_help_shown())
 			break;
 		if (o->mode == MODE_NONE)
-			return usage(state, "%s", "say what to count: -b ID, --bpf-counters or --all-progs");
+			return cmd_usage_error(state, "say what to count: -b ID, --bpf-counters or --all-progs");
 		if (o->filter_opt && o->mode != MODE_BPERF)
-			return usage(state, "-%s filters --bpf-counters only", o->filter_opt);
+			return cmd_usage_error(state, "-%s filters --bpf-counters only", o->filter_opt);
 		if (o->filter_opt && o->cmd)
-			return usage(state, "-%s and a command: the command's process is the filter",
-				     o->filter_opt);
+			return cmd_usage_error(state, "-%s and a command: the command's process is the filter",
+					       o->filter_opt);
 		if (o->hist && o->mode != MODE_PROFILE)
-			return usage(state, "%s", "--hist is for -b");
+			return cmd_usage_error(state, "--hist is for -b");
 		if (o->trampoline && o->mode != MODE_PROFILE)
-			return usage(state, "%s", "--trampoline is for -b");
+			return cmd_usage_error(state, "--trampoline is for -b");
 		if (o->es.nr && o->mode == MODE_ALL_PROGS)
-			return usage(state, "%s", "--all-progs counts runs and run time, not events: no -e");
+			return cmd_usage_error(state, "--all-progs counts runs and run time, not events: no -e");
 		if (o->cmd && o->duration)
-			return usage(state, "%s", "a duration and a command: give one of them");
+			return cmd_usage_error(state, "a duration and a command: give one of them");
 		break;
 	case ARGP_KEY_ERROR:
-		return o->usage_shown ? 0 : cmd_bad_option(state);
+		return cmd_bad_option(state);
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -363,55 +335,9 @@ struct stat_run {
 	struct stat_record rec;		/* -o */
 	int argc;
 	char **argv;
-	int epfd, sigfd, timerfd, intfd;
-	bool stop;
+	struct cmd_loop loop;
 	__u64 start, last;		/* CLOCK_MONOTONIC ns */
 };
-
-static int ep_add(int epfd, int fd, __u64 tag)
-{
-	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = tag };
-
-	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) ? -errno : 0;
-}
-
-/* EV_OWNER + i: the owner of --bpf-counters counter i's perf events exited */
-enum { EV_SIGNAL, EV_END, EV_INTERVAL, EV_OWNER };
-
-static int setup_fds(struct stat_run *r, const sigset_t *mask)
-{
-	int err;
-
-	r->epfd = epoll_create1(EPOLL_CLOEXEC);
-	r->sigfd = signalfd(-1, mask, SFD_CLOEXEC);
-	r->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-	r->intfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-	if (r->epfd < 0 || r->sigfd < 0 || r->timerfd < 0 || r->intfd < 0)
-		return -errno;
-	err = ep_add(r->epfd, r->sigfd, EV_SIGNAL);
-	if (!err)
-		err = ep_add(r->epfd, r->timerfd, EV_END);
-	if (!err)
-		err = ep_add(r->epfd, r->intfd, EV_INTERVAL);
-	return err;
-}
-
-/* Once counting started: intervals and duration count from there. */
-static int arm_timers(struct stat_run *r)
-{
-	struct itimerspec end = { .it_value.tv_sec = r->o.duration };
-	struct itimerspec iv = {
-		.it_value.tv_sec = r->o.interval_ms / 1000,
-		.it_value.tv_nsec = r->o.interval_ms % 1000 * 1000000,
-	};
-
-	iv.it_interval = iv.it_value;
-	if (r->o.duration && timerfd_settime(r->timerfd, 0, &end, NULL))
-		return -errno;
-	if (r->o.interval_ms && timerfd_settime(r->intfd, 0, &iv, NULL))
-		return -errno;
-	return 0;
-}
 
 /* -o, counts: the session's totals so far (perf stat report takes the deltas). */
 static int record_counts(struct stat_run *r, __u64 now)
@@ -460,12 +386,13 @@ static void say_gone(struct stat_run *r)
 		t->gone_said = true;
 	}
 	if (r->prof.nr && !stat_profile_alive(&r->prof))
-		r->stop = true;
+		r->loop.stop = true;
 }
 
 /* Refresh -b's totals by the stats: an unload loses no more than REFRESH_MS. */
-static int refresh(struct stat_run *r)
+static int refresh(void *ctx)
 {
+	struct stat_run *r = ctx;
 	int err;
 
 	if (r->o.mode != MODE_PROFILE || !r->prof.by_stats)
@@ -593,16 +520,21 @@ static int show(struct stat_run *r, bool final)
 	return 0;
 }
 
-static void on_signal(struct stat_run *r)
+/* Ctrl-C, SIGTERM, or the workload's exit end the run. */
+static int on_signal(void *ctx, int signo)
 {
-	struct signalfd_siginfo si;
+	struct stat_run *r = ctx;
 
-	if (read(r->sigfd, &si, sizeof(si)) != sizeof(si))
-		return;
-	if (si.ssi_signo != SIGCHLD)
-		r->stop = true;
+	if (signo != SIGCHLD)
+		r->loop.stop = true;
 	else if (r->wl.pid > 0 && !workload_reap(&r->wl, false))
-		r->stop = true;
+		r->loop.stop = true;
+	return 0;
+}
+
+static int on_interval(void *ctx)
+{
+	return show(ctx, false);
 }
 
 /* Watch who owns the perf events of --bpf-counters counter @i, if not us. */
@@ -610,12 +542,13 @@ static int watch_owner(struct stat_run *r, int i)
 {
 	int fd = stat_bperf_owner_fd(&r->o.bperf, i);
 
-	return fd < 0 ? 0 : ep_add(r->epfd, fd, EV_OWNER + i);
+	return fd < 0 ? 0 : cmd_loop_add_fd(&r->loop, fd, i);
 }
 
-/* It exited: take its perf events over before the counts suffer. */
-static int owner_gone(struct stat_run *r, int i)
+/* The owner of counter @i's perf events exited: take them over before the counts suffer. */
+static int owner_gone(void *ctx, unsigned int i)
 {
+	struct stat_run *r = ctx;
 	int err = stat_bperf_owner_gone(&r->o.bperf, i);
 
 	if (!err)
@@ -629,44 +562,12 @@ static int owner_gone(struct stat_run *r, int i)
 /* How often -b reads the stats of its targets, between prints too. */
 #define REFRESH_MS	100
 
-static int loop(struct stat_run *r)
-{
-	struct epoll_event evs[4];
-	int n, i, err;
-	__u64 ticks;
-
-	while (!r->stop) {
-		n = epoll_wait(r->epfd, evs, 4, r->prof.by_stats ? REFRESH_MS : -1);
-		if (n < 0 && errno != EINTR)
-			return -errno;
-		err = refresh(r);
-		if (err)
-			return err;
-		for (i = 0; i < n; i++) {
-			switch (evs[i].data.u64) {
-			case EV_SIGNAL:
-				on_signal(r);
-				break;
-			case EV_END:
-				r->stop = true;
-				break;
-			case EV_INTERVAL:
-				if (read(r->intfd, &ticks, sizeof(ticks)) != sizeof(ticks))
-					break;
-				err = show(r, false);
-				if (err)
-					return err;
-				break;
-			default:
-				err = owner_gone(r, evs[i].data.u64 - EV_OWNER);
-				if (err)
-					return err;
-				break;
-			}
-		}
-	}
-	return 0;
-}
+static const struct cmd_loop_ops loop_ops = {
+	.signal = on_signal,
+	.interval = on_interval,
+	.fd = owner_gone,
+	.wake = refresh,
+};
 
 static int open_bperf(struct stat_run *r)
 {
@@ -723,19 +624,9 @@ static int open_mode(struct stat_run *r)
 
 static int run(struct stat_run *r)
 {
-	sigset_t mask;
 	int err;
 
-	/* a shell starts background jobs with SIGINT ignored: signalfd would miss it */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-
-	err = setup_fds(r, &mask);
+	err = cmd_loop_init(&r->loop, CMD_LOOP_SIGCHLD, &loop_ops, r);
 	if (err) {
 		fprintf(stderr, "bpfrec stat: %s\n", strerror(-err));
 		return err;
@@ -749,7 +640,8 @@ static int run(struct stat_run *r)
 	if (err)
 		return err;
 	r->start = r->last = r->last_read = mono_ns();
-	err = arm_timers(r);
+	/* intervals and duration count from the start of counting */
+	err = cmd_loop_arm(&r->loop, r->o.duration, r->o.interval_ms);
 	if (err) {
 		fprintf(stderr, "bpfrec stat: timers: %s\n", strerror(-err));
 		return err;
@@ -758,7 +650,10 @@ static int run(struct stat_run *r)
 		fprintf(stderr, "bpfrec stat: starting %s: %s\n", r->o.cmd[0], strerror(errno));
 		return -ECHILD;
 	}
-	err = loop(r);
+	r->loop.timeout_ms = r->prof.by_stats ? REFRESH_MS : -1;
+	err = cmd_loop_run(&r->loop);
+	if (r->loop.wait_failed)
+		fprintf(stderr, "bpfrec stat: epoll_wait: %s\n", strerror(-err));
 	/*
 	 * With -I, the intervals were shown: when the targets were all
 	 * unloaded, no last one of what remains (a few ms without runs)
@@ -784,14 +679,7 @@ static void cleanup(struct stat_run *r)
 	stat_events_close(&r->es);
 	stat_record_free(&r->rec);
 	free(r->counts);
-	if (r->epfd >= 0)
-		close(r->epfd);
-	if (r->sigfd >= 0)
-		close(r->sigfd);
-	if (r->timerfd >= 0)
-		close(r->timerfd);
-	if (r->intfd >= 0)
-		close(r->intfd);
+	cmd_loop_close(&r->loop);
 }
 
 int cmd_stat(int argc, char **argv)
@@ -802,10 +690,7 @@ int cmd_stat(int argc, char **argv)
 		.wl = { .go_fd = -1, .exec_fd = -1 },
 		.progs = { .stats_fd = -1 },
 		.prof = { .stats_fd = -1 },
-		.epfd = -1,
-		.sigfd = -1,
-		.timerfd = -1,
-		.intfd = -1,
+		.loop = CMD_LOOP_INIT,
 		.argc = argc,
 		.argv = argv,
 	};

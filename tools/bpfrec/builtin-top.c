@@ -16,6 +16,7 @@
 #include <ncurses.h>
 #include "builtin.h"
 #include "util/mono_clock.h"
+#include "util/parse_num.h"
 #include "util/prog_events.h"
 #include "util/stat_progs.h"
 #include "util/top_view.h"
@@ -71,19 +72,14 @@ static void on_stop(int sig)
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct top_opts *o = state->input;
-	char *end;
 
 	switch (key) {
 	case 'd':
-		errno = 0;
-		o->delay = strtod(arg, &end);
-		if (errno || end == arg || *end || !(o->delay >= 0.1 && o->delay <= 3600))
+		if (parse_seconds(arg, 0.1, 3600, &o->delay))
 			return cmd_usage_error(state, "-d wants seconds from 0.1 to 3600, not '%s'", arg);
 		break;
 	case 'n':
-		errno = 0;
-		o->iterations = strtoul(arg, &end, 10);
-		if (errno || end == arg || *end || *arg == '-' || !o->iterations)
+		if (parse_ulong(arg, &o->iterations) || !o->iterations)
 			return cmd_usage_error(state, "-n wants a count of refreshes, not '%s'", arg);
 		break;
 	case OPT_SORT:

@@ -29,6 +29,12 @@ error_t cmd_usage_error(struct argp_state *state, const char *fmt, ...)
 	return EINVAL;
 }
 
+error_t cmd_usage_said(void)
+{
+	said = true;
+	return EINVAL;
+}
+
 error_t cmd_bad_option(struct argp_state *state)
 {
 	/* getopt refused the argument before the one argp would read next */

@@ -60,6 +60,9 @@ usage "unknown event exits 2" 2 \
 	-b 1 -e task-clock,cpu-clocks
 usage "-e with --all-progs exits 2" 2 \
 	"bpfrec stat: --all-progs counts runs and run time, not events: no -e $see" --all-progs -e cpu-clock
+# -e's good event must not silence the line of a bad option after it
+usage "a bad option after -e exits 2 saying so" 2 "bpfrec stat: bad option '--bogus' $see" \
+	-b 1 -e cpu-clock --bogus
 usage "-b: an id that is no program exits 1" 1 "bpfrec stat: -b: no BPF program with id 4000000000" \
 	-b 4000000000 1
 usage "a command that cannot run: 127, said by 'bpfrec stat:'" 127 \
