@@ -202,7 +202,7 @@ static int add_event(const char *name, void *ctx)
 	return sampler_add_spec(&o->sampler, copy);
 }
 
-/* -e a,b,SUBSYS:GLOB: each item, globs expanded (one line said on error). */
+/* -e a,b,SUBSYS:GLOB: each item, globs expanded (errmsg_set() on error). */
 static int add_events(struct opts *o, const char *arg)
 {
 	char item[256];
@@ -211,10 +211,8 @@ static int add_events(struct opts *o, const char *arg)
 
 	while (!err && *arg) {
 		n = strcspn(arg, ",");
-		if (!n || n >= sizeof(item)) {
-			fprintf(stderr, "bpfrec record: bad event list '%s' (see bpfrec record --help)\n", arg);
-			return -EINVAL;
-		}
+		if (!n || n >= sizeof(item))
+			return errmsg_set(-EINVAL, "bad event list '%s' (see bpfrec record --help)", arg);
 		snprintf(item, sizeof(item), "%.*s", (int)n, arg);
 		err = sample_event_glob(item, add_event, o);
 		arg += n + !!arg[n];
@@ -237,9 +235,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 		if (err == -ENOMEM)
 			return ENOMEM;
-		/* add_events() said its one line */
+		/* the line add_events() said or util/ built */
 		if (err)
-			return cmd_usage_said();
+			return cmd_usage_built();
 		break;
 	}
 	case 'F':
@@ -308,9 +306,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return ENOMEM;
 		break;
 	case OPT_SET:
-		/* user_objs_add_set() says its one line */
 		if (user_objs_add_set(&o->objs, arg))
-			return cmd_usage_said();
+			return cmd_usage_built();
 		break;
 	case OPT_OFF_CPU:
 		o->sampler.off_cpu = true;
@@ -654,6 +651,9 @@ static int finish(struct recorder *r, int err)
 	struct facts_stats st;
 	int ret;
 
+	/* what went wrong first, before what finishing says */
+	if (err)
+		errmsg_print();
 	/* their unload is recorded too: before the last drain */
 	user_objs_close(&r->o.objs);
 	/* it writes into the events: quiet first */
@@ -807,7 +807,7 @@ static int record(struct recorder *r, int argc, char **argv)
 		return -ENOMEM;
 	}
 	/* held before its exec: the sampled events are opened on its pid */
-	err = r->o.cmd ? workload_prepare(&r->wl, "record", r->o.cmd) : 0;
+	err = r->o.cmd ? workload_prepare(&r->wl, r->o.cmd) : 0;
 	if (!err)
 		err = evlist_init(&r->evlist, r->o.mmap_pages);
 	if (!err)
@@ -823,8 +823,10 @@ static int record(struct recorder *r, int argc, char **argv)
 	if (!err)
 		err = open_writer(r, argc + 1, cmdline);
 	free(cmdline);
-	if (err)
+	if (err) {
+		errmsg_print();
 		return err;
+	}
 	r->sink.w = r->w;
 	facts_set_writer(r->sink.facts, r->w);
 	/* said once everything else worked: an error is then the only line */
@@ -917,6 +919,7 @@ int cmd_record(int argc, char **argv)
 	if (!err && r.o.sampler.off_cpu)
 		err = off_cpu_check(&r.o.oc);
 	if (err) {
+		errmsg_print();
 		user_objs_free(&r.o.objs);
 		sampler_free(&r.o.sampler);
 		opts_free(&r.o);
@@ -927,6 +930,9 @@ int cmd_record(int argc, char **argv)
 		err = record(&r, argc, argv);
 	if (r.o.pipe)
 		err = pipe_out(&r.o, err);
+	/* an error util/ built that no step above printed yet */
+	if (err)
+		errmsg_print();
 	if (r.o.cmd && !err) {
 		if (r.wl.pid > 0)
 			workload_reap(&r.wl, true);

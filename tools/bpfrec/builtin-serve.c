@@ -22,6 +22,7 @@
 #include <microhttpd.h>
 #include "builtin.h"
 #include "util/cmd_loop.h"
+#include "util/debug.h"
 #include "util/mono_clock.h"
 #include "util/parse_num.h"
 #include "util/peer_uid.h"
@@ -341,8 +342,10 @@ static int open_events(struct serve *sv)
 	fd = open(sv->o.events, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
 		  0600);
 	if (fd < 0) {
-		fprintf(stderr, "bpfrec serve: cannot open %s: %s\n", sv->o.events, strerror(errno));
-		return -errno;
+		int err = -errno;
+
+		fprintf(stderr, "bpfrec serve: cannot open %s: %s\n", sv->o.events, strerror(-err));
+		return err;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
 		fprintf(stderr, "bpfrec serve: %s is not a regular file of ours: not writing to it\n",
@@ -435,7 +438,7 @@ static const struct cmd_loop_ops loop_ops = {
 
 static int setup(struct serve *sv)
 {
-	const struct stat_progs_opts po = { .cmd = "serve", .lifecycle_only = sv->o.lifecycle_only,
+	const struct stat_progs_opts po = { .lifecycle_only = sv->o.lifecycle_only,
 					    .on_event = on_event, .ctx = sv };
 	int fds[2], n, i, err;
 
@@ -517,6 +520,8 @@ int cmd_serve(int argc, char **argv)
 	}
 	sv.loopback = addr_is_loopback((struct sockaddr *)&sv.addr);
 	err = setup(&sv);
+	if (err)
+		errmsg_print();
 	if (!err) {
 		say_start(&sv);
 		err = loop(&sv);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "builtin.h"
 #include "util/cmd_loop.h"
+#include "util/debug.h"
 #include "util/mono_clock.h"
 #include "util/parse_num.h"
 #include "util/stat_bperf.h"
@@ -257,8 +258,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->mode = MODE_PROFILE;
 		return parse_ids(state, o, arg);
 	case 'e':
-		/* stat_events_parse() says which event is wrong */
-		return stat_events_parse(&o->es, arg) ? cmd_usage_said() : 0;
+		/* stat_events_parse() built the line that says which event is wrong */
+		return stat_events_parse(&o->es, arg) ? cmd_usage_built() : 0;
 	case OPT_ALL_PROGS:
 		o->mode = MODE_ALL_PROGS;
 		break;
@@ -632,7 +633,7 @@ static int run(struct stat_run *r)
 		return err;
 	}
 	if (r->o.cmd) {
-		err = workload_prepare(&r->wl, "stat", r->o.cmd);
+		err = workload_prepare(&r->wl, r->o.cmd);
 		if (err)
 			return err;
 	}
@@ -712,6 +713,9 @@ int cmd_stat(int argc, char **argv)
 		.target = target,
 	};
 	err = run(&r);
+	/* what util/ built of the error, once */
+	if (err)
+		errmsg_print();
 	if (r.o.cmd && !err && r.wl.pid > 0)
 		workload_reap(&r.wl, true);
 	cleanup(&r);

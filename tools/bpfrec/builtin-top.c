@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <ncurses.h>
 #include "builtin.h"
+#include "util/debug.h"
 #include "util/mono_clock.h"
 #include "util/parse_num.h"
 #include "util/prog_events.h"
@@ -257,7 +258,7 @@ int cmd_top(int argc, char **argv)
 	const struct argp argp = { options, parse_opt, NULL, doc, cmd_help_children, NULL, NULL };
 	struct top_opts o = { .delay = 1 };
 	struct stat_progs s = { .stats_fd = -1 };
-	struct stat_progs_opts po = { .cmd = "top", .on_event = on_event, .ctx = &o.v };
+	struct stat_progs_opts po = { .on_event = on_event, .ctx = &o.v };
 	bool tty = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
 	int err;
 
@@ -268,6 +269,7 @@ int cmd_top(int argc, char **argv)
 		return BPFREC_EXIT_OK;
 	err = stat_progs_open_opts(&s, &po);
 	if (err) {
+		errmsg_print();
 		stat_progs_close(&s);
 		return BPFREC_EXIT_ERROR;
 	}

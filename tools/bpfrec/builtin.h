@@ -26,9 +26,10 @@ extern const struct argp input_argp;
  * and ARGP_NO_HELP, with cmd_help_argp as a child (-h/--help, --usage;
  * cmd_help_shown() then says to exit 0), and report bad usage with
  * cmd_usage_error() (one line, "bpfrec CMD: ...", exit 2), getopt's
- * refusals (ARGP_KEY_ERROR) with cmd_bad_option().  A usage error whose
- * line was printed below (an event's name, a --set) returns
- * cmd_usage_said(), so that cmd_bad_option() prints no second line.
+ * refusals (ARGP_KEY_ERROR) with cmd_bad_option().  A usage error that
+ * util/ found and built (errmsg_set(): an event's name, a --set) is
+ * printed by cmd_usage_built(), its one line: cmd_bad_option() then
+ * prints no second.
  */
 extern const struct argp cmd_help_argp;
 /* The children of a command with no other: cmd_help_argp alone. */
@@ -37,7 +38,7 @@ bool cmd_help_shown(void);
 error_t cmd_usage_error(struct argp_state *state, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 error_t cmd_bad_option(struct argp_state *state);
-error_t cmd_usage_said(void);
+error_t cmd_usage_built(void);
 
 /*
  * The profile of bpfrec report (report_profile.c): its options, an argp

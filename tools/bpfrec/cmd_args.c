@@ -29,9 +29,10 @@ error_t cmd_usage_error(struct argp_state *state, const char *fmt, ...)
 	return EINVAL;
 }
 
-error_t cmd_usage_said(void)
+error_t cmd_usage_built(void)
 {
 	said = true;
+	errmsg_print();
 	return EINVAL;
 }
 
@@ -67,6 +68,9 @@ static error_t help_parse(int key, char *arg, struct argp_state *state)
 		/* a process may run several commands: its tests do */
 		said = shown = false;
 		verbose = 0;
+		/* the lines util/ says name the command */
+		debug_set_cmd_name(state->argv[0]);
+		errmsg_clear();
 		return 0;
 	case 'v':
 		verbose = verbose < 0 ? 1 : verbose + 1;

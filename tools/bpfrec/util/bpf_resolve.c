@@ -227,9 +227,11 @@ static int btf_data(int fd, struct pd_btf *b, __u32 size)
 	raw.btf = (__u64)(unsigned long)b->data;
 	raw.btf_size = size;
 	if (bpf_obj_get_info_by_fd(fd, &raw, &len)) {
+		int err = -errno;
+
 		free(b->data);
 		b->data = NULL;
-		return -errno;
+		return err;
 	}
 	b->data_len = size;
 	return 0;

@@ -389,7 +389,7 @@ void capture_say_missing(const struct capture *c, unsigned int asked)
 		if (!(asked & (1U << k)) || c->kind[k].on)
 			continue;
 		why_not(c, k, why, sizeof(why));
-		fprintf(stderr, "bpfrec record: %s are not captured: %s\n", kinds[k].name, why);
+		pr_warning("%s are not captured: %s\n", kinds[k].name, why);
 	}
 }
 
@@ -526,8 +526,8 @@ void capture_missed(struct capture *c, const struct pd_bpf_event *e)
 	if (c->warned)
 		return;
 	c->warned = true;
-	fprintf(stderr, "bpfrec record: warning: the capture has no facts of %s %u, resolved by id instead; counts at the end\n",
-		kinds[k].one, e->id);
+	pr_warning("warning: the capture has no facts of %s %u, resolved by id instead; counts at the end\n",
+		   kinds[k].one, e->id);
 }
 
 void capture_report_missed(const struct capture *c)
@@ -542,8 +542,8 @@ void capture_report_missed(const struct capture *c)
 					 used ? ", " : "", (unsigned long long)c->kind[k].missed,
 					 c->kind[k].missed == 1 ? kinds[k].one : kinds[k].name);
 	if (used)
-		fprintf(stderr, "bpfrec record: records without captured facts: %s (resolved by id, if still there)\n",
-			buf);
+		pr_warning("records without captured facts: %s (resolved by id, if still there)\n",
+			   buf);
 }
 
 void capture_stop(struct capture *c)

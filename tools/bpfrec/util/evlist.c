@@ -16,6 +16,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "util/array.h"
+#include "util/debug.h"
 #include "util/evlist.h"
 #include "util/vmlinux_btf.h"
 
@@ -95,11 +96,9 @@ static int open_failed(int cpu)
 {
 	int err = -errno;
 
-	if (errno == EACCES || errno == EPERM)
-		fprintf(stderr, "bpfrec record: no permission to open system-wide perf events: run as root or grant CAP_PERFMON and CAP_BPF\n");
-	else
-		fprintf(stderr, "bpfrec record: perf_event_open on cpu %d: %s\n", cpu, strerror(errno));
-	return err;
+	if (err == -EACCES || err == -EPERM)
+		return errmsg_set(err, "no permission to open system-wide perf events: run as root or grant CAP_PERFMON and CAP_BPF");
+	return errmsg_set(err, "perf_event_open on cpu %d: %s", cpu, strerror(-err));
 }
 
 /*
@@ -116,8 +115,7 @@ static int probe_sideband(struct evlist *el, struct perf_event_attr *attr)
 	attr_init(attr, wakeup, bit);
 	fd = perf_open(attr, cpu);
 	if (fd < 0 && errno == EINVAL && bit >= 0) {
-		fprintf(stderr, "bpfrec record: the kernel refused attr.bpf_obj_event (bit %d of its BTF)\n",
-			bit);
+		pr_warning("the kernel refused attr.bpf_obj_event (bit %d of its BTF)\n", bit);
 		attr_init(attr, wakeup, -1);
 		fd = perf_open(attr, cpu);
 		bit = -1;
@@ -127,28 +125,29 @@ static int probe_sideband(struct evlist *el, struct perf_event_attr *attr)
 		el->obj_events = bit >= 0;
 		return 0;
 	}
-	if (errno == EINVAL) {
-		fprintf(stderr, "bpfrec record: kernel lacks bpf_event side-band records (Linux >= 5.1 needed)\n");
-		return -EOPNOTSUPP;
-	}
+	if (errno == EINVAL)
+		return errmsg_set(-EOPNOTSUPP, "kernel lacks bpf_event side-band records (Linux >= 5.1 needed)");
 	return open_failed(cpu);
 }
 
 static int ring_setup(struct ring *r, int fd, int cpu, size_t len)
 {
+	int err;
+
 	r->fd = fd;
 	r->cpu = cpu;
 	r->len = len;
 	r->base = mmap(NULL, len + getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (r->base == MAP_FAILED) {
+		err = -errno;
 		r->base = NULL;
-		fprintf(stderr, "bpfrec record: mmap of %zu KiB ring on cpu %d: %s%s\n", len >> 10, cpu,
-			strerror(errno), errno == EPERM ? " (raise perf_event_mlock_kb or lower -m)" : "");
-		return -errno;
+		return errmsg_set(err, "mmap of %zu KiB ring on cpu %d: %s%s", len >> 10, cpu,
+				  strerror(-err),
+				  err == -EPERM ? " (raise perf_event_mlock_kb or lower -m)" : "");
 	}
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &r->id)) {
-		fprintf(stderr, "bpfrec record: reading perf event id: %s\n", strerror(errno));
-		return -errno;
+		err = -errno;
+		return errmsg_set(err, "reading perf event id: %s", strerror(-err));
 	}
 	return 0;
 }
@@ -197,7 +196,7 @@ int evlist_init(struct evlist *el, unsigned int mmap_pages)
 	/* side-band records come from the CPU that emits them: all online ones */
 	err = read_online_cpus(online, cpus);
 	if (err)
-		fprintf(stderr, "bpfrec record: reading online CPUs: %s\n", strerror(-err));
+		errmsg_set(err, "reading online CPUs: %s", strerror(-err));
 	for (cpu = 0; !err && cpu < cpus; cpu++)
 		if (online[cpu])
 			el->cpus[el->nr_cpus++] = cpu;
@@ -239,16 +238,13 @@ static int open_tasks(struct evlist *el, struct evsel *ev, int i, const pid_t *t
 		    ioctl(fd, PERF_EVENT_IOC_ID, &id)) {
 			err = -errno;
 			close(fd);
-			fprintf(stderr, "bpfrec record: sharing the ring of cpu %d: %s\n", cpu, strerror(-err));
-			return err;
+			return errmsg_set(err, "sharing the ring of cpu %d: %s", cpu, strerror(-err));
 		}
 		ev->fds[ev->nr_fds++] = fd;
 		ev->ids[ev->nr_ids++] = id;
 	}
-	if (owner < 0) {
-		fprintf(stderr, "bpfrec record: the threads to record have all exited\n");
-		return -ESRCH;
-	}
+	if (owner < 0)
+		return errmsg_set(-ESRCH, "the threads to record have all exited");
 	return 0;
 }
 

@@ -152,9 +152,8 @@ static int open_cgroup(const char *name)
 		return fd;
 	if (fd >= 0)
 		close(fd);
-	fprintf(stderr, "bpfrec record: --off-cpu-cgroup: '%s' is not a cgroup v2 directory (see bpfrec record --help)\n",
-		path);
-	return -EINVAL;
+	return errmsg_set(-EINVAL, "--off-cpu-cgroup: '%s' is not a cgroup v2 directory (see bpfrec record --help)",
+			  path);
 }
 
 /* The frames of stack @id, innermost first, after a context mark: entries used, 0 without. */
@@ -350,9 +349,10 @@ static int add_event(struct off_cpu *oc, struct evlist *el)
 	}
 	for (i = 0; i < oc->ev->nr; i++) {
 		if (bpf_map_update_elem(fd, &oc->ev->rings[i].cpu, &oc->ev->rings[i].fd, BPF_ANY)) {
-			fprintf(stderr, "bpfrec record: wiring the off-CPU output of CPU %d: %s\n",
-				oc->ev->rings[i].cpu, strerror(errno));
-			return -errno;
+			int err = -errno;
+
+			return errmsg_set(err, "wiring the off-CPU output of CPU %d: %s",
+					  oc->ev->rings[i].cpu, strerror(-err));
 		}
 	}
 	return 0;
@@ -363,15 +363,12 @@ static int load(struct off_cpu *oc)
 	struct off_cpu_bpf *skel;
 	int err;
 
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		fprintf(stderr, "bpfrec record: --off-cpu needs the kernel's BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF)\n");
-		return -EOPNOTSUPP;
-	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		return errmsg_set(-EOPNOTSUPP, "--off-cpu needs the kernel's BTF (/sys/kernel/btf/vmlinux, CONFIG_DEBUG_INFO_BTF)");
 	skel = off_cpu_bpf__open();
 	if (!skel) {
 		err = -errno;
-		fprintf(stderr, "bpfrec record: opening the off-CPU sampler: %s\n", strerror(-err));
-		return err;
+		return errmsg_set(err, "opening the off-CPU sampler: %s", strerror(-err));
 	}
 	oc->skel = skel;
 	skel->rodata->thresh_ns = oc->o.thresh_ns;
@@ -394,22 +391,20 @@ static int load(struct off_cpu *oc)
 		bpf_program__set_autoload(skel->progs.on_newtask, false);
 	err = off_cpu_bpf__load(skel);
 	if (err == -EPERM || err == -EACCES)
-		fprintf(stderr, "bpfrec record: no permission to load the off-CPU sampler: run as root or grant CAP_BPF and CAP_PERFMON\n");
-	else if (err)
-		fprintf(stderr, "bpfrec record: loading the off-CPU sampler (tp_btf on sched_switch): %s\n",
-			strerror(-err));
-	return err;
+		return errmsg_set(err, "no permission to load the off-CPU sampler: run as root or grant CAP_BPF and CAP_PERFMON");
+	if (err)
+		return errmsg_set(err, "loading the off-CPU sampler (tp_btf on sched_switch): %s",
+				  strerror(-err));
+	return 0;
 }
 
 int off_cpu_check(const struct off_cpu_opts *o)
 {
 	int fd;
 
-	if (o->ustack_size > OFFCPU_STACK_MAX) {
-		fprintf(stderr, "bpfrec record: --off-cpu copies at most %d bytes of user stack, not %u (see bpfrec record --help)\n",
-			OFFCPU_STACK_MAX, o->ustack_size);
-		return -EINVAL;
-	}
+	if (o->ustack_size > OFFCPU_STACK_MAX)
+		return errmsg_set(-EINVAL, "--off-cpu copies at most %d bytes of user stack, not %u (see bpfrec record --help)",
+				  OFFCPU_STACK_MAX, o->ustack_size);
 	fd = o->cgroup ? open_cgroup(o->cgroup) : -1;
 
 	if (fd < 0)
@@ -477,10 +472,8 @@ int off_cpu_start(struct off_cpu *oc, struct pd_writer *w, pid_t workload)
 		err = -errno;
 	if (!err)
 		err = off_cpu_bpf__attach(skel);
-	if (err) {
-		fprintf(stderr, "bpfrec record: starting the off-CPU sampler: %s\n", strerror(-err));
-		return err;
-	}
+	if (err)
+		return errmsg_set(err, "starting the off-CPU sampler: %s", strerror(-err));
 	__atomic_store_n(&skel->bss->enabled, true, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -519,22 +512,22 @@ void off_cpu_report(const struct off_cpu *oc)
 	__u64 agg_lost = oc->skel->bss->agg_lost, out_lost = oc->skel->bss->out_lost;
 	__u64 unstarted = oc->skel->bss->unstarted;
 
-	pr_progress("bpfrec record: off-CPU: %.3f s in %llu samples (%llu intervals >= %g ms as they ended, %llu sums of shorter ones)\n",
+	pr_info("off-CPU: %.3f s in %llu samples (%llu intervals >= %g ms as they ended, %llu sums of shorter ones)\n",
 		oc->total_ns / 1e9, (unsigned long long)(oc->direct + oc->sums),
 		(unsigned long long)oc->direct, oc->o.thresh_ns / 1e6,
 		(unsigned long long)oc->sums);
 	if (oc->lost || out_lost || agg_lost || unstarted)
-		fprintf(stderr, "bpfrec record: off-CPU: LOST %llu intervals (raise -m or --off-cpu-thresh), %llu short ones (too many stacks to sum), %llu unmeasured (task storage busy)\n",
+		pr_warning("off-CPU: LOST %llu intervals (raise -m or --off-cpu-thresh), %llu short ones (too many stacks to sum), %llu unmeasured (task storage busy)\n",
 			(unsigned long long)(oc->lost + out_lost), (unsigned long long)agg_lost,
 			(unsigned long long)unstarted);
 	if (oc->o.wakers)
-		pr_progress("bpfrec record: off-CPU: %llu of the intervals with their waker (event %s)\n",
+		pr_info("off-CPU: %llu of the intervals with their waker (event %s)\n",
 			(unsigned long long)oc->wakers, OFFCPU_WAKER_EVENT);
 	if (oc->o.ustack_size)
-		pr_progress("bpfrec record: off-CPU: %llu of the samples with a copy of the user stack (--call-graph dwarf)\n",
+		pr_info("off-CPU: %llu of the samples with a copy of the user stack (--call-graph dwarf)\n",
 			(unsigned long long)oc->ustacks);
 	if (oc->no_stack)
-		fprintf(stderr, "bpfrec record: off-CPU: %llu sample%s with a stack that could not be read (stack map full or collided)\n",
+		pr_warning("off-CPU: %llu sample%s with a stack that could not be read (stack map full or collided)\n",
 			(unsigned long long)oc->no_stack, oc->no_stack == 1 ? "" : "s");
 }
 

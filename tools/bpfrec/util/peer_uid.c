@@ -109,7 +109,7 @@ int peer_uid(int fd, const struct sockaddr *peer, unsigned int *uid)
 	} reply;
 	struct inet_diag_msg *m;
 	ssize_t n;
-	int nl;
+	int nl, err;
 
 	if (getsockname(fd, (struct sockaddr *)&self, &len))
 		return -errno;
@@ -126,9 +126,10 @@ int peer_uid(int fd, const struct sockaddr *peer, unsigned int *uid)
 		return proc_uid(peer, (struct sockaddr *)&self, uid);
 	}
 	n = recv(nl, &reply, sizeof(reply), 0);
+	err = n < 0 ? -errno : 0;
 	close(nl);
 	if (n < 0)
-		return -errno;
+		return err;
 	/* no inet_diag in this kernel: ENOENT from the netlink family */
 	if (NLMSG_OK(&reply.nh, (size_t)n) && reply.nh.nlmsg_type == NLMSG_ERROR)
 		return proc_uid(peer, (struct sockaddr *)&self, uid);

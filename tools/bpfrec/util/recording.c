@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "util/capture.h"
+#include "util/debug.h"
 #include "util/evlist.h"
 #include "util/recording.h"
 #include "util/sink.h"
@@ -53,25 +54,21 @@ int recording_start(struct recording *rec, __u64 time, bool obj_events)
 	int err;
 
 	err = evlist_enable(rec->evlist, true);
-	if (err) {
-		fprintf(stderr, "bpfrec record: enabling events: %s\n", strerror(-err));
-		return err;
-	}
+	if (err)
+		return errmsg_set(err, "enabling events: %s", strerror(-err));
 	err = recording_drain(rec);
-	if (err) {
-		fprintf(stderr, "bpfrec record: writing the first records: %s\n", strerror(-err));
-		return err;
-	}
+	if (err)
+		return errmsg_set(err, "writing the first records: %s", strerror(-err));
 	s.sample.time = time;
 	/* in the name of the side-band event, the first of the list */
 	s.sample.id = rec->evlist->ev[0]->ids[0];
 	err = synth_existing(&s);
 	/* listing ids needs CAP_SYS_ADMIN; recording needs only CAP_PERFMON and CAP_BPF */
 	if (err == -EPERM) {
-		fprintf(stderr, "bpfrec record: without CAP_SYS_ADMIN, the BPF objects that existed before the recording are not listed\n");
+		pr_warning("without CAP_SYS_ADMIN, the BPF objects that existed before the recording are not listed\n");
 		return 0;
 	}
 	if (err)
-		fprintf(stderr, "bpfrec record: listing existing BPF objects: %s\n", strerror(-err));
+		errmsg_set(err, "listing existing BPF objects: %s", strerror(-err));
 	return err;
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include "util/debug.h"
 #include "util/sample_events.h"
 #include "util/tracefs.h"
 
@@ -68,11 +69,9 @@ int sampling_check(const struct sampling *o)
 
 	if (!o->freq || read_ulong("/proc/sys/kernel/perf_event_max_sample_rate", &max))
 		return 0;
-	if (o->freq > max) {
-		fprintf(stderr, "bpfrec record: -F %lu is above the kernel's maximum of %lu Hz (kernel.perf_event_max_sample_rate) (see bpfrec record --help)\n",
-			o->freq, max);
-		return -EINVAL;
-	}
+	if (o->freq > max)
+		return errmsg_set(-EINVAL, "-F %lu is above the kernel's maximum of %lu Hz (kernel.perf_event_max_sample_rate) (see bpfrec record --help)",
+				  o->freq, max);
 	return 0;
 }
 
@@ -87,9 +86,8 @@ static int tracepoint_id(const char *spec, __u64 *id)
 	/* no path tricks: a name is a directory of events/, no more */
 	if (colon == spec || !colon[1] || strchr(colon + 1, ':') || strchr(spec, '/') ||
 	    spec[0] == '.' || colon[1] == '.') {
-		fprintf(stderr, "bpfrec record: '%s' is not a tracepoint name, SUBSYS:NAME is (see bpfrec record --help)\n",
-			spec);
-		return -EINVAL;
+		return errmsg_set(-EINVAL, "'%s' is not a tracepoint name, SUBSYS:NAME is (see bpfrec record --help)",
+				  spec);
 	}
 	dir = tracefs_dir();
 	if (!dir)
@@ -98,14 +96,11 @@ static int tracepoint_id(const char *spec, __u64 *id)
 		 colon + 1);
 	err = read_ulong(path, &v);
 	if (err == -ENOENT) {
-		fprintf(stderr, "bpfrec record: unknown tracepoint '%s' (no %s; see %s/available_events)\n",
-			spec, path, dir);
-		return -EINVAL;
+		return errmsg_set(-EINVAL, "unknown tracepoint '%s' (no %s; see %s/available_events)",
+				  spec, path, dir);
 	}
-	if (err) {
-		fprintf(stderr, "bpfrec record: reading %s: %s\n", path, strerror(-err));
-		return err;
-	}
+	if (err)
+		return errmsg_set(err, "reading %s: %s", path, strerror(-err));
 	*id = v;
 	return 0;
 }
@@ -114,18 +109,16 @@ static int tracepoint_id(const char *spec, __u64 *id)
 static int probe_hardware(const char *spec, struct perf_event_attr *attr)
 {
 	int fd = syscall(__NR_perf_event_open, attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int err = -errno;
 
 	if (fd >= 0) {
 		close(fd);
 		return 0;
 	}
-	if (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV) {
-		fprintf(stderr, "bpfrec record: event '%s' is not countable here: no hardware PMU (a VM?); sample cpu-clock instead\n",
-			spec);
-		return -EOPNOTSUPP;
-	}
-	fprintf(stderr, "bpfrec record: opening event '%s': %s\n", spec, strerror(errno));
-	return -errno;
+	if (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV)
+		return errmsg_set(-EOPNOTSUPP, "event '%s' is not countable here: no hardware PMU (a VM?); sample cpu-clock instead",
+				  spec);
+	return errmsg_set(err, "opening event '%s': %s", spec, strerror(-err));
 }
 
 int sampling_parse_call_graph(const char *arg, struct sampling *o)
@@ -188,11 +181,8 @@ int sample_event_attr(const char *spec, const struct sampling *o,
 	}
 	for (i = 0; i < NR_NAMED && strcmp(named[i].name, spec); i++)
 		;
-	if (i == NR_NAMED) {
-		fprintf(stderr, "bpfrec record: unknown event '%s' (bpfrec record --help lists them)\n",
-			spec);
-		return -EINVAL;
-	}
+	if (i == NR_NAMED)
+		return errmsg_set(-EINVAL, "unknown event '%s' (bpfrec record --help lists them)", spec);
 	attr->type = named[i].type;
 	attr->config = named[i].config;
 	if (o->period) {
@@ -279,11 +269,9 @@ int sample_event_glob(const char *spec, int (*fn)(const char *name, void *ctx), 
 
 	if (!colon || !strpbrk(spec, "*?["))
 		return fn(spec, ctx);
-	if (colon == spec || colon - spec >= (long)sizeof(sub) || strchr(spec, '/')) {
-		fprintf(stderr, "bpfrec record: '%s' is not a tracepoint name, SUBSYS:NAME is (see bpfrec record --help)\n",
-			spec);
-		return -EINVAL;
-	}
+	if (colon == spec || colon - spec >= (long)sizeof(sub) || strchr(spec, '/'))
+		return errmsg_set(-EINVAL, "'%s' is not a tracepoint name, SUBSYS:NAME is (see bpfrec record --help)",
+				  spec);
 	dir = tracefs_dir();
 	if (!dir)
 		return -ENOENT;
@@ -301,10 +289,8 @@ int sample_event_glob(const char *spec, int (*fn)(const char *name, void *ctx), 
 			free_names(evs, nr_evs);
 	}
 	free_names(subs, nr_subs);
-	if (!err && !found) {
-		fprintf(stderr, "bpfrec record: no tracepoint matches '%s' (see %s/available_events)\n",
-			spec, dir);
-		return -EINVAL;
-	}
+	if (!err && !found)
+		return errmsg_set(-EINVAL, "no tracepoint matches '%s' (see %s/available_events)", spec,
+				  dir);
 	return err;
 }

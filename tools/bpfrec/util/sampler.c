@@ -63,8 +63,7 @@ int sampler_parse_cpus(struct sampler *s, const char *list)
 
 static int bad(const char *what)
 {
-	fprintf(stderr, "bpfrec record: %s (see bpfrec record --help)\n", what);
-	return -EINVAL;
+	return errmsg_set(-EINVAL, "%s (see bpfrec record --help)", what);
 }
 
 int sampler_check(struct sampler *s, char **cmd)
@@ -91,14 +90,10 @@ int sampler_check(struct sampler *s, char **cmd)
 	/* -C is system-wide on its CPUs, as perf's */
 	if (s->cpus && (s->pid || s->tid))
 		return bad("-C samples every task of its CPUs: not with -p or -t");
-	if (s->pid && kill(s->pid, 0) && errno == ESRCH) {
-		fprintf(stderr, "bpfrec record: -p %d: no such process\n", s->pid);
-		return -EINVAL;
-	}
-	if (s->tid && kill(s->tid, 0) && errno == ESRCH) {
-		fprintf(stderr, "bpfrec record: -t %d: no such thread\n", s->tid);
-		return -EINVAL;
-	}
+	if (s->pid && kill(s->pid, 0) && errno == ESRCH)
+		return errmsg_set(-EINVAL, "-p %d: no such process", s->pid);
+	if (s->tid && kill(s->tid, 0) && errno == ESRCH)
+		return errmsg_set(-EINVAL, "-t %d: no such thread", s->tid);
 	if (s->nr_specs && sampling_check(&s->opts))
 		return -EINVAL;
 	/* an unknown event is bad input: found before anything starts */
@@ -117,7 +112,7 @@ static int resolve_target(struct sampler *s, pid_t workload)
 	if (s->pid) {
 		err = task_threads(s->pid, &s->tids, &s->nr_tids);
 		if (err == -ESRCH)
-			fprintf(stderr, "bpfrec record: -p %d: no such process\n", s->pid);
+			errmsg_set(err, "-p %d: no such process", s->pid);
 		return err;
 	}
 	if (s->tid || workload) {
@@ -204,7 +199,7 @@ int sampler_synthesize(struct sampler *s, struct pd_writer *w, const struct pd_s
 		return 0;
 	/* a kernel without kallsyms gets no kernel map, as with perf */
 	if (kallsyms_copy_read(&s->kallsyms))
-		fprintf(stderr, "bpfrec record: /proc/kallsyms unreadable: kernel frames will not be named\n");
+		pr_warning("/proc/kallsyms unreadable: kernel frames will not be named\n");
 	err = synth_kernel_mmap(w, t, &s->kallsyms);
 	/* the workload is still the recorder's copy: named until its exec */
 	if (!err && (s->pid || s->tid))
@@ -214,7 +209,7 @@ int sampler_synthesize(struct sampler *s, struct pd_writer *w, const struct pd_s
 	if (!err)
 		err = pd_write_finished_round(w);
 	if (err)
-		fprintf(stderr, "bpfrec record: writing the existing tasks: %s\n", strerror(-err));
+		errmsg_set(err, "writing the existing tasks: %s", strerror(-err));
 	return err;
 }
 
@@ -241,7 +236,7 @@ void sampler_describe(const struct sampler *s)
 		snprintf(where, sizeof(where), "the CPUs of -C");
 	else
 		snprintf(where, sizeof(where), "every CPU");
-	pr_progress("bpfrec record: sampling %s%s %s%s on %s\n", s->specs[0],
+	pr_info("sampling %s%s %s%s on %s\n", s->specs[0],
 		s->nr_specs > 1 ? " and more" : "", how, s->opts.callchain ? " with stacks" : "",
 		where);
 }

@@ -47,19 +47,16 @@ int stat_bperf_add_cgroup(struct stat_bperf *b, const char *name)
 	struct statfs fs;
 	struct stat st;
 
-	if (b->nr_keys == BPERF_MAX_CGROUPS) {
-		fprintf(stderr, "bpfrec stat: -G: at most %d cgroups\n", BPERF_MAX_CGROUPS);
-		return -E2BIG;
-	}
+	if (b->nr_keys == BPERF_MAX_CGROUPS)
+		return errmsg_set(-E2BIG, "-G: at most %d cgroups", BPERF_MAX_CGROUPS);
 	snprintf(path, sizeof(path), "%s/%s", CGROUP2_ROOT, name[0] == '/' ? name + 1 : name);
 	if (stat(path, &st) || statfs(path, &fs)) {
-		fprintf(stderr, "bpfrec stat: -G %s: %s: %s\n", name, path, strerror(errno));
-		return -errno;
+		int err = -errno;
+
+		return errmsg_set(err, "-G %s: %s: %s", name, path, strerror(-err));
 	}
-	if (fs.f_type != CGROUP2_SUPER_MAGIC || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "bpfrec stat: -G %s: %s is no cgroup2 directory\n", name, path);
-		return -ENOTDIR;
-	}
+	if (fs.f_type != CGROUP2_SUPER_MAGIC || !S_ISDIR(st.st_mode))
+		return errmsg_set(-ENOTDIR, "-G %s: %s is no cgroup2 directory", name, path);
 	/* a kernfs inode number is its node's id on 64-bit: the BPF side's key */
 	b->names[b->nr_keys] = name;
 	b->keys[b->nr_keys++] = st.st_ino;
@@ -81,9 +78,8 @@ static bool on_bpffs(const char *path)
  */
 static int refuse(const struct stat_bperf *b, const char *path, const char *what)
 {
-	fprintf(stderr, "bpfrec stat: --bpf-counters: %s %s: not trusted; remove it (rm -r %s) or choose another --bpf-registry\n",
-		path, what, b->dir);
-	return -EPERM;
+	return errmsg_set(-EPERM, "--bpf-counters: %s %s: not trusted; remove it (rm -r %s) or choose another --bpf-registry",
+			  path, what, b->dir);
 }
 
 static int check_dir(const struct stat_bperf *b, const char *parent)
@@ -112,39 +108,35 @@ static int registry_dir(struct stat_bperf *b)
 	snprintf(parent, sizeof(parent), "%s", b->dir);
 	dirname(parent);
 	if (!on_bpffs(parent)) {
-		if (strcmp(parent, "/sys/fs/bpf")) {
-			fprintf(stderr, "bpfrec stat: --bpf-registry %s: %s is not a BPF filesystem (mount -t bpf bpf DIR)\n",
-				b->dir, parent);
-			return -ENOTDIR;
-		}
+		if (strcmp(parent, "/sys/fs/bpf"))
+			return errmsg_set(-ENOTDIR, "--bpf-registry %s: %s is not a BPF filesystem (mount -t bpf bpf DIR)",
+					  b->dir, parent);
 		/* only root may pin there, as the registry wants */
 		if (mount("bpf", parent, "bpf", 0, "mode=0700")) {
-			fprintf(stderr, "bpfrec stat: /sys/fs/bpf is not a BPF filesystem and mounting one failed (%s): run 'mount -t bpf bpf /sys/fs/bpf'\n",
-				strerror(errno));
-			return -errno;
+			err = -errno;
+			return errmsg_set(err, "/sys/fs/bpf is not a BPF filesystem and mounting one failed (%s): run 'mount -t bpf bpf /sys/fs/bpf'",
+					  strerror(-err));
 		}
-		fprintf(stderr, "bpfrec stat: mounted a BPF filesystem on /sys/fs/bpf\n");
+		pr_warning("mounted a BPF filesystem on /sys/fs/bpf\n");
 	}
 	if (mkdir(b->dir, 0700) && errno != EEXIST) {
-		fprintf(stderr, "bpfrec stat: cannot create the counter registry %s: %s\n", b->dir,
-			strerror(errno));
-		return -errno;
+		err = -errno;
+		return errmsg_set(err, "cannot create the counter registry %s: %s", b->dir,
+				  strerror(-err));
 	}
 	/* a link planted in place of the directory is not followed */
 	b->dir_fd = open(b->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (b->dir_fd < 0 && errno == ELOOP)
 		return refuse(b, b->dir, "is a symbolic link");
 	if (b->dir_fd < 0) {
-		fprintf(stderr, "bpfrec stat: opening the counter registry %s: %s\n", b->dir,
-			strerror(errno));
-		return -errno;
+		err = -errno;
+		return errmsg_set(err, "opening the counter registry %s: %s", b->dir, strerror(-err));
 	}
 	err = check_dir(b, parent);
 	if (err == -EPERM)
 		return err;
 	if (err)
-		fprintf(stderr, "bpfrec stat: checking the counter registry %s: %s\n", b->dir,
-			strerror(-err));
+		errmsg_set(err, "checking the counter registry %s: %s", b->dir, strerror(-err));
 	return err;
 }
 
@@ -158,14 +150,13 @@ static int lock_registry(const struct stat_bperf *b)
 
 	for (waited = 0; flock(b->dir_fd, LOCK_EX | LOCK_NB); waited += 10) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {
-			fprintf(stderr, "bpfrec stat: locking %s: %s\n", b->dir, strerror(errno));
-			return -errno;
+			int err = -errno;
+
+			return errmsg_set(err, "locking %s: %s", b->dir, strerror(-err));
 		}
-		if (waited >= LOCK_TIMEOUT_MS) {
-			fprintf(stderr, "bpfrec stat: --bpf-counters: %s stayed locked for %d s (a session stuck? see /proc/locks)\n",
-				b->dir, LOCK_TIMEOUT_MS / 1000);
-			return -ETIMEDOUT;
-		}
+		if (waited >= LOCK_TIMEOUT_MS)
+			return errmsg_set(-ETIMEDOUT, "--bpf-counters: %s stayed locked for %d s (a session stuck? see /proc/locks)",
+					  b->dir, LOCK_TIMEOUT_MS / 1000);
 		usleep(10000);
 	}
 	return 0;
@@ -201,6 +192,7 @@ static int registry_map(struct stat_bperf *b)
 	struct bpf_map_info info;
 	char path[PATH_MAX], at[PATH_MAX];
 	struct stat st;
+	int err;
 
 	snprintf(path, sizeof(path), "%s/registry", b->dir);
 	in_dir(b, "registry", at, sizeof(at));
@@ -216,22 +208,19 @@ static int registry_map(struct stat_bperf *b)
 			b->reg_ok = true;
 			return 0;
 		}
-		fprintf(stderr, "bpfrec stat: --bpf-counters: %s is not bpfrec's counter registry (a %s map '%s', key %u, value %u bytes): not trusted; remove it (rm -r %s) or choose another --bpf-registry\n",
-			path, map_type_name(info.type), info.name, info.key_size, info.value_size,
-			b->dir);
-		return -EPERM;
+		return errmsg_set(-EPERM, "--bpf-counters: %s is not bpfrec's counter registry (a %s map '%s', key %u, value %u bytes): not trusted; remove it (rm -r %s) or choose another --bpf-registry",
+				  path, map_type_name(info.type), info.name, info.key_size, info.value_size, b->dir);
 	}
 	if (errno != ENOENT) {
-		fprintf(stderr, "bpfrec stat: opening the counter registry %s: %s\n", path,
-			strerror(errno));
-		return -errno;
+		err = -errno;
+		return errmsg_set(err, "opening the counter registry %s: %s", path, strerror(-err));
 	}
 	b->reg_fd = bpf_map_create(BPF_MAP_TYPE_HASH, REGISTRY_NAME, sizeof(struct perf_event_attr),
 				   sizeof(struct bperf_entry), REGISTRY_ENTRIES, NULL);
 	if (b->reg_fd < 0 || bpf_obj_pin(b->reg_fd, at)) {
-		fprintf(stderr, "bpfrec stat: cannot create the counter registry %s: %s\n", path,
-			strerror(errno));
-		return -errno;
+		err = -errno;
+		return errmsg_set(err, "cannot create the counter registry %s: %s", path,
+				  strerror(-err));
 	}
 	b->reg_ok = true;
 	return 0;
@@ -394,9 +383,8 @@ static int reuse_leader(struct stat_bperf *b, struct bperf_counter *c, int *diff
 	if (c->prog_fd < 0 || *diff_fd < 0 || c->events_fd < 0)
 		return -ENOENT;
 	if (!is_leader(c->prog_fd, &e) || !leader_maps_ok(*diff_fd, c->events_fd)) {
-		fprintf(stderr, "bpfrec stat: --bpf-counters: %s/registry: the entry of %s names link %u, maps %u and %u, which are not a leader of bpfrec's: not trusted; remove it (rm -r %s)\n",
-			b->dir, c->ev->name, e.link_id, e.diff_map_id, e.events_map_id, b->dir);
-		return -EPERM;
+		return errmsg_set(-EPERM, "--bpf-counters: %s/registry: the entry of %s names link %u, maps %u and %u, which are not a leader of bpfrec's: not trusted; remove it (rm -r %s)",
+				  b->dir, c->ev->name, e.link_id, e.diff_map_id, e.events_map_id, b->dir);
 	}
 	c->reused = true;
 	watch_owner(b, c);
@@ -498,12 +486,12 @@ static int open_counter(struct stat_bperf *b, struct bperf_counter *c)
 	err = c->total_fd >= 0 ? 0 : load_follower(b, c, diff_fd);
 	close(diff_fd);
 	if (err == -EPERM || err == -EACCES)
-		fprintf(stderr, "bpfrec stat: --bpf-counters: this kernel refuses BPF trampolines (fentry/fexit: %s), which the followers need\n",
-			strerror(-err));
-	else if (err)
-		fprintf(stderr, "bpfrec stat: --bpf-counters: loading the counter of %s: %s\n",
-			c->ev->name, strerror(-err));
-	return err;
+		return errmsg_set(err, "--bpf-counters: this kernel refuses BPF trampolines (fentry/fexit: %s), which the followers need",
+				  strerror(-err));
+	if (err)
+		return errmsg_set(err, "--bpf-counters: loading the counter of %s: %s", c->ev->name,
+				  strerror(-err));
+	return 0;
 }
 
 int stat_bperf_open(struct stat_bperf *b, const struct stat_events *es)

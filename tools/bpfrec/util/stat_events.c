@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
+#include "util/debug.h"
 #include "util/stat_events.h"
 
 static const struct {
@@ -38,15 +39,11 @@ static int add(struct stat_events *es, const char *name, size_t len)
 	for (i = 0; i < NR_KNOWN; i++)
 		if (strlen(known[i].name) == len && !strncmp(known[i].name, name, len))
 			break;
-	if (i == NR_KNOWN) {
-		fprintf(stderr, "bpfrec stat: unknown event '%.*s' (known: cpu-clock, task-clock, context-switches, cpu-migrations, page-faults, cycles, instructions, branches, branch-misses, cache-references, cache-misses)\n",
-			(int)len, name);
-		return -EINVAL;
-	}
-	if (es->nr == STAT_MAX_EVENTS) {
-		fprintf(stderr, "bpfrec stat: at most %d events\n", STAT_MAX_EVENTS);
-		return -E2BIG;
-	}
+	if (i == NR_KNOWN)
+		return errmsg_set(-EINVAL, "unknown event '%.*s' (known: cpu-clock, task-clock, context-switches, cpu-migrations, page-faults, cycles, instructions, branches, branch-misses, cache-references, cache-misses)",
+				  (int)len, name);
+	if (es->nr == STAT_MAX_EVENTS)
+		return errmsg_set(-E2BIG, "at most %d events", STAT_MAX_EVENTS);
 	e = &es->ev[es->nr++];
 	snprintf(e->name, sizeof(e->name), "%s", known[i].name);
 	memset(&e->attr, 0, sizeof(e->attr));
@@ -90,15 +87,14 @@ int stat_event_open_cpus(const struct stat_event *e, int nr_cpus, int *fds)
 		if (fd < 0) {
 			int err = -errno;
 
-			if (errno == ENOENT || errno == EOPNOTSUPP)
-				fprintf(stderr, "bpfrec stat: this machine cannot count %s (%s: no such counter, no hardware PMU?)\n",
-					e->name, strerror(errno));
-			else if (errno == EACCES || errno == EPERM)
-				fprintf(stderr, "bpfrec stat: no permission to count %s system-wide: run as root or grant CAP_PERFMON\n",
-					e->name);
+			if (err == -ENOENT || err == -EOPNOTSUPP)
+				errmsg_set(err, "this machine cannot count %s (%s: no such counter, no hardware PMU?)",
+					   e->name, strerror(-err));
+			else if (err == -EACCES || err == -EPERM)
+				errmsg_set(err, "no permission to count %s system-wide: run as root or grant CAP_PERFMON",
+					   e->name);
 			else
-				fprintf(stderr, "bpfrec stat: opening %s on cpu %d: %s\n", e->name, cpu,
-					strerror(errno));
+				errmsg_set(err, "opening %s on cpu %d: %s", e->name, cpu, strerror(-err));
 			while (cpu--)
 				if (fds[cpu] >= 0)
 					close(fds[cpu]);

@@ -52,8 +52,8 @@ static int check_target(struct stat_target *t, bool by_stats)
 	int err;
 
 	if (bpf_obj_get_info_by_fd(t->fd, &info, &len)) {
-		fprintf(stderr, "bpfrec stat: -b: program %u: %s\n", t->id, strerror(errno));
-		return -errno;
+		err = -errno;
+		return errmsg_set(err, "-b: program %u: %s", t->id, strerror(-err));
 	}
 	t->type = info.type;
 	t->base_ns = info.run_time_ns;
@@ -63,20 +63,16 @@ static int check_target(struct stat_target *t, bool by_stats)
 		if (info.btf_id && info.nr_func_info)
 			btf_name(t->id, name, sizeof(name));
 	} else if (info.type == BPF_PROG_TYPE_TRACING) {
-		fprintf(stderr, "bpfrec stat: -b: program %u (%s) is a tracing program: fentry/fexit cannot attach to another one\n",
-			t->id, info.name);
-		return -EINVAL;
+		return errmsg_set(-EINVAL, "-b: program %u (%s) is a tracing program: fentry/fexit cannot attach to another one",
+				  t->id, info.name);
 	} else if (!info.btf_id || !info.nr_func_info) {
-		fprintf(stderr, "bpfrec stat: -b: program %u (%s) has no BTF: fentry/fexit need its function's BTF to attach\n",
-			t->id, info.name);
-		return -EINVAL;
+		return errmsg_set(-EINVAL, "-b: program %u (%s) has no BTF: fentry/fexit need its function's BTF to attach",
+				  t->id, info.name);
 	} else {
 		err = btf_name(t->id, name, sizeof(name));
-		if (err) {
-			fprintf(stderr, "bpfrec stat: -b: program %u (%s): reading its BTF function name: %s\n",
-				t->id, info.name, strerror(-err));
-			return err;
-		}
+		if (err)
+			return errmsg_set(err, "-b: program %u (%s): reading its BTF function name: %s",
+					  t->id, info.name, strerror(-err));
 	}
 	memcpy(t->name, name, sizeof(name));
 	snprintf(t->who, sizeof(t->who), "prog %u %s", t->id, name);
@@ -150,23 +146,24 @@ static int attach(struct stat_target *t, const struct stat_events *es)
 	err = load(t, es);
 	libbpf_set_print(old);
 	if (err == -EPERM || err == -EACCES)
-		fprintf(stderr, "bpfrec stat: -b: this kernel refuses BPF trampolines (fentry/fexit: %s), which -b needs\n",
-			strerror(-err));
-	else if (err)
-		fprintf(stderr, "bpfrec stat: -b: attaching to program %u (%s): %s\n",
-			t->id, t->name, strerror(-err));
-	return err;
+		return errmsg_set(err, "-b: this kernel refuses BPF trampolines (fentry/fexit: %s), which -b needs",
+				  strerror(-err));
+	if (err)
+		return errmsg_set(err, "-b: attaching to program %u (%s): %s", t->id, t->name,
+				  strerror(-err));
+	return 0;
 }
 
 /* On before the targets' first readings: runs before are not ours. */
 static int enable_stats(struct stat_profile *sp)
 {
+	int err;
+
 	sp->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (sp->stats_fd >= 0)
 		return 0;
-	fprintf(stderr, "bpfrec stat: -b: turning the BPF run time stats on: %s\n",
-		strerror(errno));
-	return -errno;
+	err = -errno;
+	return errmsg_set(err, "-b: turning the BPF run time stats on: %s", strerror(-err));
 }
 
 int stat_profile_open(struct stat_profile *sp, const __u32 *ids, int nr,
@@ -187,11 +184,10 @@ int stat_profile_open(struct stat_profile *sp, const __u32 *ids, int nr,
 		t->fd = bpf_prog_get_fd_by_id(t->id);
 		if (t->fd < 0) {
 			err = -errno;
-			if (errno == ENOENT)
-				fprintf(stderr, "bpfrec stat: -b: no BPF program with id %u\n", t->id);
+			if (err == -ENOENT)
+				errmsg_set(err, "-b: no BPF program with id %u", t->id);
 			else
-				fprintf(stderr, "bpfrec stat: -b: program %u: %s\n", t->id,
-					strerror(errno));
+				errmsg_set(err, "-b: program %u: %s", t->id, strerror(-err));
 			break;
 		}
 		if (sp->hist && !(t->hist = calloc(STAT_HIST_BUCKETS, sizeof(*t->hist)))) {

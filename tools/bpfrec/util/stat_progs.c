@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 #include "util/array.h"
 #include "util/bpf_resolve.h"
+#include "util/debug.h"
 #include "util/stat_progs.h"
 #include "bpf_skel/capture.h"
 #include "bpf_skel/stat_progs.h"
@@ -268,7 +269,7 @@ static int load_hook(struct stat_progs *s)
 
 int stat_progs_open(struct stat_progs *s)
 {
-	const struct stat_progs_opts o = { .cmd = "stat" };
+	const struct stat_progs_opts o = {};
 
 	return stat_progs_open_opts(s, &o);
 }
@@ -296,16 +297,13 @@ int stat_progs_open_opts(struct stat_progs *s, const struct stat_progs_opts *o)
 		s->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (!o->lifecycle_only && s->stats_fd < 0) {
 		err = -errno;
-		fprintf(stderr, "bpfrec %s: cannot enable BPF run time stats: %s%s\n", o->cmd,
-			strerror(errno), err == -EPERM ? " (run as root or grant CAP_SYS_ADMIN)" : "");
-		return err;
+		return errmsg_set(err, "cannot enable BPF run time stats: %s%s", strerror(-err),
+				  err == -EPERM ? " (run as root or grant CAP_SYS_ADMIN)" : "");
 	}
 	err = load_hook(s);
-	if (err) {
-		fprintf(stderr, "bpfrec %s: cannot load the freed-program hook (%s): programs freed between intervals would be missed\n",
-			o->cmd, strerror(-err));
-		return err;
-	}
+	if (err)
+		return errmsg_set(err, "cannot load the freed-program hook (%s): programs freed between intervals would be missed",
+				  strerror(-err));
 	/* without the capture only the loader is unknown: go on */
 	if (!capture_start(&s->cap, &cap_opts, on_capture, s))
 		s->have_cap = true;

@@ -61,7 +61,6 @@ struct sp_event {
 typedef void (*sp_event_fn)(void *ctx, const struct sp_event *e);
 
 struct stat_progs_opts {
-	const char *cmd;		/* "stat", "top": the errors' prefix */
 	/* the run time stats stay off: lifecycle only, the counts read 0 */
 	bool lifecycle_only;
 	sp_event_fn on_event;		/* also capture links, for their attaches */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "util/array.h"
+#include "util/debug.h"
 #include "util/out_file.h"
 #include "util/perf_data/perf_data.h"
 #include "util/stat_record.h"
@@ -145,7 +146,7 @@ static int write_file(struct stat_record *sr, const char *path, int argc, char *
 	free(ev);
 	if (err) {
 		if (why)
-			fprintf(stderr, "bpfrec stat: cannot write %s: %s\n", path, why);
+			errmsg_set(err, "cannot write %s: %s", path, why);
 		out_file_abort(&out);
 		return err;
 	}
@@ -176,13 +177,11 @@ int stat_record_write(struct stat_record *sr, const char *path, int argc, char *
 	int err;
 
 	/* perf reads no file without events: a run that counted nothing says so */
-	if (!sr->nr_c) {
-		fprintf(stderr, "bpfrec stat: nothing was counted, %s not written\n", path);
-		return -ENODATA;
-	}
+	if (!sr->nr_c)
+		return errmsg_set(-ENODATA, "nothing was counted, %s not written", path);
 	err = write_file(sr, path, argc, argv);
 	if (err)
-		fprintf(stderr, "bpfrec stat: writing %s: %s\n", path, strerror(-err));
+		errmsg_set(err, "writing %s: %s", path, strerror(-err));
 	return err;
 }
 

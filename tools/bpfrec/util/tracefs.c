@@ -22,10 +22,12 @@ const char *tracefs_dir(void)
 	if (!access(TRACEFS_DEBUG "/events", F_OK))
 		return TRACEFS_DEBUG;
 	if (mount("nodev", TRACEFS, "tracefs", 0, NULL)) {
-		fprintf(stderr, "bpfrec record: tracefs is not mounted and mounting it on %s failed: %s (mount -t tracefs nodev %s)\n",
-			TRACEFS, strerror(errno), TRACEFS);
+		int err = -errno;
+
+		errmsg_set(err, "tracefs is not mounted and mounting it on %s failed: %s (mount -t tracefs nodev %s)",
+			   TRACEFS, strerror(-err), TRACEFS);
 		return NULL;
 	}
-	pr_progress("bpfrec record: mounted tracefs on %s\n", TRACEFS);
+	pr_info("mounted tracefs on %s\n", TRACEFS);
 	return TRACEFS;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/types.h>
+#include "util/debug.h"
 #include "util/evlist.h"
 #include "util/kallsyms_copy.h"
 #include "util/tracefs.h"
@@ -171,8 +172,7 @@ int tracing_data_build(const char *const *tps, int nr, const struct kallsyms_cop
 	/* saved cmdlines: the file's COMM records name the tasks */
 	put(&b, &none, 8);
 	if (b.err) {
-		fprintf(stderr, "bpfrec record: reading the tracepoint formats and kallsyms: %s\n",
-			strerror(-b.err));
+		errmsg_set(b.err, "reading the tracepoint formats and kallsyms: %s", strerror(-b.err));
 		free(b.p);
 		return b.err;
 	}

@@ -115,11 +115,9 @@ int user_objs_add_set(struct user_objs *u, const char *arg)
 	const char *eq = strchr(arg, '=');
 	char *name;
 
-	if (!eq || eq == arg || !eq[1]) {
-		fprintf(stderr, "bpfrec record: --set wants NAME=VALUE, not '%s' (see bpfrec record --help)\n",
-			arg);
-		return -EINVAL;
-	}
+	if (!eq || eq == arg || !eq[1])
+		return errmsg_set(-EINVAL, "--set wants NAME=VALUE, not '%s' (see bpfrec record --help)",
+				  arg);
 	name = strndup(arg, eq - arg);
 	if (!name || array_room(&u->sets, &u->cap_sets, u->nr_sets, sizeof(*u->sets))) {
 		free(name);
@@ -171,24 +169,18 @@ static int check_prog(const char *path, struct bpf_program *prog)
 	if (!bpf_program__autoload(prog))
 		return 0;
 	for (i = 0; i < sizeof(newer_sections) / sizeof(*newer_sections); i++) {
-		if (has_prefix(sec, newer_sections[i].prefix)) {
-			fprintf(stderr, "bpfrec record: %s: program '%s': section '%s' needs libbpf >= %s, this is libbpf %s\n",
-				path, bpf_program__name(prog), sec, newer_sections[i].version,
-				libbpf_version_string() + (libbpf_version_string()[0] == 'v'));
-			return -EOPNOTSUPP;
-		}
+		if (has_prefix(sec, newer_sections[i].prefix))
+			return errmsg_set(-EOPNOTSUPP, "%s: program '%s': section '%s' needs libbpf >= %s, this is libbpf %s",
+					  path, bpf_program__name(prog), sec, newer_sections[i].version, libbpf_version_string() + (libbpf_version_string()[0] == 'v'));
 	}
-	if (bpf_program__type(prog) == BPF_PROG_TYPE_UNSPEC) {
-		fprintf(stderr, "bpfrec record: %s: program '%s': unknown section '%s'\n", path,
-			bpf_program__name(prog), sec);
-		return -EINVAL;
-	}
+	if (bpf_program__type(prog) == BPF_PROG_TYPE_UNSPEC)
+		return errmsg_set(-EINVAL, "%s: program '%s': unknown section '%s'",
+				  path, bpf_program__name(prog), sec);
 	for (i = 0; i < sizeof(attachable) / sizeof(*attachable); i++)
 		if (has_prefix(sec, attachable[i]) && sec[strlen(attachable[i])])
 			return 0;
-	fprintf(stderr, "bpfrec record: %s: program '%s': bpfrec cannot attach section '%s' (it attaches kprobe/FUNC, uprobe/PATH:FUNC, tracepoint/CAT/NAME, raw_tp/NAME, tp_btf/NAME, fentry/FUNC, fexit/FUNC, lsm/HOOK, usdt/...)\n",
-		path, bpf_program__name(prog), sec);
-	return -EOPNOTSUPP;
+	return errmsg_set(-EOPNOTSUPP, "%s: program '%s': bpfrec cannot attach section '%s' (it attaches kprobe/FUNC, uprobe/PATH:FUNC, tracepoint/CAT/NAME, raw_tp/NAME, tp_btf/NAME, fentry/FUNC, fexit/FUNC, lsm/HOOK, usdt/...)",
+			  path, bpf_program__name(prog), sec);
 }
 
 static int open_one(struct user_objs *u, size_t i)
@@ -202,23 +194,20 @@ static int open_one(struct user_objs *u, size_t i)
 	/* libbpf's "failed to open": say which of the usual it is */
 	f = fopen(path, "r");
 	if (!f) {
-		fprintf(stderr, "bpfrec record: --object %s: %s\n", path, strerror(errno));
-		return -errno;
+		err = -errno;
+		return errmsg_set(err, "--object %s: %s", path, strerror(-err));
 	}
 	err = fread(name, 1, 4, f) != 4 || memcmp(name, "\177ELF", 4);
 	fclose(f);
-	if (err) {
-		fprintf(stderr, "bpfrec record: --object %s: not an ELF file (a BPF object is built with clang -target bpf)\n",
-			path);
-		return -ENOEXEC;
-	}
+	if (err)
+		return errmsg_set(-ENOEXEC, "--object %s: not an ELF file (a BPF object is built with clang -target bpf)",
+				  path);
 	/* the name the kernel shows for its maps: the file's base name */
 	snprintf(name, sizeof(name), "%s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 	u->objs[i] = bpf_object__open_file(path, NULL);
 	if (!u->objs[i]) {
 		err = -errno;
-		fprintf(stderr, "bpfrec record: --object %s: %s\n", path, reason(err));
-		return err;
+		return errmsg_set(err, "--object %s: %s", path, reason(err));
 	}
 	bpf_object__for_each_program(prog, u->objs[i]) {
 		err = check_prog(path, prog);
@@ -226,10 +215,8 @@ static int open_one(struct user_objs *u, size_t i)
 			return err;
 		n += bpf_program__autoload(prog);
 	}
-	if (!n) {
-		fprintf(stderr, "bpfrec record: --object %s: no program to load\n", path);
-		return -ENOENT;
-	}
+	if (!n)
+		return errmsg_set(-ENOENT, "--object %s: no program to load", path);
 	return 0;
 }
 
@@ -306,9 +293,8 @@ static int private_pins(struct user_objs *u, size_t i)
 		if (!u->pin_dir) {
 			if (!mkdtemp(tmpl)) {
 				err = -errno;
-				fprintf(stderr, "bpfrec record: %s: map '%s' is pinned by name, and no private directory could be made for it in /sys/fs/bpf: %s\n",
-					u->paths[i], bpf_map__name(map), strerror(-err));
-				return err;
+				return errmsg_set(err, "%s: map '%s' is pinned by name, and no private directory could be made for it in /sys/fs/bpf: %s",
+						  u->paths[i], bpf_map__name(map), strerror(-err));
 			}
 			u->pin_dir = strdup(tmpl);
 			if (!u->pin_dir) {
@@ -357,16 +343,16 @@ static int load_one(struct user_objs *u, size_t i, char **logs)
 	n = 0;
 	bpf_object__for_each_program(prog, obj) {
 		if (logs[n][0]) {
-			fprintf(stderr, "bpfrec record: %s: the verifier rejected program '%s' (section '%s'): %s; its log ends:\n",
-				u->paths[i], bpf_program__name(prog),
-				bpf_program__section_name(prog), strerror(-err));
+			/* an error of several lines, the log's: said here, in order */
+			pr_warning("%s: the verifier rejected program '%s' (section '%s'): %s; its log ends:\n",
+				   u->paths[i], bpf_program__name(prog),
+				   bpf_program__section_name(prog), strerror(-err));
 			print_tail(logs[n], LOG_TAIL_LINES);
 			return err;
 		}
 		n++;
 	}
-	fprintf(stderr, "bpfrec record: %s: loading failed: %s\n", u->paths[i], load_reason(err));
-	return err;
+	return errmsg_set(err, "%s: loading failed: %s", u->paths[i], load_reason(err));
 }
 
 /*
@@ -410,12 +396,8 @@ static int attach_one(struct user_objs *u, size_t i)
 		link = bpf_program__attach(prog);
 		if (!link) {
 			err = -errno;
-			fprintf(stderr, "bpfrec record: %s: program '%s': cannot attach to '%s': %s\n",
-				u->paths[i], bpf_program__name(prog),
-				bpf_program__section_name(prog),
-				err == -ENOENT ? no_target(bpf_program__section_name(prog)) :
-				reason(err));
-			return err;
+			return errmsg_set(err, "%s: program '%s': cannot attach to '%s': %s",
+					  u->paths[i], bpf_program__name(prog), bpf_program__section_name(prog), err == -ENOENT ? no_target(bpf_program__section_name(prog)) : reason(err));
 		}
 		u->links[u->nr_links++] = link;
 	}
@@ -538,9 +520,8 @@ int user_objs_load(struct user_objs *u, struct pd_writer *w)
 		bpf_object__for_each_program(prog, u->objs[i])
 			nr_progs++;
 		if (nr_progs > sizeof(logs) / sizeof(*logs)) {
-			fprintf(stderr, "bpfrec record: %s: more than %zu programs\n", u->paths[i],
-				sizeof(logs) / sizeof(*logs));
-			err = -E2BIG;
+			err = errmsg_set(-E2BIG, "%s: more than %zu programs", u->paths[i],
+					 sizeof(logs) / sizeof(*logs));
 			break;
 		}
 		for (j = 0; j < nr_progs && !err; j++)

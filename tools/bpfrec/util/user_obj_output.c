@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "util/array.h"
+#include "util/debug.h"
 #include "util/evlist.h"
 #include "util/mono_clock.h"
 #include "util/perf_data/perf_data.h"
@@ -77,11 +78,9 @@ int user_objs_add_events(struct user_objs *u, struct evlist *el)
 	output_attr(&attr, el->ring_bytes);
 	for (i = 0; i < u->nr_chans; i++) {
 		err = evlist_add(el, &attr, u->chans[i].name);
-		if (err) {
-			fprintf(stderr, "bpfrec record: opening the output event %s: %s\n",
-				u->chans[i].name, strerror(-err));
-			return err;
-		}
+		if (err)
+			return errmsg_set(err, "opening the output event %s: %s",
+					  u->chans[i].name, strerror(-err));
 		u->chans[i].ev = el->ev[el->nr_ev - 1];
 	}
 	return 0;
@@ -114,15 +113,14 @@ static int wire_perf(struct uobj_chan *c)
 
 	for (i = 0; i < c->ev->nr; i++) {
 		cpu = c->ev->rings[i].cpu;
-		if ((__u32)cpu >= max) {
-			fprintf(stderr, "bpfrec record: map '%s' has %u entries, CPU %d has no slot (leave max_entries 0)\n",
-				bpf_map__name(c->map), max, cpu);
-			return -E2BIG;
-		}
+		if ((__u32)cpu >= max)
+			return errmsg_set(-E2BIG, "map '%s' has %u entries, CPU %d has no slot (leave max_entries 0)",
+					  bpf_map__name(c->map), max, cpu);
 		if (bpf_map_update_elem(fd, &cpu, &c->ev->rings[i].fd, BPF_ANY)) {
-			fprintf(stderr, "bpfrec record: wiring map '%s' to CPU %d: %s\n",
-				bpf_map__name(c->map), cpu, strerror(errno));
-			return -errno;
+			int err = -errno;
+
+			return errmsg_set(err, "wiring map '%s' to CPU %d: %s", bpf_map__name(c->map),
+					  cpu, strerror(-err));
 		}
 	}
 	return 0;
@@ -140,8 +138,7 @@ static int wire_ringbuf(struct user_objs *u, struct uobj_chan *c)
 		err = ring_buffer__add(u->rb, fd, on_ringbuf, c);
 	}
 	if (err)
-		fprintf(stderr, "bpfrec record: reading ring buffer '%s': %s\n",
-			bpf_map__name(c->map), strerror(-err));
+		errmsg_set(err, "reading ring buffer '%s': %s", bpf_map__name(c->map), strerror(-err));
 	return err;
 }
 

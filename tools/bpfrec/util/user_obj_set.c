@@ -15,6 +15,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "util/debug.h"
 #include "util/user_obj.h"
 
 struct found {
@@ -132,15 +133,13 @@ static int parse_int(const struct found *f, const char *name, const char *val, v
 	return 0;
 bad:
 	if (is_bool)
-		fprintf(stderr, "bpfrec record: --set %s=%s: '%s' is a bool: true, false, 1 or 0\n",
-			name, val, name);
-	else if (is_signed)
-		fprintf(stderr, "bpfrec record: --set %s=%s: '%s' is a %u-byte signed integer (%lld..%lld)\n",
-			name, val, name, f->size, -smax - 1, smax);
-	else
-		fprintf(stderr, "bpfrec record: --set %s=%s: '%s' is a %u-byte unsigned integer (0..%llu)\n",
-			name, val, name, f->size, max);
-	return -EINVAL;
+		return errmsg_set(-EINVAL, "--set %s=%s: '%s' is a bool: true, false, 1 or 0",
+				  name, val, name);
+	if (is_signed)
+		return errmsg_set(-EINVAL, "--set %s=%s: '%s' is a %u-byte signed integer (%lld..%lld)",
+				  name, val, name, f->size, -smax - 1, smax);
+	return errmsg_set(-EINVAL, "--set %s=%s: '%s' is a %u-byte unsigned integer (0..%llu)",
+			  name, val, name, f->size, max);
 }
 
 static int parse_enum(const struct found *f, const struct btf_type *t, const char *name,
@@ -164,11 +163,9 @@ static int parse_chars(const struct found *f, const char *name, const char *val,
 {
 	size_t len = strlen(val);
 
-	if (len >= f->size) {
-		fprintf(stderr, "bpfrec record: --set %s=%s: '%s' holds at most %u characters\n",
-			name, val, name, f->size - 1);
-		return -EINVAL;
-	}
+	if (len >= f->size)
+		return errmsg_set(-EINVAL, "--set %s=%s: '%s' holds at most %u characters",
+				  name, val, name, f->size - 1);
 	memset(dst, 0, f->size);
 	memcpy(dst, val, len);
 	return 0;
@@ -182,18 +179,14 @@ static int write_value(const struct found *f, const char *name, const char *val)
 	__u8 enc;
 
 	/* sizes from the object's BTF: no sum that can wrap */
-	if (!data || f->offset > size || f->size > size - f->offset) {
-		fprintf(stderr, "bpfrec record: --set %s: section %s cannot be written before load\n",
-			name, f->sec);
-		return -EINVAL;
-	}
+	if (!data || f->offset > size || f->size > size - f->offset)
+		return errmsg_set(-EINVAL, "--set %s: section %s cannot be written before load",
+				  name, f->sec);
 	data += f->offset;
 	/* a number is parsed into 8 bytes: the variable is one of them */
-	if ((btf_is_int(t) || btf_is_enum(t)) && (f->size > 8 || t->size != f->size)) {
-		fprintf(stderr, "bpfrec record: --set %s: '%s' is a %u-byte integer: only integers of 1 to 8 bytes can be set\n",
-			name, name, f->size);
-		return -EINVAL;
-	}
+	if ((btf_is_int(t) || btf_is_enum(t)) && (f->size > 8 || t->size != f->size))
+		return errmsg_set(-EINVAL, "--set %s: '%s' is a %u-byte integer: only integers of 1 to 8 bytes can be set",
+				  name, name, f->size);
 	if (btf_is_int(t)) {
 		enc = btf_int_encoding(t);
 		return parse_int(f, name, val, data, enc & BTF_INT_SIGNED, enc & BTF_INT_BOOL);
@@ -207,9 +200,8 @@ static int write_value(const struct found *f, const char *name, const char *val)
 		if (elem && btf_is_int(elem) && elem->size == 1)
 			return parse_chars(f, name, val, data);
 	}
-	fprintf(stderr, "bpfrec record: --set %s: only integers, bools, enums and char arrays can be set\n",
-		name);
-	return -EINVAL;
+	return errmsg_set(-EINVAL, "--set %s: only integers, bools, enums and char arrays can be set",
+			  name);
 }
 
 int uobj_apply_sets(struct user_objs *u)
@@ -224,21 +216,17 @@ int uobj_apply_sets(struct user_objs *u)
 		for (j = 0; j < u->nr; j++) {
 			if (!find_var(u->objs[j], s->name, &f))
 				continue;
-			if (!strncmp(f.sec, ".rodata", 7) && !f.is_volatile) {
-				fprintf(stderr, "bpfrec record: --set %s: '%s' is const but not volatile: the compiler folded it into the code, declare it 'const volatile'\n",
-					s->name, s->name);
-				return -EINVAL;
-			}
+			if (!strncmp(f.sec, ".rodata", 7) && !f.is_volatile)
+				return errmsg_set(-EINVAL, "--set %s: '%s' is const but not volatile: the compiler folded it into the code, declare it 'const volatile'",
+						  s->name, s->name);
 			err = write_value(&f, s->name, s->value);
 			if (err)
 				return err;
 			s->used = true;
 		}
-		if (!s->used) {
-			fprintf(stderr, "bpfrec record: --set %s: no global variable '%s' in .rodata, .data or .bss of the objects\n",
-				s->name, s->name);
-			return -ENOENT;
-		}
+		if (!s->used)
+			return errmsg_set(-ENOENT, "--set %s: no global variable '%s' in .rodata, .data or .bss of the objects",
+					  s->name, s->name);
 	}
 	return 0;
 }

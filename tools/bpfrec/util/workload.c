@@ -12,37 +12,37 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "util/debug.h"
 #include "util/workload.h"
 
-int workload_prepare(struct workload *w, const char *cmd, char **argv)
+int workload_prepare(struct workload *w, char **argv)
 {
-	int go[2], ex[2];
+	int go[2], ex[2], err;
 	char c;
 
 	w->exec_fd = -1;
 	if (pipe2(go, O_CLOEXEC)) {
-		fprintf(stderr, "bpfrec %s: pipe: %s\n", cmd, strerror(errno));
-		return -errno;
+		err = -errno;
+		return errmsg_set(err, "pipe: %s", strerror(-err));
 	}
 	/* the exec's errno, or EOF when the exec closed it: run or not */
 	if (pipe2(ex, O_CLOEXEC)) {
-		fprintf(stderr, "bpfrec %s: pipe: %s\n", cmd, strerror(errno));
+		err = -errno;
 		close(go[0]);
 		close(go[1]);
-		return -errno;
+		return errmsg_set(err, "pipe: %s", strerror(-err));
 	}
 	w->pid = fork();
 	if (w->pid < 0) {
-		fprintf(stderr, "bpfrec %s: fork: %s\n", cmd, strerror(errno));
+		err = -errno;
 		close(go[0]);
 		close(go[1]);
 		close(ex[0]);
 		close(ex[1]);
-		return -errno;
+		return errmsg_set(err, "fork: %s", strerror(-err));
 	}
 	if (w->pid == 0) {
 		sigset_t none;
-		int err;
 
 		/* the recorder blocks these for its signalfd; the workload must not */
 		sigemptyset(&none);
@@ -54,8 +54,8 @@ int workload_prepare(struct workload *w, const char *cmd, char **argv)
 			_exit(127);
 		execvp(argv[0], argv);
 		err = errno;
-		fprintf(stderr, "bpfrec %s: cannot run %s: %s\n", cmd, argv[0],
-			strerror(err));
+		/* the child's own line: the recorder learns only the errno */
+		pr_warning("cannot run %s: %s\n", argv[0], strerror(err));
 		if (write(ex[1], &err, sizeof(err)) != sizeof(err))
 			_exit(127);
 		_exit(127);

@@ -15,8 +15,8 @@ struct workload {
 	int stops;		/* stop requests so far */
 };
 
-/* Fork @argv, held before its exec; @cmd ("record", "stat") says who in messages. */
-int workload_prepare(struct workload *w, const char *cmd, char **argv);
+/* Fork @argv, held before its exec. */
+int workload_prepare(struct workload *w, char **argv);
 int workload_start(struct workload *w);
 /*
  * After workload_start(): wait for the exec, 0 once it ran, or its

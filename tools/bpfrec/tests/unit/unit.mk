@@ -60,7 +60,8 @@ UNIT_test_output := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_de
 		    util/printable.c util/sample_view.c util/bpf_images.c util/trace_fields.c builtin-script.c \
 		    input_option.c cmd_args.c util/debug.c util/fit.c util/ksyms.c \
 		    $(USER_SYMS_SRCS)
-UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf.c util/file_read.c
+UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf.c util/file_read.c \
+		    util/debug.c
 UNIT_test_kallsyms := $(PERF_DATA_SRCS) util/kallsyms_copy.c util/file_read.c
 UNIT_test_profile := $(PERF_DATA_SRCS) util/timeline.c util/json.c $(PROFILE_SRCS)
 UNIT_test_script_samples := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
