@@ -24,14 +24,9 @@
 /* who created the kernel's own BTF */
 #define KERNEL_CREATOR		"(kernel)"
 
-enum kind { K_PROG = PD_PROG, K_MAP = PD_MAP, K_LINK = PD_LINK, K_BTF = PD_BTF,
-	    NR_KINDS = PD_NR_KINDS };
-
-static const char *const kind_names[NR_KINDS] = { "prog", "map", "link", "btf" };
-
 /* One lifetime of one object id: creation and destruction, as seen. */
 struct obj {
-	enum kind kind;
+	enum pd_kind kind;
 	__u32 id;
 	bool created;			/* creation record seen */
 	bool destroyed;
@@ -55,7 +50,7 @@ struct collection {
 	struct hashmap link_changes;	/* link type << 1 | updated -> LINK_DETACH/UPDATE records */
 	__u64 lost, first, last;	/* LOST total, times of the records */
 	size_t nr_lost, nr_records;
-	bool recorded[NR_KINDS];	/* a record of the kind was seen */
+	bool recorded[PD_NR_KINDS];	/* a record of the kind was seen */
 };
 
 /*
@@ -63,7 +58,7 @@ struct collection {
  * BTF when the recorder's kernel had bpf_obj_event, or a record says so.
  * The others are not recorded: no row of zeros stands for them.
  */
-static bool recorded[NR_KINDS];
+static bool recorded[PD_NR_KINDS];
 static int width;		/* of the output (util/fit.h); 0: no limit */
 
 static const char report_doc[] =
@@ -172,7 +167,7 @@ static void describe(struct obj *o, const struct timeline *tl,
 	__u32 flags = e->bpf.described ? 0 : PD_F_UNRESOLVED;
 
 	switch (o->kind) {
-	case K_PROG: {
+	case PD_PROG: {
 		const struct pd_prog *p = pd_reader_prog(rd, o->id);
 
 		if (p) {
@@ -184,7 +179,7 @@ static void describe(struct obj *o, const struct timeline *tl,
 		}
 		break;
 	}
-	case K_MAP: {
+	case PD_MAP: {
 		const struct pd_map *m = pd_reader_map(rd, o->id);
 		__u32 t = m ? m->type : e->bpf.flags;
 
@@ -198,7 +193,7 @@ static void describe(struct obj *o, const struct timeline *tl,
 		set_type(o, libbpf_bpf_map_type_str(t), "map", t);
 		break;
 	}
-	case K_LINK: {
+	case PD_LINK: {
 		const struct pd_link *l = pd_reader_link(rd, o->id);
 		__u32 t = l ? l->type : e->bpf.flags;
 
@@ -231,7 +226,7 @@ static void describe(struct obj *o, const struct timeline *tl,
 	o->unresolved = flags & PD_F_UNRESOLVED;
 	o->synthesised = flags & PD_F_SYNTHESISED;
 	o->self = flags & PD_F_SELF;
-	if (o->unresolved && o->kind == K_PROG)
+	if (o->unresolved && o->kind == PD_PROG)
 		snprintf(o->type, sizeof(o->type), "unresolved");
 	/* the event's comm lives until the next one: the obj keeps a copy */
 	if (o->self) {
@@ -243,7 +238,7 @@ static void describe(struct obj *o, const struct timeline *tl,
 	} else if (origin && origin->pid && (!e->has_sample || e->sample.pid != origin->pid)) {
 		o->pid = origin->pid;
 		o->comm = strdup("");
-	} else if (o->kind == K_BTF && e->bpf.flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL &&
+	} else if (o->kind == PD_BTF && e->bpf.flags & PERF_BPF_EVENT_FLAG_BTF_KERNEL &&
 		   (!e->has_sample || !e->sample.pid)) {
 		/* vmlinux's, a module's loaded before: no task made them */
 		o->comm = strdup(KERNEL_CREATOR);
@@ -300,7 +295,7 @@ static int add_change(struct collection *c, const struct timeline *tl,
 	*latest = c->nr;
 	o = &c->objs[c->nr++];
 	memset(o, 0, sizeof(*o));
-	o->kind = (enum kind)kind;
+	o->kind = (enum pd_kind)kind;
 	o->id = e->bpf.id;
 	o->seq = tl->nr;
 	if (create) {
@@ -353,7 +348,7 @@ static void collection_free(struct collection *c)
 }
 
 struct type_count {
-	enum kind kind;
+	enum pd_kind kind;
 	const char *type;
 	size_t created, destroyed, alive, synthesised, unresolved;
 };
@@ -373,16 +368,16 @@ static bool alive(const struct obj *o)
 }
 
 /* What is left out of the tables of the user's objects. */
-static void self_line(const char *what, const size_t cnt[NR_KINDS])
+static void self_line(const char *what, const size_t cnt[PD_NR_KINDS])
 {
 	int k, n = 0;
 
-	if (!cnt[K_PROG] && !cnt[K_MAP] && !cnt[K_LINK] && !cnt[K_BTF])
+	if (!cnt[PD_PROG] && !cnt[PD_MAP] && !cnt[PD_LINK] && !cnt[PD_BTF])
 		return;
 	printf("  %s %s:", TL_SELF_NAME, what);
-	for (k = 0; k < NR_KINDS; k++)
+	for (k = 0; k < PD_NR_KINDS; k++)
 		if (recorded[k])
-			printf("%s %zu %s", n++ ? "," : "", cnt[k], kind_names[k]);
+			printf("%s %zu %s", n++ ? "," : "", cnt[k], pd_kind_name(k));
 	putchar('\n');
 }
 
@@ -391,9 +386,9 @@ static void not_recorded_line(void)
 {
 	int k, n = 0;
 
-	for (k = 0; k < NR_KINDS; k++)
+	for (k = 0; k < PD_NR_KINDS; k++)
 		if (!recorded[k])
-			printf("%s%s", n++ ? ", " : "  not recorded: ", kind_names[k]);
+			printf("%s%s", n++ ? ", " : "  not recorded: ", pd_kind_name(k));
 	if (n)
 		printf(" (the kernel of the recording has no records of them: bpf_obj_event)\n");
 }
@@ -401,7 +396,7 @@ static void not_recorded_line(void)
 /* The recorder's own objects are counted apart, in a line of their own. */
 static void by_type(struct obj **v, size_t n)
 {
-	size_t i = 0, j, self[NR_KINDS] = { 0 };
+	size_t i = 0, j, self[PD_NR_KINDS] = { 0 };
 
 	qsort(v, n, sizeof(*v), type_cmp);
 	printf("\nObjects by kind and type:\n");
@@ -425,7 +420,7 @@ static void by_type(struct obj **v, size_t n)
 		}
 		if (nr)
 			printf("  %-5s %-24s %8zu %10zu %6zu %12zu %11zu\n",
-			       kind_names[c.kind], c.type, c.created,
+			       pd_kind_name(c.kind), c.type, c.created,
 			       c.destroyed, c.alive, c.synthesised, c.unresolved);
 		i = j;
 	}
@@ -447,7 +442,7 @@ static int proc_cmp(const void *a, const void *b)
 /* One creating process: its first object, and how many of each kind. */
 struct loader {
 	const struct obj *o;
-	size_t cnt[NR_KINDS], total;
+	size_t cnt[PD_NR_KINDS], total;
 };
 
 static int loader_cmp(const void *a, const void *b)
@@ -465,7 +460,7 @@ static void loader_line(const char *pid, const char *comm, const size_t *cnt)
 	int k;
 
 	printf("  %8s %-16s", pid, printable(comm, text, sizeof(text)));
-	for (k = 0; k < NR_KINDS; k++)
+	for (k = 0; k < PD_NR_KINDS; k++)
 		if (recorded[k])
 			printf(" %7zu", cnt[k]);
 	putchar('\n');
@@ -478,7 +473,7 @@ static void loader_line(const char *pid, const char *comm, const size_t *cnt)
 static int by_process(struct obj **v, size_t n)
 {
 	struct loader *l = calloc(n ? n : 1, sizeof(*l));
-	size_t i = 0, j, k, nr = 0, rest[NR_KINDS] = {};
+	size_t i = 0, j, k, nr = 0, rest[PD_NR_KINDS] = {};
 	char pid[16], others[32];
 
 	if (!l)
@@ -493,7 +488,7 @@ static int by_process(struct obj **v, size_t n)
 	qsort(l, nr, sizeof(*l), loader_cmp);
 	printf("\nObjects by creating process:\n");
 	printf("  %8s %-16s", "PID", "COMM");
-	for (k = 0; k < NR_KINDS; k++)
+	for (k = 0; k < PD_NR_KINDS; k++)
 		if (recorded[k])
 			printf(" %7s", (const char *[]){ "PROGS", "MAPS", "LINKS", "BTF" }[k]);
 	putchar('\n');
@@ -507,7 +502,7 @@ static int by_process(struct obj **v, size_t n)
 			loader_line("-", o->comm ? o->comm : "(unknown)", l[i].cnt);
 	}
 	for (; i < nr; i++)
-		for (k = 0; k < NR_KINDS; k++)
+		for (k = 0; k < PD_NR_KINDS; k++)
 			rest[k] += l[i].cnt[k];
 	if (nr > MAX_LOADERS_LISTED) {
 		snprintf(others, sizeof(others), "(%zu others)", nr - MAX_LOADERS_LISTED);
@@ -557,14 +552,14 @@ static int lifetimes(struct obj *objs, size_t n)
 	printf("\nLifetimes (created and destroyed during the recording):\n");
 	printf("  %-5s %8s %12s %12s %12s\n", "KIND", "COUNT", "MIN", "MEDIAN",
 	       "MAX");
-	for (k = 0; k < NR_KINDS; k++) {
+	for (k = 0; k < PD_NR_KINDS; k++) {
 		if (!recorded[k])
 			continue;
 		for (i = m = 0; i < n; i++) {
-			if (objs[i].kind == (enum kind)k && lived(&objs[i]))
+			if (objs[i].kind == (enum pd_kind)k && lived(&objs[i]))
 				d[m++] = objs[i].t_destroy - objs[i].t_create;
 		}
-		lifetime_line("  %-5s", kind_names[k], d, m);
+		lifetime_line("  %-5s", pd_kind_name(k), d, m);
 	}
 	free(d);
 	return 0;
@@ -610,7 +605,7 @@ static int map_lifetimes(struct obj *objs, size_t n)
 	if (!v || !g || !d)
 		goto out;
 	for (i = 0; i < n; i++)
-		if (objs[i].kind == K_MAP && !objs[i].self && lived(&objs[i]))
+		if (objs[i].kind == PD_MAP && !objs[i].self && lived(&objs[i]))
 			v[nr++] = &objs[i];
 	err = 0;
 	if (!nr)
@@ -734,7 +729,7 @@ static int name_width(const struct obj *objs, size_t n)
 /* The user's survivors, listed; the recorder's own, counted apart. */
 static void survivors(struct obj *objs, size_t n)
 {
-	size_t i, nr = 0, listed = 0, self[NR_KINDS] = { 0 };
+	size_t i, nr = 0, listed = 0, self[PD_NR_KINDS] = { 0 };
 	char name[TL_NAME_LEN], cut[TL_NAME_LEN], comm[64], pid[16];
 	int nw;
 
@@ -756,7 +751,7 @@ static void survivors(struct obj *objs, size_t n)
 		if (o->self || !alive(o))
 			continue;
 		snprintf(pid, sizeof(pid), o->pid ? "%u" : "-", o->pid);
-		printf("  %-5s %8u %-*s %-24s %s %s%s\n", kind_names[o->kind], o->id, nw,
+		printf("  %-5s %8u %-*s %-24s %s %s%s\n", pd_kind_name(o->kind), o->id, nw,
 		       fit_cut(printable(obj_name(o), name, sizeof(name)), nw, cut, sizeof(cut)),
 		       o->type, pid, printable(o->comm ? o->comm : "-", comm, sizeof(comm)),
 		       o->synthesised ? " (existed at start)" : "");
@@ -880,8 +875,8 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	cap = pd_reader_capture(tl.reader);
-	for (k = 0; k < NR_KINDS; k++)
-		recorded[k] = k == K_PROG || c.recorded[k] ||
+	for (k = 0; k < PD_NR_KINDS; k++)
+		recorded[k] = k == PD_PROG || c.recorded[k] ||
 			      (cap && cap->flags & PD_CAP_BPF_OBJ_EVENT);
 	only_comms(&c, &args.profile);
 	for (i = 0; i < c.nr; i++)

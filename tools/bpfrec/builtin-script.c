@@ -23,15 +23,18 @@
 #include "util/timeline.h"
 #include "util/user_syms.h"
 
-/* What a record is about, for --kinds. */
-enum kind {
-	K_PROG = PD_PROG, K_MAP = PD_MAP, K_LINK = PD_LINK, K_BTF = PD_BTF,
-	K_KSYMBOL = PD_NR_KINDS, K_LOST, K_OUTPUT, K_NR
-};
+/*
+ * What a row is about, for --kinds: a BPF object of a kind (enum
+ * pd_kind), or one of the other records, numbered after the kinds.
+ */
+enum { K_KSYMBOL = PD_NR_KINDS, K_LOST, K_OUTPUT, K_NR };
 
-static const char *const kind_names[K_NR] = {
-	"prog", "map", "link", "btf", "ksymbol", "lost", "output",
-};
+static const char *kind_name(int k)
+{
+	static const char *const others[K_NR - PD_NR_KINDS] = { "ksymbol", "lost", "output" };
+
+	return k < PD_NR_KINDS ? pd_kind_name(k) : others[k - PD_NR_KINDS];
+}
 
 #define MAX_FILTER	16
 #define DEFAULT_WIDTH	160
@@ -67,7 +70,7 @@ struct script_args {
 	int nr_decode;
 	bool json;
 	bool ksymbol;			/* programs' images too */
-	unsigned int kinds;		/* 1 << enum kind; 0: all */
+	unsigned int kinds;		/* 1 << enum pd_kind or K_*; 0: all */
 	__u32 pids[MAX_FILTER];
 	int nr_pids;
 	char comms[MAX_FILTER][64];
@@ -172,7 +175,7 @@ static error_t parse_kinds(struct argp_state *state, struct script_args *a, cons
 	int k;
 
 	while (next_item(&arg, tok, sizeof(tok))) {
-		for (k = 0; k < K_NR && strcmp(tok, kind_names[k]); k++)
+		for (k = 0; k < K_NR && strcmp(tok, kind_name(k)); k++)
 			;
 		if (k == K_NR)
 			return cmd_usage_error(state, "unknown kind '%s': prog, map, link, btf, ksymbol, lost or output", tok);

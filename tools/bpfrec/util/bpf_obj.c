@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The BPF object model's own operations: deep copies and release, and
- * the id order script and report look facts up in.
+ * The BPF object model's own operations: the kinds' names, deep copies
+ * and release, and the id order script and report look facts up in.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/bpf_obj.h"
+
+const char *pd_kind_name(enum pd_kind kind)
+{
+	static const char *const names[PD_NR_KINDS] = {
+		[PD_PROG] = "prog", [PD_MAP] = "map", [PD_LINK] = "link", [PD_BTF] = "btf",
+	};
+
+	return (unsigned int)kind < PD_NR_KINDS ? names[kind] : "?";
+}
 
 /* Duplicate @n elements of @size bytes; NULL source or n == 0 gives NULL. */
 static int dup_array(void *dstp, const void *src, size_t n, size_t size)

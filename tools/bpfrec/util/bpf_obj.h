@@ -16,6 +16,15 @@
 #include <linux/types.h>
 #include <linux/bpf.h>
 
+/*
+ * The kinds of BPF objects, the one enum of every layer: records, facts,
+ * the file's features, script's and report's rows.
+ */
+enum pd_kind { PD_PROG, PD_MAP, PD_LINK, PD_BTF, PD_NR_KINDS };
+
+/* "prog", "map", "link", "btf": a kind as script --kinds and report name it. */
+const char *pd_kind_name(enum pd_kind kind);
+
 #define PD_COMM_LEN		16
 #define PD_NAME_LEN		16	/* BPF_OBJ_NAME_LEN */
 #define PD_BTF_NAME_LEN		64

@@ -457,13 +457,13 @@ static void object_mark_self(struct bpf_object *obj, struct facts *f, const stru
 
 	bpf_object__for_each_program(p, obj)
 		if (obj_info(bpf_program__fd(p), &prog, sizeof(prog)))
-			facts_mark_self(f, FACT_PROG, prog.id, self);
+			facts_mark_self(f, PD_PROG, prog.id, self);
 	bpf_object__for_each_map(m, obj)
 		if (obj_info(bpf_map__fd(m), &map, sizeof(map)))
-			facts_mark_self(f, FACT_MAP, map.id, self);
+			facts_mark_self(f, PD_MAP, map.id, self);
 	obj_btf = bpf_object__btf(obj);
 	if (obj_btf && obj_info(btf__fd(obj_btf), &btf, sizeof(btf)))
-		facts_mark_self(f, FACT_BTF, btf.id, self);
+		facts_mark_self(f, PD_BTF, btf.id, self);
 }
 
 static void link_mark_self(struct bpf_link *l, struct facts *f, const struct pd_origin *self)
@@ -471,7 +471,7 @@ static void link_mark_self(struct bpf_link *l, struct facts *f, const struct pd_
 	struct bpf_link_info link;
 
 	if (l && obj_info(bpf_link__fd(l), &link, sizeof(link)))
-		facts_mark_self(f, FACT_LINK, link.id, self);
+		facts_mark_self(f, PD_LINK, link.id, self);
 }
 
 /*

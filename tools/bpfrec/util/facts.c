@@ -40,10 +40,6 @@ struct facts {
 	struct pd_writer *w;	/* where they are written; NULL until set */
 };
 
-static const enum pd_kind pd_kinds[] = {
-	[FACT_PROG] = PD_PROG, [FACT_MAP] = PD_MAP, [FACT_LINK] = PD_LINK, [FACT_BTF] = PD_BTF,
-};
-
 
 static __u32 *flags_of(struct live *o)
 {
@@ -144,25 +140,25 @@ void facts_want_btf(struct facts *f, __u32 id)
 		resolve_btf(id, b, true);
 }
 
-void facts_mark_self(struct facts *f, enum fact_kind kind, __u32 id,
+void facts_mark_self(struct facts *f, enum pd_kind kind, __u32 id,
 		     const struct pd_origin *origin)
 {
-	struct live *o = get(f, pd_kinds[kind], id, false, NULL);
+	struct live *o = get(f, kind, id, false, NULL);
 
 	if (!o)
 		return;
 	*flags_of(o) |= PD_F_SELF;
 	switch (kind) {
-	case FACT_PROG:
+	case PD_PROG:
 		o->u.prog.origin = *origin;
 		break;
-	case FACT_MAP:
+	case PD_MAP:
 		o->u.map.origin = *origin;
 		break;
-	case FACT_LINK:
+	case PD_LINK:
 		o->u.link.origin = *origin;
 		break;
-	case FACT_BTF:
+	default:
 		o->u.btf.origin = *origin;
 		break;
 	}
@@ -201,30 +197,30 @@ static int write_one(struct facts *f, enum pd_kind kind, __u64 *pos)
 	return err == -E2BIG ? 0 : err;
 }
 
-int facts_write_now(struct facts *f, enum fact_kind kind, __u32 id)
+int facts_write_now(struct facts *f, enum pd_kind kind, __u32 id)
 {
-	__u64 *pos = hashmap_find(&f->k[pd_kinds[kind]].live, id);
+	__u64 *pos = hashmap_find(&f->k[kind].live, id);
 	struct live *o = pos && *pos ? (struct live *)(uintptr_t)*pos : NULL;
 
 	if (!f->w || !o || !(*flags_of(o) & (PD_F_KNOWN | PD_F_UNRESOLVED)))
 		return 0;
-	return write_one(f, pd_kinds[kind], pos);
+	return write_one(f, kind, pos);
 }
 
-void facts_give_up(struct facts *f, enum fact_kind kind, __u32 id)
+void facts_give_up(struct facts *f, enum pd_kind kind, __u32 id)
 {
-	__u64 *pos = hashmap_find(&f->k[pd_kinds[kind]].live, id);
+	__u64 *pos = hashmap_find(&f->k[kind].live, id);
 	struct live *o = pos && *pos ? (struct live *)(uintptr_t)*pos : NULL;
 
 	if (o && !(*flags_of(o) & PD_F_KNOWN))
 		*flags_of(o) |= PD_F_UNRESOLVED;
 }
 
-bool facts_written(const struct facts *f, enum fact_kind kind, __u32 id)
+bool facts_written(const struct facts *f, enum pd_kind kind, __u32 id)
 {
-	const __u64 *pos = hashmap_find(&f->k[pd_kinds[kind]].live, id);
+	const __u64 *pos = hashmap_find(&f->k[kind].live, id);
 
-	return !(pos && *pos) && f->w && pd_writer_has_fact(f->w, pd_kinds[kind], id);
+	return !(pos && *pos) && f->w && pd_writer_has_fact(f->w, kind, id);
 }
 
 /* Every live entry with facts to give, or every one when @all. */

@@ -32,13 +32,11 @@ struct pd_btf *facts_btf(struct facts *f, __u32 id, bool *created);
 /* Resolve BTF @id with its raw data unless known already. */
 void facts_want_btf(struct facts *f, __u32 id);
 
-enum fact_kind { FACT_PROG, FACT_MAP, FACT_LINK, FACT_BTF };
-
 /*
  * Mark the known object @id the recorder's own (PD_F_SELF), created by
  * @origin; an id without facts stays unknown.
  */
-void facts_mark_self(struct facts *f, enum fact_kind kind, __u32 id,
+void facts_mark_self(struct facts *f, enum pd_kind kind, __u32 id,
 		     const struct pd_origin *origin);
 struct facts_stats {
 	size_t objects, unresolved;		/* of every kind */
@@ -52,11 +50,11 @@ struct facts_stats {
  * unresolved): before the record that announces it, so that no record
  * reaches the file without its facts.
  */
-int facts_write_now(struct facts *f, enum fact_kind kind, __u32 id);
+int facts_write_now(struct facts *f, enum pd_kind kind, __u32 id);
 /* No source will resolve @id: it is written unresolved. */
-void facts_give_up(struct facts *f, enum fact_kind kind, __u32 id);
+void facts_give_up(struct facts *f, enum pd_kind kind, __u32 id);
 /* The facts of @id are written, and nothing holds them. */
-bool facts_written(const struct facts *f, enum fact_kind kind, __u32 id);
+bool facts_written(const struct facts *f, enum pd_kind kind, __u32 id);
 /* Write and release every object whose facts are known: after each drain. */
 int facts_flush(struct facts *f);
 /* Objects held in memory: not written yet, or read back. */

@@ -176,7 +176,7 @@ static int on_map(struct sink *k, const struct cap_map *c)
 	struct pd_map *m;
 
 	/* a later fd of a map whose facts are written: nothing new */
-	if (!want && facts_written(k->facts, FACT_MAP, c->hdr.id))
+	if (!want && facts_written(k->facts, PD_MAP, c->hdr.id))
 		return 0;
 	m = facts_map(k->facts, c->hdr.id, NULL);
 	if (!m)
@@ -305,19 +305,11 @@ struct lost_body {
 
 
 /* The kind of object a BPF_EVENT type is about. */
-static bool kind_of(__u16 type, enum fact_kind *kind)
+static bool kind_of(__u16 type, enum pd_kind *kind)
 {
-	static const enum fact_kind fact_kinds[] = {
-		[PD_PROG] = FACT_PROG, [PD_MAP] = FACT_MAP, [PD_LINK] = FACT_LINK,
-		[PD_BTF] = FACT_BTF,
-	};
 	enum pd_bpf_change change;
-	enum pd_kind k;
 
-	if (!pd_bpf_event_kind(type, &k, &change))
-		return false;
-	*kind = fact_kinds[k];
-	return true;
+	return pd_bpf_event_kind(type, kind, &change);
 }
 
 /* A described object created by the task of @s, as far as the record tells. */
@@ -444,7 +436,7 @@ static int hold(struct sink *k, const struct pd_bpf_event *e, const struct perf_
 static int release_held(struct sink *k, const struct sink_held *h)
 {
 	const struct perf_event_header *hdr = (const void *)h->raw;
-	enum fact_kind kind;
+	enum pd_kind kind;
 	int err = 0;
 
 	resolve_announced(k, &h->e, NULL, true);
@@ -539,7 +531,7 @@ int sink_finish(struct sink *k)
 static int on_bpf_event(struct sink *k, const struct perf_event_header *hdr,
 			const struct pd_bpf_event *bpf, const struct pd_sample *s)
 {
-	enum fact_kind kind;
+	enum pd_kind kind;
 	int err;
 
 	err = names_seen(&k->names, s);

@@ -75,7 +75,7 @@ static int synth_prog(struct synth_ctx *s, __u32 id)
 		facts_want_btf(s->facts, p->btf_id);
 	memcpy(tag, p->tag, sizeof(tag));
 	/* the facts first, so that no record is in the file without them */
-	err = facts_write_now(s->facts, FACT_PROG, id);
+	err = facts_write_now(s->facts, PD_PROG, id);
 	if (err)
 		return err;
 	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_PROG_LOAD, 0, id, tag, &s->sample);
@@ -99,7 +99,7 @@ static int synth_map(struct synth_ctx *s, __u32 id)
 	if (!s->obj_events)
 		return 0;
 	map_to_desc(m, PERF_BPF_EVENT_MAP_CREATE, &e);
-	err = facts_write_now(s->facts, FACT_MAP, id);
+	err = facts_write_now(s->facts, PD_MAP, id);
 	if (err)
 		return err;
 	return pd_write_bpf_object(s->w, &e, &s->sample);
@@ -123,7 +123,7 @@ static int synth_link(struct synth_ctx *s, __u32 id)
 	if (!s->obj_events)
 		return 0;
 	link_to_desc(l, PERF_BPF_EVENT_LINK_ATTACH, &e);
-	err = facts_write_now(s->facts, FACT_LINK, id);
+	err = facts_write_now(s->facts, PD_LINK, id);
 	if (err)
 		return err;
 	return pd_write_bpf_object(s->w, &e, &s->sample);
@@ -150,7 +150,7 @@ static int synth_btf(struct synth_ctx *s, __u32 id)
 	if (!s->obj_events)
 		return 0;
 	btf_to_desc(b, PERF_BPF_EVENT_BTF_LOAD, &e);
-	err = facts_write_now(s->facts, FACT_BTF, id);
+	err = facts_write_now(s->facts, PD_BTF, id);
 	if (err)
 		return err;
 	return pd_write_bpf_object(s->w, &e, &s->sample);

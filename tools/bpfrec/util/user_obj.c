@@ -545,22 +545,22 @@ int user_objs_load(struct user_objs *u, struct pd_writer *w)
 
 /* ---- the end ------------------------------------------------------------- */
 
-static void mark(struct facts *f, enum fact_kind kind, const __u32 *ids, size_t nr)
+static void mark(struct facts *f, enum pd_kind kind, const __u32 *ids, size_t nr)
 {
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
 		switch (kind) {
-		case FACT_PROG:
+		case PD_PROG:
 			facts_prog(f, ids[i], NULL)->flags |= PD_F_OBJECT;
 			break;
-		case FACT_MAP:
+		case PD_MAP:
 			facts_map(f, ids[i], NULL)->flags |= PD_F_OBJECT;
 			break;
-		case FACT_LINK:
+		case PD_LINK:
 			facts_link(f, ids[i], NULL)->flags |= PD_F_OBJECT;
 			break;
-		case FACT_BTF:
+		default:
 			facts_btf(f, ids[i], NULL)->flags |= PD_F_OBJECT;
 			break;
 		}
@@ -612,10 +612,10 @@ void user_objs_mark(struct user_objs *u, struct facts *f)
 			*l = d->link_facts[i];
 		}
 	}
-	mark(f, FACT_PROG, d->progs, d->nr_progs);
-	mark(f, FACT_MAP, d->maps, d->nr_maps);
-	mark(f, FACT_LINK, d->links, d->nr_links);
-	mark(f, FACT_BTF, d->btfs, d->nr_btfs);
+	mark(f, PD_PROG, d->progs, d->nr_progs);
+	mark(f, PD_MAP, d->maps, d->nr_maps);
+	mark(f, PD_LINK, d->links, d->nr_links);
+	mark(f, PD_BTF, d->btfs, d->nr_btfs);
 }
 
 static bool any_left(const struct uobj_ids *d)

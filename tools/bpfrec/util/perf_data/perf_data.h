@@ -87,8 +87,6 @@ bool pd_attr_bpf_obj_event(const struct perf_event_attr *attr);
 /* "PROG_LOAD", "MAP_CREATE", ...; NULL for an unknown type. */
 const char *pd_bpf_event_name(__u16 type);
 
-enum pd_kind { PD_PROG, PD_MAP, PD_LINK, PD_BTF, PD_NR_KINDS };
-
 /* What a BPF_EVENT record says happened to its object. */
 enum pd_bpf_change {
 	PD_BPF_CREATE,			/* PROG_LOAD, MAP_CREATE, LINK_ATTACH, BTF_LOAD */
