@@ -801,14 +801,6 @@ static bool context_marker(__u64 ip)
 	return ip >= (__u64)-4095;
 }
 
-/* The file name of @path, as perf shows a user frame's. */
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 /*
  * Frame @i of @s's stack: its symbol and offset (NULL when unknown) and,
  * for a user frame, its file.  Context markers (PERF_CONTEXT_*) give
@@ -859,11 +851,11 @@ static void print_callchain(const struct row *r)
 		addr = s->callchain[i];
 		if (sym && dso)
 			printf("\t%16llx %s+0x%llx (%s)\n", addr, sym, (unsigned long long)off,
-			       base_name(dso));
+			       user_syms_base_name(dso));
 		else if (sym)
 			printf("\t%16llx %s+0x%llx\n", addr, sym, (unsigned long long)off);
 		else if (dso)
-			printf("\t%16llx [%s]\n", addr, base_name(dso));
+			printf("\t%16llx [%s]\n", addr, user_syms_base_name(dso));
 		else
 			printf("\t%16llx [%s]\n", addr,
 			       where_names[sample_view_where(&view, s->callchain[i])]);

@@ -84,7 +84,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return cmd_usage_error(state, "-n wants a count of refreshes, not '%s'", arg);
 		break;
 	case OPT_SORT:
-		if (top_parse_sort(arg, &o->v.sort))
+		if (sp_parse_sort(arg, &o->v.sort))
 			return cmd_usage_error(state, "unknown sort key '%s': time, runs, avg, id or name",
 					       arg);
 		break;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Growing arrays: the one way the tool makes room for one more element. */
+/* Growing arrays: the one way the tool makes room for one more element, or copies an array. */
 #ifndef BPFREC_ARRAY_H
 #define BPFREC_ARRAY_H
 
@@ -10,5 +10,8 @@
  * allocated): doubled when full.  0, or -ENOMEM with the array as it was.
  */
 int array_room(void *items, size_t *cap, size_t nr, size_t size);
+
+/* A copy of @n elements of @size bytes at @src; NULL when @n is 0, @src NULL or memory short. */
+void *array_dup(const void *src, size_t n, size_t size);
 
 #endif /* BPFREC_ARRAY_H */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/array.h"
 #include "util/bpf_obj.h"
 
 const char *pd_kind_name(enum pd_kind kind)
@@ -15,21 +16,6 @@ const char *pd_kind_name(enum pd_kind kind)
 	};
 
 	return (unsigned int)kind < PD_NR_KINDS ? names[kind] : "?";
-}
-
-/* Duplicate @n elements of @size bytes; NULL source or n == 0 gives NULL. */
-static int dup_array(void *dstp, const void *src, size_t n, size_t size)
-{
-	void **dst = dstp;
-
-	*dst = NULL;
-	if (!src || !n)
-		return 0;
-	*dst = malloc(n * size);
-	if (!*dst)
-		return -ENOMEM;
-	memcpy(*dst, src, n * size);
-	return 0;
 }
 
 /* Let go of a program's arrays without freeing them. */
@@ -67,7 +53,8 @@ int pd_btf_copy(struct pd_btf *dst, const struct pd_btf *src)
 	*dst = *src;
 	if (!src->data)
 		dst->data_len = 0;
-	return dup_array(&dst->data, src->data, dst->data_len, 1);
+	dst->data = array_dup(src->data, dst->data_len, 1);
+	return dst->data_len && !dst->data ? -ENOMEM : 0;
 }
 
 void pd_btf_release(struct pd_btf *b)

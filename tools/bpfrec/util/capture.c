@@ -21,7 +21,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
-#include <sys/prctl.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -438,13 +437,6 @@ static bool obj_info(int fd, void *info, __u32 len)
 	return fd >= 0 && !bpf_obj_get_info_by_fd(fd, info, &len);
 }
 
-/* The recorder's own, created by its main thread. */
-static void self_origin(struct pd_origin *self)
-{
-	*self = (struct pd_origin){ .pid = getpid(), .tid = getpid(), .uid = getuid() };
-	prctl(PR_GET_NAME, self->comm);
-}
-
 /* The programs, maps and BTF of @obj. */
 static void object_mark_self(struct bpf_object *obj, struct facts *f, const struct pd_origin *self)
 {
@@ -487,7 +479,7 @@ void capture_mark_self(const struct capture *c, struct facts *f)
 	size_t i;
 	int k;
 
-	self_origin(&self);
+	facts_self_origin(&self);
 	for (i = 0; i < (size_t)c->nr_skel; i++)
 		object_mark_self(c->skel[i]->obj, f, &self);
 	for (k = 0; k < CAP_NR_KINDS; k++) {
@@ -502,7 +494,7 @@ void skel_mark_self(const struct bpf_object_skeleton *sk, struct facts *f)
 	struct pd_origin self;
 	int i;
 
-	self_origin(&self);
+	facts_self_origin(&self);
 	object_mark_self(*sk->obj, f, &self);
 	for (i = 0; i < sk->prog_cnt; i++)
 		link_mark_self(*sk->progs[i].link, f, &self);

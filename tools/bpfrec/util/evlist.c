@@ -18,6 +18,7 @@
 #include "util/array.h"
 #include "util/debug.h"
 #include "util/evlist.h"
+#include "util/perf_event.h"
 #include "util/vmlinux_btf.h"
 
 /* The attr flags word (disabled, inherit, ...) follows read_format. */
@@ -86,11 +87,6 @@ static void attr_init(struct perf_event_attr *attr, unsigned int wakeup_bytes, i
 		*(__u64 *)((char *)attr + ATTR_FLAGS_BIT0 / 8) |= 1ULL << obj_event_bit;
 }
 
-static int perf_open(struct perf_event_attr *attr, int cpu)
-{
-	return syscall(__NR_perf_event_open, attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
 /* Why perf_event_open() failed, in one line. */
 static int open_failed(int cpu)
 {
@@ -113,11 +109,11 @@ static int probe_sideband(struct evlist *el, struct perf_event_attr *attr)
 	int fd, cpu = el->cpus[0], bit = kernel_obj_event_bit();
 
 	attr_init(attr, wakeup, bit);
-	fd = perf_open(attr, cpu);
+	fd = perf_event_open(attr, -1, cpu);
 	if (fd < 0 && errno == EINVAL && bit >= 0) {
 		pr_warning("the kernel refused attr.bpf_obj_event (bit %d of its BTF)\n", bit);
 		attr_init(attr, wakeup, -1);
-		fd = perf_open(attr, cpu);
+		fd = perf_event_open(attr, -1, cpu);
 		bit = -1;
 	}
 	if (fd >= 0) {
@@ -204,11 +200,6 @@ int evlist_init(struct evlist *el, unsigned int mmap_pages)
 	return err;
 }
 
-static int perf_open_task(struct perf_event_attr *attr, pid_t tid, int cpu)
-{
-	return syscall(__NR_perf_event_open, attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
 /*
  * The instances of @ev on CPU @i for each of @tids: the first opened owns
  * the CPU's ring, the others write into it (PERF_EVENT_IOC_SET_OUTPUT),
@@ -220,7 +211,7 @@ static int open_tasks(struct evlist *el, struct evsel *ev, int i, const pid_t *t
 	__u64 id;
 
 	for (t = 0; t < nr_tids; t++) {
-		fd = perf_open_task(&ev->attr, tids[t], cpu);
+		fd = perf_event_open(&ev->attr, tids[t], cpu);
 		if (fd < 0 && errno == ESRCH)
 			continue;
 		if (fd < 0)
@@ -277,7 +268,7 @@ int evlist_add_tasks(struct evlist *el, const struct perf_event_attr *attr, cons
 				return err;
 			continue;
 		}
-		fd = perf_open(&ev->attr, el->cpus[i]);
+		fd = perf_event_open(&ev->attr, -1, el->cpus[i]);
 		if (fd < 0)
 			return open_failed(el->cpus[i]);
 		ev->rings[ev->nr].attr = &ev->attr;
@@ -308,6 +299,22 @@ int evlist_add_file_only(struct evlist *el, const struct perf_event_attr *attr,
 	ev->ids[0] = id;
 	ev->nr_ids = 1;
 	return 0;
+}
+
+void evlist_bpf_output_attr(struct perf_event_attr *attr, size_t ring_bytes, __u64 sample_type)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = PERF_COUNT_SW_BPF_OUTPUT;
+	attr->size = sizeof(*attr);
+	attr->sample_type = sample_type;
+	attr->sample_period = 1;
+	attr->sample_id_all = 1;
+	attr->disabled = 1;
+	attr->use_clockid = 1;
+	attr->clockid = CLOCK_MONOTONIC;
+	attr->watermark = 1;
+	attr->wakeup_watermark = ring_bytes / 4;
 }
 
 int evlist_add(struct evlist *el, const struct perf_event_attr *attr, const char *name)

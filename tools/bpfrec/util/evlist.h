@@ -64,6 +64,13 @@ int evlist_init(struct evlist *el, unsigned int mmap_pages);
  * the series' bpf_obj_event when the kernel's BTF has it.
  */
 int evlist_add_sideband(struct evlist *el);
+/*
+ * The attr of a bpf-output event, which BPF programs write into with
+ * bpf_perf_event_output(): disabled, every write a sample of
+ * @sample_type, on the clock of the side-band records (CLOCK_MONOTONIC),
+ * a wakeup at a quarter of its ring of @ring_bytes.
+ */
+void evlist_bpf_output_attr(struct perf_event_attr *attr, size_t ring_bytes, __u64 sample_type);
 /* @attr (disabled) opened on every CPU of the list (of el->only, when set). */
 int evlist_add(struct evlist *el, const struct perf_event_attr *attr, const char *name);
 /*

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
 #include "util/bpf_resolve.h"
 #include "util/facts.h"
 #include "util/hashmap.h"
@@ -138,6 +140,12 @@ void facts_want_btf(struct facts *f, __u32 id)
 	/* perf names sub-programs from this data (its BPF_BTF feature) */
 	if (b && created)
 		resolve_btf(id, b, true);
+}
+
+void facts_self_origin(struct pd_origin *origin)
+{
+	*origin = (struct pd_origin){ .pid = getpid(), .tid = getpid(), .uid = getuid() };
+	prctl(PR_GET_NAME, origin->comm);
 }
 
 void facts_mark_self(struct facts *f, enum pd_kind kind, __u32 id,

@@ -38,6 +38,8 @@ void facts_want_btf(struct facts *f, __u32 id);
  */
 void facts_mark_self(struct facts *f, enum pd_kind kind, __u32 id,
 		     const struct pd_origin *origin);
+/* The origin of the recorder's own objects: its main thread, as the capture would name it. */
+void facts_self_origin(struct pd_origin *origin);
 struct facts_stats {
 	size_t objects, unresolved;		/* of every kind */
 	size_t progs, progs_unresolved;

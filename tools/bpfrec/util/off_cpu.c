@@ -296,32 +296,13 @@ static int on_record(void *ctx, const struct ring *r, const struct perf_event_he
 	return write_interval(oc, &d.key, d.time, d.period, d.cpu, r->id, copy, wcopy);
 }
 
-/*
- * The bpf-output event the BPF side writes into.  On the side-band's
- * clock: CLOCK_MONOTONIC is bpf_ktime_get_ns(), the intervals' clock.
- */
-static void event_attr(struct perf_event_attr *attr, size_t ring_bytes)
-{
-	memset(attr, 0, sizeof(*attr));
-	attr->type = PERF_TYPE_SOFTWARE;
-	attr->config = PERF_COUNT_SW_BPF_OUTPUT;
-	attr->size = sizeof(*attr);
-	attr->sample_type = PERF_SAMPLE_RAW;
-	attr->sample_period = 1;
-	attr->sample_id_all = 1;
-	attr->disabled = 1;
-	attr->use_clockid = 1;
-	attr->clockid = CLOCK_MONOTONIC;
-	attr->watermark = 1;
-	attr->wakeup_watermark = ring_bytes / 4;
-}
-
 static int add_event(struct off_cpu *oc, struct evlist *el)
 {
 	struct perf_event_attr attr;
 	int i, fd = bpf_map__fd(oc->skel->maps.out), err;
 
-	event_attr(&attr, el->ring_bytes);
+	/* on the side-band's clock, bpf_ktime_get_ns(): the intervals' */
+	evlist_bpf_output_attr(&attr, el->ring_bytes, PERF_SAMPLE_RAW);
 	err = evlist_add(el, &attr, OFFCPU_EVENT);
 	if (err)
 		return err;

@@ -12,6 +12,7 @@
 #include "util/json.h"
 #include "util/profile_print.h"
 #include "util/timeline.h"
+#include "util/user_syms.h"
 
 /* Stacks listed one by one before the rest is summed. */
 #define MAX_STACKS_LISTED	20
@@ -210,14 +211,6 @@ int profile_print_folded(const struct profile *p, const struct profile_view *v, 
 	return 0;
 }
 
-/* The last path component of a file, which the table shows. */
-static const char *base_name(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return b && b[1] ? b + 1 : path;
-}
-
 /* Key @k of stack @id: a string id. */
 static __u32 key_of(const struct profile *p, __u32 id, enum sort_key k)
 {
@@ -306,7 +299,8 @@ static const char *key_text(const struct profile *p, const struct row *r, size_t
 			 profile_str(p, profile_stack(p, r->stack, &nr)[STACK_COMM]));
 		return buf;
 	}
-	return k == SORT_DSO ? base_name(profile_str(p, r->keys[i])) : profile_str(p, r->keys[i]);
+	return k == SORT_DSO ? user_syms_base_name(profile_str(p, r->keys[i])) :
+			       profile_str(p, r->keys[i]);
 }
 
 static void table_json(const struct profile *p, const struct profile_view *v,
@@ -455,7 +449,7 @@ static void stack_text(const struct profile *p, const struct profile_view *v, __
 		const struct frame *fr = profile_frame(p, w[i]);
 
 		fprintf(f, "      %-40s %s\n", profile_str(p, fr->sym),
-			base_name(profile_str(p, fr->dso)));
+			user_syms_base_name(profile_str(p, fr->dso)));
 	}
 	if (!w[STACK_WAKER])
 		return;
@@ -465,7 +459,7 @@ static void stack_text(const struct profile *p, const struct profile_view *v, __
 		const struct frame *fr = profile_frame(p, w[i]);
 
 		fprintf(f, "      %-40s %s\n", profile_str(p, fr->sym),
-			base_name(profile_str(p, fr->dso)));
+			user_syms_base_name(profile_str(p, fr->dso)));
 	}
 }
 

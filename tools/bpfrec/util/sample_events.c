@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "util/debug.h"
+#include "util/perf_event.h"
 #include "util/sample_events.h"
 #include "util/tracefs.h"
 
@@ -108,7 +109,7 @@ static int tracepoint_id(const char *spec, __u64 *id)
 /* A hardware event opened on ourselves: whether the machine counts it. */
 static int probe_hardware(const char *spec, struct perf_event_attr *attr)
 {
-	int fd = syscall(__NR_perf_event_open, attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = perf_event_open(attr, 0, -1);
 	int err = -errno;
 
 	if (fd >= 0) {
@@ -203,7 +204,7 @@ const char *sample_default_event(void)
 		.disabled = 1,
 		.exclude_kernel = 1,
 	};
-	int fd = syscall(__NR_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = perf_event_open(&attr, 0, -1);
 
 	if (fd < 0)
 		return "cpu-clock";

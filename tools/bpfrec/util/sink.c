@@ -36,15 +36,6 @@ static void origin_from(struct pd_origin *o, const struct cap_hdr *h)
 	memcpy(o->comm, h->comm, sizeof(o->comm));
 }
 
-static void *dup_array(const void *src, __u32 nr, size_t size)
-{
-	void *a = nr ? malloc(nr * size) : NULL;
-
-	if (a)
-		memcpy(a, src, nr * size);
-	return a;
-}
-
 static char **dup_names(const char (*names)[CAP_FUNC_NAME_LEN], __u32 nr)
 {
 	char **a = nr ? calloc(nr, sizeof(*a)) : NULL;
@@ -74,17 +65,17 @@ static void prog_from_capture(struct pd_prog *p, const struct cap_prog *c)
 	p->xlated_len = c->xlated_len;
 	p->btf_id = c->btf_id;
 	p->nr_lines = c->nr_line_info;
-	if (c->nr_map_ids <= CAP_MAX_MAP_IDS && (p->map_ids = dup_array(c->map_ids, c->nr_map_ids, 4)))
+	if (c->nr_map_ids <= CAP_MAX_MAP_IDS && (p->map_ids = array_dup(c->map_ids, c->nr_map_ids, 4)))
 		p->nr_map_ids = c->nr_map_ids;
 	if (c->nr_ksyms == c->nr_jited_ksyms) {
-		p->ksym_addrs = dup_array(c->ksym_addrs, c->nr_ksyms, sizeof(__u64));
-		p->ksym_lens = dup_array(c->ksym_lens, c->nr_ksyms, sizeof(__u32));
-		p->sub_tags = dup_array(c->sub_tags, c->nr_ksyms, BPF_TAG_SIZE);
+		p->ksym_addrs = array_dup(c->ksym_addrs, c->nr_ksyms, sizeof(__u64));
+		p->ksym_lens = array_dup(c->ksym_lens, c->nr_ksyms, sizeof(__u32));
+		p->sub_tags = array_dup(c->sub_tags, c->nr_ksyms, BPF_TAG_SIZE);
 		if (p->ksym_addrs && p->ksym_lens && p->sub_tags)
 			p->nr_ksyms = c->nr_ksyms;
 	}
 	if (c->nr_func_names == nr_funcs && nr_funcs == c->nr_func_info) {
-		p->func_info = dup_array(c->func_info, nr_funcs, sizeof(struct bpf_func_info));
+		p->func_info = array_dup(c->func_info, nr_funcs, sizeof(struct bpf_func_info));
 		p->func_names = dup_names(c->func_names, nr_funcs);
 		if (p->func_info && p->func_names) {
 			p->nr_func_info = nr_funcs;

@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include "util/debug.h"
+#include "util/perf_event.h"
 #include "util/stat_events.h"
 
 static const struct {
@@ -69,11 +70,6 @@ int stat_events_parse(struct stat_events *es, const char *list)
 	return 0;
 }
 
-static int perf_open(struct perf_event_attr *attr, int cpu)
-{
-	return syscall(__NR_perf_event_open, attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
 int stat_event_open_cpus(const struct stat_event *e, int nr_cpus, int *fds)
 {
 	struct perf_event_attr attr = e->attr;
@@ -81,7 +77,7 @@ int stat_event_open_cpus(const struct stat_event *e, int nr_cpus, int *fds)
 
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		fds[cpu] = -1;
-		fd = perf_open(&attr, cpu);
+		fd = perf_event_open(&attr, -1, cpu);
 		if (fd < 0 && errno == ENODEV)
 			continue;	/* offline */
 		if (fd < 0) {

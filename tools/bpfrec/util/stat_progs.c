@@ -368,37 +368,74 @@ int stat_progs_epoll_fds(const struct stat_progs *s, int fds[2])
 	return n;
 }
 
-static enum sp_sort sort_key;
+static const char *const sort_names[] = {
+	[SP_SORT_TIME] = "time", [SP_SORT_RUNS] = "runs", [SP_SORT_AVG] = "avg",
+	[SP_SORT_ID] = "id", [SP_SORT_NAME] = "name",
+};
 
-static int cmp_u64_desc(__u64 a, __u64 b)
+const char *sp_sort_name(enum sp_sort sort)
+{
+	return sort_names[sort];
+}
+
+int sp_parse_sort(const char *arg, enum sp_sort *sort)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sort_names) / sizeof(sort_names[0]); i++) {
+		if (!strcmp(arg, sort_names[i])) {
+			*sort = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* The greater first. */
+static int cmp_desc(__u64 a, __u64 b)
 {
 	return a < b ? 1 : a > b ? -1 : 0;
 }
 
-static int cmp_rows(const void *x, const void *y)
+int sp_cmp(enum sp_sort sort, const struct sp_prog *pa, const struct sp_sort_counts *a,
+	   const struct sp_prog *pb, const struct sp_sort_counts *b)
 {
-	const struct sp_row *a = x, *b = y;
-	double avg_a = a->runs ? (double)a->run_ns / a->runs : 0;
-	double avg_b = b->runs ? (double)b->run_ns / b->runs : 0;
+	double avg_a = a->all_runs ? (double)a->all_ns / a->all_runs : 0;
+	double avg_b = b->all_runs ? (double)b->all_ns / b->all_runs : 0;
 	int c = 0;
 
-	switch (sort_key) {
+	switch (sort) {
 	case SP_SORT_TIME:
-		c = cmp_u64_desc(a->run_ns, b->run_ns);
+		c = cmp_desc(a->ns, b->ns);
+		if (!c)
+			c = cmp_desc(a->all_ns, b->all_ns);
 		break;
 	case SP_SORT_RUNS:
-		c = cmp_u64_desc(a->runs, b->runs);
+		c = cmp_desc(a->runs, b->runs);
+		if (!c)
+			c = cmp_desc(a->all_runs, b->all_runs);
 		break;
 	case SP_SORT_AVG:
 		c = avg_a < avg_b ? 1 : avg_a > avg_b ? -1 : 0;
 		break;
 	case SP_SORT_NAME:
-		c = strcmp(a->p->name, b->p->name);
+		c = strcmp(pa->name, pb->name);
 		break;
 	case SP_SORT_ID:
 		break;
 	}
-	return c ? c : (a->p->id > b->p->id) - (a->p->id < b->p->id);
+	return c ? c : (pa->id > pb->id) - (pa->id < pb->id);
+}
+
+static enum sp_sort sort_key;
+
+static int cmp_rows(const void *x, const void *y)
+{
+	const struct sp_row *a = x, *b = y;
+	const struct sp_sort_counts ca = { a->runs, a->run_ns, a->runs, a->run_ns };
+	const struct sp_sort_counts cb = { b->runs, b->run_ns, b->runs, b->run_ns };
+
+	return sp_cmp(sort_key, a->p, &ca, b->p, &cb);
 }
 
 int stat_progs_rows(struct stat_progs *s, bool total, bool idle, enum sp_sort sort,

@@ -113,6 +113,27 @@ struct sp_row {
 
 enum sp_sort { SP_SORT_TIME, SP_SORT_RUNS, SP_SORT_AVG, SP_SORT_ID, SP_SORT_NAME };
 
+/* "time", "runs", "avg", "id", "name": the keys of --sort. */
+const char *sp_sort_name(enum sp_sort sort);
+int sp_parse_sort(const char *arg, enum sp_sort *sort);
+
+/*
+ * What a row is sorted by: its runs and run time (over an interval),
+ * then, between equals, @all_runs and @all_ns (since the start), of
+ * which avg is the quotient.
+ */
+struct sp_sort_counts {
+	__u64 runs, ns;
+	__u64 all_runs, all_ns;
+};
+
+/*
+ * The order of two rows by @sort for qsort(): the busiest first, names
+ * in order, and the lower id between equals.
+ */
+int sp_cmp(enum sp_sort sort, const struct sp_prog *pa, const struct sp_sort_counts *a,
+	   const struct sp_prog *pb, const struct sp_sort_counts *b);
+
 /*
  * The rows since the last interval (@total: since start), sorted;
  * programs that did not run are left out unless @idle (libbpf's feature

@@ -129,6 +129,7 @@ static int write_file(struct stat_record *sr, const char *path, int argc, char *
 	struct pd_event *ev = calloc(sr->nr_c, sizeof(*ev));
 	struct pd_writer_config cfg = {
 		.events = ev, .nr_events = sr->nr_c, .argc = argc, .argv = argv, .stat = true,
+		.version = sr->version,
 	};
 	struct out_file out;
 	struct pd_writer *w;

@@ -42,6 +42,7 @@ struct sr_bpf {
 
 struct stat_record {
 	__u64 interval_ms;		/* 0: one FINAL round */
+	const char *version;		/* the file's HEADER_VERSION (pd_writer_config) */
 	struct sr_counter *c;
 	size_t nr_c, cap_c;
 	struct hashmap by_key;		/* caller's key -> index + 1 */

@@ -12,29 +12,6 @@
 /* Freed programs kept on the screen at most: the oldest go first. */
 #define TOP_MAX_GONE	512
 
-static const char *const sort_names[] = {
-	[SP_SORT_TIME] = "time", [SP_SORT_RUNS] = "runs", [SP_SORT_AVG] = "avg",
-	[SP_SORT_ID] = "id", [SP_SORT_NAME] = "name",
-};
-
-const char *top_sort_name(enum sp_sort s)
-{
-	return sort_names[s];
-}
-
-int top_parse_sort(const char *arg, enum sp_sort *sort)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(sort_names) / sizeof(sort_names[0]); i++) {
-		if (!strcmp(arg, sort_names[i])) {
-			*sort = i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 void top_view_event(struct top_view *v, const char *text)
 {
 	snprintf(v->events[v->next_event], TOP_EVENT_LEN, "%s", text);
@@ -57,40 +34,14 @@ static bool matches(const struct top_view *v, const struct sp_prog *p)
 
 static enum sp_sort sort_key;
 
-static int cmp_u64(__u64 a, __u64 b)
-{
-	return a < b ? 1 : a > b ? -1 : 0;
-}
-
 /* Busiest first: over the last refresh, then since the start. */
 static int cmp_rows(const void *x, const void *y)
 {
 	const struct top_row *a = x, *b = y;
-	double avg_a = a->runs ? (double)a->run_ns / a->runs : 0;
-	double avg_b = b->runs ? (double)b->run_ns / b->runs : 0;
-	int c = 0;
+	const struct sp_sort_counts ca = { a->iv_runs, a->iv_ns, a->runs, a->run_ns };
+	const struct sp_sort_counts cb = { b->iv_runs, b->iv_ns, b->runs, b->run_ns };
 
-	switch (sort_key) {
-	case SP_SORT_TIME:
-		c = cmp_u64(a->iv_ns, b->iv_ns);
-		if (!c)
-			c = cmp_u64(a->run_ns, b->run_ns);
-		break;
-	case SP_SORT_RUNS:
-		c = cmp_u64(a->iv_runs, b->iv_runs);
-		if (!c)
-			c = cmp_u64(a->runs, b->runs);
-		break;
-	case SP_SORT_AVG:
-		c = avg_a < avg_b ? 1 : avg_a > avg_b ? -1 : 0;
-		break;
-	case SP_SORT_NAME:
-		c = strcmp(a->p->name, b->p->name);
-		break;
-	case SP_SORT_ID:
-		break;
-	}
-	return c ? c : (a->p->id > b->p->id) - (a->p->id < b->p->id);
+	return sp_cmp(sort_key, a->p, &ca, b->p, &cb);
 }
 
 struct prune {
@@ -223,7 +174,7 @@ static void summary(const struct top_view *v, char *buf, size_t len)
 	}
 	snprintf(buf, len, "bpfrec top - %.0fs  programs %zu (%zu freed)  runs/s %.0f  BPF CPU %.2f %%  sort %s%s%s%s",
 		 v->uptime_s, v->nr_progs, v->nr_freed, secs > 0 ? runs / secs : 0.0,
-		 v->iv_ns ? 100.0 * ns / v->iv_ns : 0.0, top_sort_name(v->sort),
+		 v->iv_ns ? 100.0 * ns / v->iv_ns : 0.0, sp_sort_name(v->sort),
 		 v->filter[0] ? "  filter " : "", v->filter, v->paused ? "  [paused]" : "");
 }
 

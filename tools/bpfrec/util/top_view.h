@@ -46,8 +46,6 @@ int top_view_update(struct top_view *v, struct stat_progs *s, __u64 iv_ns);
 void top_view_print(const struct top_view *v, FILE *f);
 /* One refresh on the ncurses screen (initialised by the caller). */
 void top_view_draw(const struct top_view *v);
-const char *top_sort_name(enum sp_sort s);
-int top_parse_sort(const char *arg, enum sp_sort *sort);
 void top_view_free(struct top_view *v);
 
 #endif /* BPFREC_TOP_VIEW_H */

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/prctl.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -567,15 +566,6 @@ static void mark(struct facts *f, enum pd_kind kind, const __u32 *ids, size_t nr
 	}
 }
 
-/* bpfrec's main thread created them: who the capture would have named */
-static struct pd_origin self_origin(void)
-{
-	struct pd_origin o = { .pid = getpid(), .tid = getpid(), .uid = getuid() };
-
-	prctl(PR_GET_NAME, o.comm);
-	return o;
-}
-
 void user_objs_mark(struct user_objs *u, struct facts *f)
 {
 	struct uobj_ids *d = &u->ids;
@@ -598,7 +588,8 @@ void user_objs_mark(struct user_objs *u, struct facts *f)
 		if (m && !(m->flags & PD_F_KNOWN) &&
 		    (d->map_facts[i].flags & PD_F_SYSCALL)) {
 			d->map_facts[i].flags |= m->flags;
-			d->map_facts[i].origin = self_origin();
+			/* bpfrec's main thread created them */
+			facts_self_origin(&d->map_facts[i].origin);
 			*m = d->map_facts[i];
 		}
 	}
@@ -608,7 +599,7 @@ void user_objs_mark(struct user_objs *u, struct facts *f)
 		if (l && !(l->flags & PD_F_KNOWN) &&
 		    (d->link_facts[i].flags & PD_F_SYSCALL)) {
 			d->link_facts[i].flags |= l->flags;
-			d->link_facts[i].origin = self_origin();
+			facts_self_origin(&d->link_facts[i].origin);
 			*l = d->link_facts[i];
 		}
 	}

@@ -48,34 +48,16 @@ int uobj_find_chans(struct user_objs *u)
 	return 0;
 }
 
-/*
- * A bpf-output event, on the clock of the side-band records.  IP as perf
- * asks for it: perf script refuses a software event without one.
- */
-static void output_attr(struct perf_event_attr *attr, size_t ring_bytes)
-{
-	memset(attr, 0, sizeof(*attr));
-	attr->type = PERF_TYPE_SOFTWARE;
-	attr->config = PERF_COUNT_SW_BPF_OUTPUT;
-	attr->size = sizeof(*attr);
-	attr->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			    PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
-	attr->sample_period = 1;
-	attr->sample_id_all = 1;
-	attr->disabled = 1;
-	attr->use_clockid = 1;
-	attr->clockid = CLOCK_MONOTONIC;
-	attr->watermark = 1;
-	attr->wakeup_watermark = ring_bytes / 4;
-}
-
 int user_objs_add_events(struct user_objs *u, struct evlist *el)
 {
 	struct perf_event_attr attr;
 	size_t i;
 	int err;
 
-	output_attr(&attr, el->ring_bytes);
+	/* IP as perf asks for it: perf script refuses a software event without one */
+	evlist_bpf_output_attr(&attr, el->ring_bytes,
+			       PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_RAW);
 	for (i = 0; i < u->nr_chans; i++) {
 		err = evlist_add(el, &attr, u->chans[i].name);
 		if (err)

@@ -67,3 +67,10 @@ void user_syms_free(struct user_syms *u)
 	proc_maps_free(&u->maps);
 	dso_syms_free(&u->dsos);
 }
+
+const char *user_syms_base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b && b[1] ? b + 1 : path;
+}

@@ -35,6 +35,8 @@ const struct umap *user_syms_map(const struct user_syms *u, __u32 pid, __u64 add
 const char *user_syms_name(struct user_syms *u, const struct umap *m, __u64 addr, __u64 *off);
 /* The file of mapping @m, as its record named it. */
 const char *user_syms_path(const struct user_syms *u, const struct umap *m);
+/* The last component of @path, as perf shows a user frame's file. */
+const char *user_syms_base_name(const char *path);
 void user_syms_free(struct user_syms *u);
 
 #endif /* BPFREC_USER_SYMS_H */

@@ -22,6 +22,7 @@
 #include <bpf/btf.h>
 #include <zstd.h>
 #include "util/perf_data/perf_data.h"
+#include "tests/lib/tracing_data.h"
 
 #define MAP_ID		7
 #define PROG_ID		3
@@ -156,47 +157,6 @@ static const char tp_format[] =
 	"\n"
 	"print fmt: \"msg=%s name=%s\", __get_str(msg), REC->name\n";
 
-struct blob {
-	char *p;
-	size_t len;
-};
-
-static void put(struct blob *b, const void *d, size_t n)
-{
-	b->p = realloc(b->p, b->len + n);
-	memcpy(b->p + b->len, d, n);
-	b->len += n;
-}
-
-static void put_num(struct blob *b, __u64 v, size_t n)
-{
-	put(b, &v, n);
-}
-
-static void tracing_data(struct blob *b)
-{
-	static const char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-
-	put(b, magic, sizeof(magic));
-	put(b, "0.6", 4);
-	put_num(b, 0, 1);
-	put_num(b, 8, 1);
-	put_num(b, 4096, 4);
-	put(b, "header_page", 12);
-	put_num(b, 0, 8);
-	put(b, "header_event", 13);
-	put_num(b, 0, 8);
-	put_num(b, 0, 4);
-	put_num(b, 1, 4);
-	put(b, "test", 5);
-	put_num(b, 1, 4);
-	put_num(b, strlen(tp_format), 8);
-	put(b, tp_format, strlen(tp_format));
-	put_num(b, 0, 4);		/* kallsyms */
-	put_num(b, 0, 4);		/* printk formats */
-	put_num(b, 0, 8);		/* saved cmdlines */
-}
-
 static int write_dataloc(const char *file)
 {
 	struct perf_event_attr tp = sample_attr(PERF_TYPE_TRACEPOINT, TP_ID, PERF_SAMPLE_RAW);
@@ -218,7 +178,7 @@ static int write_dataloc(const char *file)
 	struct blob b = {};
 	int err;
 
-	tracing_data(&b);
+	tracing_data_craft(&b, tp_format, "");
 	err = open_two(&w, file, &tp, "test:tp");
 	if (err)
 		return err;
@@ -319,8 +279,8 @@ static int emit_compressed(struct pd_writer *w, struct blob *z)
 	int err;
 
 	skip[1] = (8 - z->len % 8) % 8;
-	put(z, skip, sizeof(skip));
-	put(z, "\0\0\0\0\0\0\0", skip[1]);
+	blob_put(z, skip, sizeof(skip));
+	blob_put(z, "\0\0\0\0\0\0\0", skip[1]);
 	while (off < z->len) {
 		n = z->len - off < 60000 ? z->len - off : 60000;
 		h->type = 81;	/* PERF_RECORD_COMPRESSED */
@@ -362,7 +322,7 @@ static int write_bomb(const char *file, unsigned long mib)
 			err = -EINVAL;
 			break;
 		}
-		put(&zs, zout, n);
+		blob_put(&zs, zout, n);
 		err = emit_compressed(w, &zs);
 		free(zs.p);
 	}

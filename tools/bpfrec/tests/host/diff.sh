@@ -27,14 +27,7 @@ WORK=${WORK:-$here/../../.output/sample-work}
 
 . "$here/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "diff host tests need root" >&2
-	exit 1
-fi
-for t in "$BPFREC" "$STAT_PROG" "$WORK"; do
-	[ -x "$t" ] || { echo "missing $t: run 'make host-test'" >&2; exit 1; }
-done
-tmp=$(mktemp -d /tmp/bpfrec-diff.XXXXXX)
+host_setup diff "$BPFREC" "$STAT_PROG" "$WORK"
 trap 'rm -rf "$tmp"' EXIT
 
 see="(see bpfrec diff --help)"

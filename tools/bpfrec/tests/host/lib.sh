@@ -2,10 +2,28 @@
 #
 # The host tests' verdicts, sourced by each tests/host/*.sh: one line per
 # check ("ok", "FAIL", "skip" and the check's name), counted for the
-# script's last line "NAME: N passed, N failed, N skipped"; and the check
-# of bad input, with the script's $BPFREC and $tmp.
+# script's last line "NAME: N passed, N failed, N skipped"; the start every
+# script shares; and the check of bad input, with the script's $BPFREC and
+# $tmp.
 
 passed=0 failed=0 skipped=0
+
+# host_setup NAME FILE...: the start of a script: root, and each FILE built
+# (else exit 1 saying which); $tmp, a fresh directory /tmp/bpfrec-NAME.XXXXXX
+host_setup() {
+	local name=$1 f
+
+	shift
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "$name host tests need root" >&2
+		exit 1
+	fi
+	for f in "$@"; do
+		[ -x "$f" ] || { echo "missing $f: run 'make host-test'" >&2; exit 1; }
+	done
+	tmp=$(mktemp -d "/tmp/bpfrec-$name.XXXXXX")
+}
+
 pass() { passed=$((passed + 1)); echo "ok    $1"; }
 fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+: $2}"; }
 skip() { skipped=$((skipped + 1)); echo "skip  $1${2:+: $2}"; }

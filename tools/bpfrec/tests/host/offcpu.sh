@@ -25,15 +25,8 @@ SLEEPER=${SLEEPER:-$here/../../.output/sleeper}
 . "$here/lib.sh"
 . "$here/../lib/profile.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "offcpu host tests need root" >&2
-	exit 1
-fi
-for t in "$BPFREC" "$SLEEPER"; do
-	[ -x "$t" ] || { echo "missing $t: run 'make host-test'" >&2; exit 1; }
-done
+host_setup offcpu "$BPFREC" "$SLEEPER"
 
-tmp=$(mktemp -d /tmp/bpfrec-offcpu.XXXXXX)
 cg=
 trap '[ -n "$cg" ] && rmdir "$cg" 2>/dev/null; rm -rf "$tmp"' EXIT
 

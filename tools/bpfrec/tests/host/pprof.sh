@@ -20,14 +20,7 @@ STAT_PROG=${STAT_PROG:-$here/../../.output/stat-prog}
 
 . "$here/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "pprof host tests need root" >&2
-	exit 1
-fi
-for t in "$BPFREC" "$STAT_PROG"; do
-	[ -x "$t" ] || { echo "missing $t: run 'make host-test'" >&2; exit 1; }
-done
-tmp=$(mktemp -d /tmp/bpfrec-pprof.XXXXXX)
+host_setup pprof "$BPFREC" "$STAT_PROG"
 trap 'rm -rf "$tmp"' EXIT
 
 see="(see bpfrec report --help)"

@@ -164,6 +164,10 @@ result "report --header-only: header lines only" \
 result "report --lifecycle --header-only: header lines only" \
 	"$(grep -q '^# records: ' "$tmp/lh.txt" && ! grep -qv '^#' "$tmp/lh.txt" ||
 	   echo "$(head -c 300 "$tmp/lh.txt")")"
+# the file's HEADER_VERSION (perf's "perf version") is what --version says
+want="# written by: bpfrec-$("$BPFREC" --version | sed 's/^bpfrec //')"
+result "the file names the version that --version prints" \
+	"$(grep -qxF "$want" "$tmp/lh.txt" || echo "want '$want', got '$(grep '^# written by' "$tmp/lh.txt")'")"
 "$BPFREC" report --comm sample-work --json -i "$tmp/w.data" >"$tmp/c.json" 2>"$tmp/err"
 result "report --comm sample-work: its rows alone" \
 	"$(python3 -c "import json, sys

@@ -22,17 +22,10 @@ PERF=${PERF:-/usr/bin/perf}
 
 . "$here/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "sampling host tests need root" >&2
-	exit 1
-fi
-for t in "$BPFREC" "$WORK" "$STAT_PROG"; do
-	[ -x "$t" ] || { echo "missing $t: run 'make host-test'" >&2; exit 1; }
-done
+host_setup sampling "$BPFREC" "$WORK" "$STAT_PROG"
 have_perf=1
 [ -x "$PERF" ] || have_perf=0
 
-tmp=$(mktemp -d /tmp/bpfrec-sampling.XXXXXX)
 bg=
 trap '[ -n "$bg" ] && kill $bg 2>/dev/null; rm -rf "$tmp"' EXIT
 

@@ -24,15 +24,8 @@ STAT_PROG=${STAT_PROG:-$here/../../.output/stat-prog}
 
 . "$here/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "serve host tests need root" >&2
-	exit 1
-fi
-for t in "$BPFREC" "$STAT_PROG"; do
-	[ -x "$t" ] || { echo "missing $t: run 'make host-test'" >&2; exit 1; }
-done
+host_setup serve "$BPFREC" "$STAT_PROG"
 
-tmp=$(mktemp -d /tmp/bpfrec-serve.XXXXXX)
 pids=()
 cleanup() {
 	local p

@@ -21,17 +21,10 @@ STAT_PROG=${STAT_PROG:-$here/../../.output/stat-prog}
 
 . "$here/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "stat host tests need root" >&2
-	exit 1
-fi
-for t in "$BPFREC" "$STAT_PROG"; do
-	[ -x "$t" ] || { echo "missing $t: run 'make host-test'" >&2; exit 1; }
-done
+host_setup stat "$BPFREC" "$STAT_PROG"
 
 # before any test: -b and --all-progs turn the stats on while they run
 stats_before=$(cat /proc/sys/kernel/bpf_stats_enabled)
-tmp=$(mktemp -d /tmp/bpfrec-stat.XXXXXX)
 bg=
 trap '[ -n "$bg" ] && kill $bg 2>/dev/null; rm -rf "$tmp"' EXIT
 

@@ -21,15 +21,8 @@ STAT_PROG=${STAT_PROG:-$here/../../.output/stat-prog}
 
 . "$here/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "top host tests need root" >&2
-	exit 1
-fi
-for t in "$BPFREC" "$STAT_PROG"; do
-	[ -x "$t" ] || { echo "missing $t: run 'make host-test'" >&2; exit 1; }
-done
+host_setup top "$BPFREC" "$STAT_PROG"
 
-tmp=$(mktemp -d /tmp/bpfrec-top.XXXXXX)
 sock=bpfrec-top-$$
 bg=
 cleanup() {

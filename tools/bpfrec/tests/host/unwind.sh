@@ -22,15 +22,8 @@ SLEEPER=$PROGS/libc-sleeper
 
 . "$here/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "unwind host tests need root" >&2
-	exit 1
-fi
-for t in "$BPFREC" "$SLEEPER"; do
-	[ -x "$t" ] || { echo "missing $t: run 'make host-test'" >&2; exit 1; }
-done
+host_setup unwind "$BPFREC" "$SLEEPER"
 
-tmp=$(mktemp -d /tmp/bpfrec-unwind.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 see="(see bpfrec record --help)"

@@ -25,15 +25,8 @@ PROGS=${PROGS:-$here/../../.output}
 
 . "$here/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	echo "wall host tests need root" >&2
-	exit 1
-fi
-for t in "$BPFREC" "$PROGS/wake-pair" "$PROGS/busy-nap"; do
-	[ -x "$t" ] || { echo "missing $t: run 'make host-test'" >&2; exit 1; }
-done
+host_setup wall "$BPFREC" "$PROGS/wake-pair" "$PROGS/busy-nap"
 
-tmp=$(mktemp -d /tmp/bpfrec-wall.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 one_line "--wakers without --off-cpu exits 2" 2 \

@@ -80,6 +80,7 @@ static int write_reference(const char *file, bool with_lost, bool close_it,
 	};
 	struct pd_writer_config cfg = {
 		.events = &ev, .nr_events = 1, .argc = 4, .argv = argv,
+		.version = "bpfrec-1.2-g0123456789ab",
 	};
 	__u64 addr[2] = { 0xffffffffc0001000ULL, 0xffffffffc0002000ULL };
 	__u32 lens[2] = { 96, 48 };
@@ -329,8 +330,8 @@ static void test_roundtrip_header(void)
 	CHECK(in->osrelease && !strcmp(in->osrelease, u.release),
 	      "OSRELEASE is %s", u.release);
 	CHECK(in->arch && !strcmp(in->arch, u.machine), "ARCH is %s", u.machine);
-	CHECK(in->version && !strcmp(in->version, "bpfrec-0.1"),
-	      "VERSION is bpfrec-0.1");
+	CHECK(in->version && !strcmp(in->version, "bpfrec-1.2-g0123456789ab"),
+	      "VERSION is the writer's: bpfrec-1.2-g0123456789ab");
 	CHECK(in->cmdline && !strcmp(in->cmdline, "bpfrec record -e bpf-events"),
 	      "CMDLINE round trip");
 	CHECK(in->nr_cpus_online == (__u32)sysconf(_SC_NPROCESSORS_ONLN),

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "tests/lib/tracing_data.h"
 #include "tests/unit/unit.h"
 
 static const __u64 side_ids[1] = { 100 };
@@ -37,48 +38,6 @@ static const char kallsyms[] =
 	"ffffffff81000100 T my_func\n"
 	"ffffffff81000200 T other_func\n"
 	"ffffffff81000300 T _etext\n";
-
-struct blob {
-	char p[4096];
-	size_t len;
-};
-
-static void put(struct blob *b, const void *d, size_t n)
-{
-	memcpy(b->p + b->len, d, n);
-	b->len += n;
-}
-
-static void put_num(struct blob *b, __u64 v, size_t n)
-{
-	put(b, &v, n);
-}
-
-/* perf's layout, by hand: what util/tracing_data.c writes from tracefs */
-static void tracing_data(struct blob *b)
-{
-	static const char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-
-	put(b, magic, sizeof(magic));
-	put(b, "0.6", 4);
-	put_num(b, 0, 1);
-	put_num(b, 8, 1);
-	put_num(b, 4096, 4);
-	put(b, "header_page", 12);
-	put_num(b, 0, 8);
-	put(b, "header_event", 13);
-	put_num(b, 0, 8);
-	put_num(b, 0, 4);		/* ftrace events */
-	put_num(b, 1, 4);		/* systems */
-	put(b, "test", 5);
-	put_num(b, 1, 4);
-	put_num(b, strlen(tp_format), 8);
-	put(b, tp_format, strlen(tp_format));
-	put_num(b, strlen(kallsyms), 4);
-	put(b, kallsyms, strlen(kallsyms));
-	put_num(b, 0, 4);		/* printk formats */
-	put_num(b, 0, 8);		/* saved cmdlines */
-}
 
 struct tp_raw {
 	__u16 common_type;
@@ -130,12 +89,9 @@ static int write_file(const char *file, size_t cut)
 	tp.type = PERF_TYPE_TRACEPOINT;
 	tp.config = TP_ID;
 	tp.sample_type = (tp.sample_type & ~PERF_SAMPLE_CALLCHAIN) | PERF_SAMPLE_RAW;
-	tracing_data(&b);
-	/* the writer takes a malloc()ed copy */
-	data = malloc(b.len);
-	if (!data)
-		return -ENOMEM;
-	memcpy(data, b.p, b.len);
+	tracing_data_craft(&b, tp_format, kallsyms);
+	/* the writer takes the malloc()ed buffer */
+	data = b.p;
 	err = pd_writer_open(&w, file, &cfg);
 	if (err) {
 		free(data);

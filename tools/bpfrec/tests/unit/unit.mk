@@ -64,7 +64,7 @@ UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf
 		    util/debug.c
 UNIT_test_kallsyms := $(PERF_DATA_SRCS) util/kallsyms_copy.c util/file_read.c
 UNIT_test_profile := $(PERF_DATA_SRCS) util/timeline.c util/json.c $(PROFILE_SRCS)
-UNIT_test_script_samples := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
+UNIT_test_script_samples := $(PERF_DATA_SRCS) tests/lib/tracing_data.c util/timeline.c util/json.c util/output_decode.c \
 			    util/sample_view.c builtin-script.c \
 			    input_option.c cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
 UNIT_test_sample_view := $(PERF_DATA_SRCS) util/sample_view.c util/bpf_images.c util/trace_fields.c \

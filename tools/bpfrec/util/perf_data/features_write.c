@@ -297,7 +297,7 @@ int pd_feat_encode(int feat, const struct pd_feat_input *in, struct pd_buf *b)
 	case PD_HEADER_ARCH:
 		return encode_uname(feat, b);
 	case PD_HEADER_VERSION:
-		pd_buf_string(b, PD_TOOL_VERSION);
+		pd_buf_string(b, in->cfg.version ? in->cfg.version : PD_TOOL_VERSION);
 		return 1;
 	case PD_HEADER_NRCPUS:
 		pd_buf_u32(b, sysconf(_SC_NPROCESSORS_CONF));

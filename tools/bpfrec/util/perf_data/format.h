@@ -243,7 +243,8 @@ int pd_evindex_of_record(const struct pd_evindex *x, const struct perf_event_hea
 void pd_evindex_free(struct pd_evindex *x);
 
 /* What the VERSION feature says. */
-#define PD_TOOL_VERSION		"bpfrec-0.1"
+/* HEADER_VERSION of a writer given none (the tests') */
+#define PD_TOOL_VERSION		"bpfrec"
 
 /* The events' clock and its reference times (HEADER_CLOCKID, CLOCK_DATA). */
 struct pd_clock {

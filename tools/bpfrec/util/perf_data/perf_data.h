@@ -250,6 +250,7 @@ struct pd_writer_config {
 	int argc;			/* CMDLINE */
 	char *const *argv;
 	bool stat;			/* counts: HEADER_STAT, for perf stat report */
+	const char *version;		/* HEADER_VERSION: "bpfrec-" and what --version says */
 };
 
 /*

@@ -29,6 +29,7 @@ struct pd_writer {
 	int argc;
 	char **argv;
 	bool stat;
+	char *version;			/* NULL: PD_TOOL_VERSION */
 	struct pd_clock clock;
 
 	__u64 data_offset;
@@ -187,6 +188,8 @@ static int copy_config(struct pd_writer *w, const struct pd_writer_config *cfg)
 		}
 	}
 	w->stat = cfg->stat;
+	if (cfg->version && !(w->version = strdup(cfg->version)))
+		return -ENOMEM;
 	take_clock(w);
 	return 0;
 }
@@ -200,6 +203,7 @@ static void writer_free(struct pd_writer *w)
 	for (i = 0; i < w->argc; i++)
 		free(w->argv[i]);
 	free(w->argv);
+	free(w->version);
 	for (i = 0; i < (int)w->nr_events; i++) {
 		free((void *)w->events[i].attr);
 		free((void *)w->events[i].ids);
@@ -652,6 +656,7 @@ static int write_features(struct pd_writer *w, struct pd_file_header *h)
 			.argc = w->argc,
 			.argv = w->argv,
 			.stat = w->stat,
+			.version = w->version,
 		},
 		.clock = w->clock,
 		.first_time = w->first_time,
