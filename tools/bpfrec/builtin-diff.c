@@ -76,10 +76,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!cmd_help_shown() && o->nr_paths != 2)
 			return cmd_usage_error(state, "%s", "give two files: A (before) and B (after)");
 		break;
-	case ARGP_KEY_ERROR:
-		return cmd_bad_option(state);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cmd_other_key(key, state);
 	}
 	return 0;
 }

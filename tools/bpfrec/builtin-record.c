@@ -341,10 +341,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->cmd = state->argv + state->next - 1;
 		state->next = state->argc;
 		break;
-	case ARGP_KEY_ERROR:
-		return cmd_bad_option(state);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cmd_other_key(key, state);
 	}
 	return 0;
 }

@@ -130,10 +130,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_ARG:
 		return cmd_usage_error(state, "unexpected argument '%s'", arg);
-	case ARGP_KEY_ERROR:
-		return cmd_bad_option(state);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cmd_other_key(key, state);
 	}
 	return 0;
 }

@@ -300,10 +300,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (o->cmd && o->duration)
 			return cmd_usage_error(state, "a duration and a command: give one of them");
 		break;
-	case ARGP_KEY_ERROR:
-		return cmd_bad_option(state);
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cmd_other_key(key, state);
 	}
 	return 0;
 }
@@ -538,9 +536,12 @@ static int owner_gone(void *ctx, unsigned int i)
 
 	if (!err)
 		err = watch_owner(r, i);
-	if (err)
+	if (err) {
+		/* why, as util/ found it, then what it stopped */
+		errmsg_print();
 		fprintf(stderr, "bpfrec stat: taking over the perf events of %s: %s\n",
 			r->o.bperf.c[i].ev->name, strerror(-err));
+	}
 	return err;
 }
 

@@ -38,6 +38,8 @@ bool cmd_help_shown(void);
 error_t cmd_usage_error(struct argp_state *state, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 error_t cmd_bad_option(struct argp_state *state);
+/* The keys a command's parser leaves: ARGP_KEY_ERROR's one line, the rest unknown. */
+error_t cmd_other_key(int key, struct argp_state *state);
 error_t cmd_usage_built(void);
 
 /*

@@ -44,6 +44,11 @@ error_t cmd_bad_option(struct argp_state *state)
 	return 0;
 }
 
+error_t cmd_other_key(int key, struct argp_state *state)
+{
+	return key == ARGP_KEY_ERROR ? cmd_bad_option(state) : ARGP_ERR_UNKNOWN;
+}
+
 bool cmd_help_shown(void)
 {
 	return shown;

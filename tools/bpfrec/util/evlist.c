@@ -60,28 +60,40 @@ static int kernel_obj_event_bit(void)
 	return bit;
 }
 
-/* @obj_event_bit: the flags word's bit of attr.bpf_obj_event, or -1. */
-static void attr_init(struct perf_event_attr *attr, unsigned int wakeup_bytes, int obj_event_bit)
+/*
+ * What every software event of a recording shares: disabled until the
+ * recording starts, sample_id_all, and the clock of the side-band
+ * records.
+ */
+static void software_attr(struct perf_event_attr *attr, __u64 config, __u64 sample_type,
+			  unsigned int wakeup_bytes)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->type = PERF_TYPE_SOFTWARE;
-	attr->config = PERF_COUNT_SW_DUMMY;
+	attr->config = config;
 	attr->size = sizeof(*attr);
-	attr->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			    PERF_SAMPLE_CPU;
+	attr->sample_type = sample_type;
 	attr->sample_id_all = 1;
 	attr->disabled = 1;
-	attr->bpf_event = 1;
-	attr->ksymbol = 1;
-	/* so that script can name the processes that exec during the recording */
-	attr->comm = 1;
-	attr->comm_exec = 1;
 	/* the clock of bpf_ktime_get_ns(): captured facts and records line up */
 	attr->use_clockid = 1;
 	attr->clockid = CLOCK_MONOTONIC;
 	/* wake up per chunk of data, not per record: a storm is thousands of them */
 	attr->watermark = 1;
 	attr->wakeup_watermark = wakeup_bytes;
+}
+
+/* @obj_event_bit: the flags word's bit of attr.bpf_obj_event, or -1. */
+static void attr_init(struct perf_event_attr *attr, unsigned int wakeup_bytes, int obj_event_bit)
+{
+	software_attr(attr, PERF_COUNT_SW_DUMMY,
+		      PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU,
+		      wakeup_bytes);
+	attr->bpf_event = 1;
+	attr->ksymbol = 1;
+	/* so that script can name the processes that exec during the recording */
+	attr->comm = 1;
+	attr->comm_exec = 1;
 	/* the series' map/link/BTF records */
 	if (obj_event_bit >= 0)
 		*(__u64 *)((char *)attr + ATTR_FLAGS_BIT0 / 8) |= 1ULL << obj_event_bit;
@@ -303,18 +315,8 @@ int evlist_add_file_only(struct evlist *el, const struct perf_event_attr *attr,
 
 void evlist_bpf_output_attr(struct perf_event_attr *attr, size_t ring_bytes, __u64 sample_type)
 {
-	memset(attr, 0, sizeof(*attr));
-	attr->type = PERF_TYPE_SOFTWARE;
-	attr->config = PERF_COUNT_SW_BPF_OUTPUT;
-	attr->size = sizeof(*attr);
-	attr->sample_type = sample_type;
+	software_attr(attr, PERF_COUNT_SW_BPF_OUTPUT, sample_type, ring_bytes / 4);
 	attr->sample_period = 1;
-	attr->sample_id_all = 1;
-	attr->disabled = 1;
-	attr->use_clockid = 1;
-	attr->clockid = CLOCK_MONOTONIC;
-	attr->watermark = 1;
-	attr->wakeup_watermark = ring_bytes / 4;
 }
 
 int evlist_add(struct evlist *el, const struct perf_event_attr *attr, const char *name)

@@ -144,14 +144,7 @@ static int write_btf(const char *file, enum btf_kind k)
 /* ---- tracepoints ------------------------------------------------------------ */
 
 static const char tp_format[] =
-	"name: tp\n"
-	"ID: 1234\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	TRACING_TP_HEAD
 	"\tfield:__data_loc char[] msg;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:char name[4];\toffset:12;\tsize:4;\tsigned:0;\n"
 	"\n"

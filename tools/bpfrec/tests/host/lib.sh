@@ -8,6 +8,10 @@
 
 passed=0 failed=0 skipped=0
 
+# bpfrec where `make host-test` builds it, unless the caller names another
+# ($here: the sourcing script's folder)
+BPFREC=${BPFREC:-$here/../../bpfrec}
+
 # host_setup NAME FILE...: the start of a script: root, and each FILE built
 # (else exit 1 saying which); $tmp, a fresh directory /tmp/bpfrec-NAME.XXXXXX
 host_setup() {

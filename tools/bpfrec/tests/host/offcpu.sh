@@ -19,7 +19,6 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-BPFREC=${BPFREC:-$here/../../bpfrec}
 SLEEPER=${SLEEPER:-$here/../../.output/sleeper}
 
 . "$here/lib.sh"

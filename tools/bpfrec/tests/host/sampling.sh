@@ -15,7 +15,6 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-BPFREC=${BPFREC:-$here/../../bpfrec}
 WORK=$(realpath "${WORK:-$here/../../.output/sample-work}")
 STAT_PROG=${STAT_PROG:-$here/../../.output/stat-prog}
 PERF=${PERF:-/usr/bin/perf}

@@ -19,7 +19,6 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-BPFREC=${BPFREC:-$here/../../bpfrec}
 STAT_PROG=${STAT_PROG:-$here/../../.output/stat-prog}
 
 . "$here/lib.sh"

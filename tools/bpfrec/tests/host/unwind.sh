@@ -16,7 +16,6 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-BPFREC=${BPFREC:-$here/../../bpfrec}
 PROGS=${PROGS:-$here/../../.output}
 SLEEPER=$PROGS/libc-sleeper
 

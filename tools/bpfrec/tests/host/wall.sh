@@ -20,7 +20,6 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-BPFREC=${BPFREC:-$here/../../bpfrec}
 PROGS=${PROGS:-$here/../../.output}
 
 . "$here/lib.sh"

@@ -10,6 +10,20 @@
 #include <stddef.h>
 #include <linux/types.h>
 
+/*
+ * The start of the format of the tests' tracepoint "tp", ID 1234: its
+ * name and id, and the common fields every tracepoint has (8 bytes).
+ */
+#define TRACING_TP_HEAD							\
+	"name: tp\n"							\
+	"ID: 1234\n"							\
+	"format:\n"							\
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"	\
+	"\n"
+
 /* Bytes appended to a growing buffer; exit(1) when memory runs out. */
 struct blob {
 	char *p;

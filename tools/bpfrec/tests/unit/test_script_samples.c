@@ -19,14 +19,7 @@ static const __u64 tp_ids[1] = { 400 };
 #define BPF_ADDR	0xffffffffc0001000ULL
 
 static const char tp_format[] =
-	"name: tp\n"
-	"ID: 1234\n"
-	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	TRACING_TP_HEAD
 	"\tfield:int value;\toffset:8;\tsize:4;\tsigned:1;\n"
 	"\tfield:char name[8];\toffset:12;\tsize:8;\tsigned:0;\n"
 	"\tfield:unsigned long long count;\toffset:20;\tsize:8;\tsigned:0;\n"
