@@ -229,11 +229,13 @@ n=$(awk -v p="$tpid/$tpid" '$3 == p && $5 == "tracepoint" && $8 == "syscalls:sys
 result "bpfrec script: 7 sys_enter_getppid with __syscall_nr=110" "$err$([ "$n" -eq 7 ] || echo "$n rows")"
 
 # sched_switch on the workload: its 5 sleeps are 5 switches out in state S
-# (TASK_INTERRUPTIBLE, 1); a preemption would be state 0
+# (TASK_INTERRUPTIBLE, 1); a preemption would be state 0.  Its priority is
+# 120 plus the nice value the tests run with (make check under nice -n 10).
 "$BPFREC" record -e sched:sched_switch -o "$tmp/sw.data" -- "$WORK" sleep 5 20 >"$tmp/sw.out" 2>"$tmp/sw.err"
 spid=$(sed -n 's/^pid //p' "$tmp/sw.out")
 err=$(script_rows "$tmp/sw.data")
-n=$(grep -c " prev_comm=sample-work prev_pid=$spid prev_prio=120 prev_state=1 next_comm=" "$tmp/script.out")
+prio=$((120 + $(nice)))
+n=$(grep -c " prev_comm=sample-work prev_pid=$spid prev_prio=$prio prev_state=1 next_comm=" "$tmp/script.out")
 result "bpfrec script: sched_switch fields of 5 sleeps ($n)" "$err$([ "$n" -eq 5 ] || echo "$n switches out asleep")"
 
 # perf's own files, read by bpfrec
