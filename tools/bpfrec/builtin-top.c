@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <ncurses.h>
 #include "builtin.h"
+#include "util/cmd_loop.h"
 #include "util/debug.h"
 #include "util/mono_clock.h"
 #include "util/parse_num.h"
@@ -61,14 +62,6 @@ struct top_opts {
 	unsigned long iterations;
 	struct top_view v;
 };
-
-static volatile sig_atomic_t stop;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
@@ -137,118 +130,150 @@ static void read_filter(struct top_view *v)
 	snprintf(v->filter, sizeof(v->filter), "%s", buf);
 }
 
-/* Keys until @deadline (CLOCK_MONOTONIC ns); true when asked to quit. */
-static bool keys(struct top_view *v, __u64 deadline, bool *redraw)
-{
-	for (;;) {
-		__u64 now = mono_ns();
-		int c;
+/* What a key asks for. */
+enum key_action { KEY_NONE, KEY_REDRAW, KEY_QUIT };
 
-		if (stop)
-			return true;
-		if (now >= deadline)
-			return false;
-		timeout((deadline - now) / 1000000 + 1);
-		c = getch();
-		switch (c) {
-		case 'q':
-		case 'Q':
-			return true;
-		case 'p':
-		case ' ':
-			v->paused = !v->paused;
-			break;
-		case 's':
-			v->sort = (v->sort + 1) % (SP_SORT_NAME + 1);
-			break;
-		case '/':
-			read_filter(v);
-			break;
-		case 'c':
-			v->filter[0] = 0;
-			break;
-		case KEY_RESIZE:
-			break;
-		default:
-			continue;
-		}
-		*redraw = true;
-		return false;
+static enum key_action key(struct top_view *v, int c)
+{
+	switch (c) {
+	case 'q':
+	case 'Q':
+		return KEY_QUIT;
+	case 'p':
+	case ' ':
+		v->paused = !v->paused;
+		break;
+	case 's':
+		v->sort = (v->sort + 1) % (SP_SORT_NAME + 1);
+		break;
+	case '/':
+		read_filter(v);
+		break;
+	case 'c':
+		v->filter[0] = 0;
+		break;
+	case KEY_RESIZE:
+		break;
+	default:
+		return KEY_NONE;
 	}
+	return KEY_REDRAW;
 }
 
-static void sleep_until(__u64 deadline)
-{
-	while (!stop) {
-		__u64 now = mono_ns();
-		struct timespec ts;
+struct top_run {
+	struct top_opts *o;
+	struct stat_progs *s;
+	struct cmd_loop loop;
+	bool tty;
+	bool started;		/* the first refresh came */
+	unsigned long shown;	/* refreshes so far */
+	__u64 start, last;	/* CLOCK_MONOTONIC ns: top's start, the last reading */
+};
 
-		if (now >= deadline)
-			return;
-		ts.tv_sec = (deadline - now) / 1000000000ULL;
-		ts.tv_nsec = (deadline - now) % 1000000000ULL;
-		nanosleep(&ts, NULL);
-	}
-}
-
-static int run(struct top_opts *o, struct stat_progs *s, bool tty)
+/* One refresh: the counts read since the last (unless paused), then drawn or printed. */
+static int refresh_view(struct top_run *t)
 {
-	__u64 start = mono_ns(), last = start, delay = o->delay * 1e9;
-	unsigned long shown = 0;
-	bool quit = false;
+	struct top_view *v = &t->o->v;
+	__u64 now = mono_ns();
 	int err;
 
-	/* a first refresh at once would show rates over no time */
-	if (tty) {
-		bool redraw;
+	if (!v->paused) {
+		err = stat_progs_read(t->s, false);
+		if (!err)
+			err = top_view_update(v, t->s, now - t->last);
+		if (err)
+			return err;
+		t->last = now;
+	}
+	v->uptime_s = (now - t->start) / 1e9;
+	if (t->tty)
+		top_view_draw(v);
+	else
+		top_view_print(v, stdout);
+	t->started = true;
+	if (t->o->iterations && ++t->shown >= t->o->iterations)
+		t->loop.stop = true;
+	return 0;
+}
 
+static unsigned long delay_ms(const struct top_opts *o)
+{
+	return o->delay * 1000 + 0.5;
+}
+
+static int on_interval(void *ctx)
+{
+	return refresh_view(ctx);
+}
+
+/* Ctrl-C or SIGTERM: top ends, exit 0. */
+static int on_signal(void *ctx, int signo)
+{
+	struct top_run *t = ctx;
+
+	(void)signo;
+	t->loop.stop = true;
+	return 0;
+}
+
+/*
+ * Every wakeup on a terminal (a key, a resize, a refresh): the keys typed.
+ * A key that changes the view redraws at once, with a fresh reading, and
+ * the next refresh comes one delay later; paused, it only redraws.
+ * Before the first refresh, keys change the view but draw nothing: rates
+ * over no time would be shown.
+ */
+static int on_wake(void *ctx)
+{
+	struct top_run *t = ctx;
+	bool redraw = false;
+	int c;
+
+	if (!t->tty || t->loop.stop)
+		return 0;
+	timeout(0);
+	while ((c = getch()) != ERR) {
+		switch (key(&t->o->v, c)) {
+		case KEY_QUIT:
+			t->loop.stop = true;
+			return 0;
+		case KEY_REDRAW:
+			redraw = true;
+			timeout(0);
+			break;
+		case KEY_NONE:
+			break;
+		}
+	}
+	if (!redraw || !t->started)
+		return 0;
+	if (t->o->v.paused) {
+		top_view_draw(&t->o->v);
+		return 0;
+	}
+	return refresh_view(t) ?: cmd_loop_arm(&t->loop, 0, delay_ms(t->o));
+}
+
+static const struct cmd_loop_ops loop_ops = {
+	.signal = on_signal,
+	.interval = on_interval,
+	.wake = on_wake,
+};
+
+static int run(struct top_run *t)
+{
+	int err = t->tty ? cmd_loop_add_fd(&t->loop, STDIN_FILENO, 0) : 0;
+
+	if (err)
+		return err;
+	/* a first refresh at once would show rates over no time */
+	t->start = t->last = mono_ns();
+	if (t->tty) {
 		mvaddstr(0, 0, "bpfrec top: the first refresh comes after one delay");
 		refresh();
-		while (!quit && mono_ns() < start + delay)
-			quit = keys(&o->v, start + delay, &redraw);
-	} else {
-		sleep_until(start + delay);
-		quit = stop;
 	}
-	if (quit)
-		return 0;
-	for (;;) {
-		bool redraw = false;
-		__u64 now = mono_ns();
-
-		if (!o->v.paused) {
-			err = stat_progs_read(s, false);
-			if (!err)
-				err = top_view_update(&o->v, s, now - last);
-			if (err)
-				return err;
-			last = now;
-		}
-		o->v.uptime_s = (now - start) / 1e9;
-		if (tty)
-			top_view_draw(&o->v);
-		else
-			top_view_print(&o->v, stdout);
-		if (o->iterations && ++shown >= o->iterations)
-			return 0;
-		if (!tty) {
-			sleep_until(now + delay);
-			if (stop)
-				return 0;
-			continue;
-		}
-		/* a key redraws at once; the refresh keeps its pace */
-		while (!redraw || o->v.paused) {
-			if (keys(&o->v, now + delay, &redraw))
-				return 0;
-			if (!redraw)
-				break;
-			if (o->v.paused) {
-				top_view_draw(&o->v);
-				redraw = false;
-			}
-		}
-	}
+	err = cmd_loop_arm(&t->loop, 0, delay_ms(t->o));
+	return err ?: cmd_loop_run(&t->loop);
 }
 
 int cmd_top(int argc, char **argv)
@@ -257,7 +282,12 @@ int cmd_top(int argc, char **argv)
 	struct top_opts o = { .delay = 1 };
 	struct stat_progs s = { .stats_fd = -1 };
 	struct stat_progs_opts po = { .on_event = on_event, .ctx = &o.v };
-	bool tty = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+	struct top_run t = {
+		.o = &o,
+		.s = &s,
+		.loop = CMD_LOOP_INIT,
+		.tty = isatty(STDOUT_FILENO) && isatty(STDIN_FILENO),
+	};
 	int err;
 
 	err = argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &o);
@@ -271,20 +301,26 @@ int cmd_top(int argc, char **argv)
 		stat_progs_close(&s);
 		return BPFREC_EXIT_ERROR;
 	}
-	signal(SIGINT, on_stop);
-	signal(SIGTERM, on_stop);
-	if (tty) {
+	/* the signals first: ncurses then leaves them to the loop */
+	err = cmd_loop_init(&t.loop, 0, &loop_ops, &t);
+	if (err) {
+		fprintf(stderr, "bpfrec top: waiting for signals: %s\n", strerror(-err));
+		stat_progs_close(&s);
+		return BPFREC_EXIT_ERROR;
+	}
+	if (t.tty) {
 		initscr();
 		cbreak();
 		noecho();
 		keypad(stdscr, TRUE);
 		curs_set(0);
 	}
-	err = run(&o, &s, tty);
-	if (tty)
+	err = run(&t);
+	if (t.tty)
 		endwin();
 	if (err)
 		fprintf(stderr, "bpfrec top: reading BPF program stats: %s\n", strerror(-err));
+	cmd_loop_close(&t.loop);
 	stat_progs_close(&s);
 	top_view_free(&o.v);
 	return err ? BPFREC_EXIT_ERROR : BPFREC_EXIT_OK;

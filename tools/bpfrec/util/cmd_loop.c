@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The run loop of record, stat and serve (util/cmd_loop.h): signals on
- * a signalfd, two timers and the command's fds on one epoll.
+ * The run loop of record, stat, top and serve (util/cmd_loop.h): signals
+ * on a signalfd, two timers and the command's fds on one epoll.
  */
 #include <errno.h>
 #include <signal.h>

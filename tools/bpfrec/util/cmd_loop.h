@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The run loop of a command that runs until it is told to stop (record,
- * stat, serve): the signals that stop it arrive on a signalfd, so that the
- * command finishes its work (a file, a last reading) from the loop; one
- * epoll waits on that signalfd, an end timer (--duration), an interval
- * timer (-I) and the command's own fds (rings, buffers), each with a tag
- * that says which woke the loop.
+ * stat, top, serve): the signals that stop it arrive on a signalfd, so
+ * that the command finishes its work (a file, a last reading) from the
+ * loop; one epoll waits on that signalfd, an end timer (--duration), an
+ * interval timer (-I, top's refresh) and the command's own fds (rings,
+ * buffers, a terminal), each with a tag that says which woke the loop.
  */
 #ifndef BPFREC_CMD_LOOP_H
 #define BPFREC_CMD_LOOP_H
