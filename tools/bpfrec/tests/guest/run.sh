@@ -60,6 +60,42 @@ wait_until() {
 	done
 }
 
+# exited PID: process PID has ended (a zombie not yet waited for, or gone)
+exited() {
+	[ ! -r "/proc/$1/stat" ] || [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)" = Z ]
+}
+
+# stuck PID: where process PID and each of its threads wait, as comment
+# lines of the console: its command, state, the syscall it is in and the
+# kernel stack of each thread.
+stuck() {
+	echo "# stuck: $1 ($(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null))"
+	for _t in /proc/"$1"/task/*; do
+		echo "#   thread ${_t##*/}: $(grep '^State' "$_t/status" 2>/dev/null)," \
+			"wchan $(cat "$_t/wchan" 2>/dev/null), syscall $(cat "$_t/syscall" 2>/dev/null)"
+		sed 's/^/#     /' "$_t/stack" 2>/dev/null
+	done
+}
+
+# bounded_wait SECONDS PID...: wait for each PID, giving each at most
+# SECONDS to exit.  One still running then is shown (stuck) and killed, so
+# that a hang says where it is and fails its own tests instead of using up
+# the guest's whole time.  The status is the last PID's (137 when killed).
+bounded_wait() {
+	_limit=$1
+	shift
+	_rc=0
+	for _p in "$@"; do
+		if ! wait_until "$_limit" exited "$_p"; then
+			stuck "$_p"
+			kill -9 "$_p" 2>/dev/null
+		fi
+		wait "$_p"
+		_rc=$?
+	done
+	return $_rc
+}
+
 # in_loop PID: the recorder PID waits in its main loop, epoll_wait (232 on
 # x86-64: nothing before the loop calls it), so its events are enabled and
 # its objects loaded; or it is gone

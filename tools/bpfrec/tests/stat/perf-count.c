@@ -3,10 +3,10 @@
  * A plain perf stat session, no BPF: the reference the --bpf-counters
  * tests compare with, and the peer of the shared-counters benchmark.
  *
- *   perf-count -e EVENT (-a | -p TID) [-I MSEC]
+ *   perf-count -e EVENT (-a | -C CPU | -p TID) [-I MSEC]
  *
  * Opens EVENT (cpu-clock, task-clock or page-faults) on every online CPU
- * (-a) or on thread TID, prints "ready N" (the perf events it opened,
+ * (-a), on one CPU (-C) or on thread TID, prints "ready N" (the perf events it opened,
  * flushed), reads them every MSEC milliseconds as a perf stat -I session
  * would, and at SIGINT or SIGTERM prints "count N", the total, and exits.
  */
@@ -63,16 +63,17 @@ static unsigned long long sum(const int *fds, int n)
 int main(int argc, char **argv)
 {
 	static int fds[MAX_CPUS];
-	int opt, i, n = 0, tid = -1, all = 0;
+	int opt, i, n = 0, tid = -1, all = 0, cpu = -1;
 	unsigned long interval = 0;
 	const char *ev = NULL;
 	__u64 config = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
 
-	while ((opt = getopt(argc, argv, "e:ap:I:")) != -1) {
+	while ((opt = getopt(argc, argv, "e:aC:p:I:")) != -1) {
 		switch (opt) {
 		case 'e': ev = optarg; break;
 		case 'a': all = 1; break;
+		case 'C': cpu = atoi(optarg); break;
 		case 'p': tid = atoi(optarg); break;
 		case 'I': interval = strtoul(optarg, NULL, 10); break;
 		default: goto usage;
@@ -81,7 +82,8 @@ int main(int argc, char **argv)
 	for (i = 0; ev && i < (int)(sizeof(events) / sizeof(events[0])); i++)
 		if (!strcmp(ev, events[i].name))
 			break;
-	if (!ev || i == (int)(sizeof(events) / sizeof(events[0])) || all == (tid > 0))
+	if (!ev || i == (int)(sizeof(events) / sizeof(events[0])) ||
+	    all + (cpu >= 0) + (tid > 0) != 1)
 		goto usage;
 	config = events[i].config;
 	sigaction(SIGINT, &sa, NULL);
@@ -95,7 +97,7 @@ int main(int argc, char **argv)
 				goto fail;
 		}
 	} else {
-		fds[n] = open_event(config, tid, -1);
+		fds[n] = open_event(config, cpu >= 0 ? -1 : tid, cpu);
 		n += fds[n] >= 0;
 	}
 	if (!n)
@@ -116,6 +118,6 @@ fail:
 	fprintf(stderr, "perf-count: opening %s: %s\n", ev, strerror(errno));
 	return 1;
 usage:
-	fprintf(stderr, "usage: perf-count -e cpu-clock|task-clock|page-faults (-a | -p TID) [-I MSEC]\n");
+	fprintf(stderr, "usage: perf-count -e cpu-clock|task-clock|page-faults (-a | -C CPU | -p TID) [-I MSEC]\n");
 	return 2;
 }
