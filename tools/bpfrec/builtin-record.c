@@ -580,6 +580,13 @@ static int start(struct recorder *r)
 		if (err)
 			return err;
 	}
+	/*
+	 * Said once every event is enabled and the capture attached, and
+	 * everything else worked: a workload started when the line appears
+	 * is recorded from its first object on, and an error is the only line.
+	 */
+	say_recording(r);
+	sampler_describe(&r->o.sampler);
 	if (r->o.cmd && workload_start(&r->wl)) {
 		fprintf(stderr, "bpfrec record: starting the workload: %s\n", strerror(errno));
 		return -ECHILD;
@@ -829,9 +836,6 @@ static int record(struct recorder *r, int argc, char **argv)
 	}
 	r->sink.w = r->w;
 	facts_set_writer(r->sink.facts, r->w);
-	/* said once everything else worked: an error is then the only line */
-	say_recording(r);
-	sampler_describe(&r->o.sampler);
 	err = watch_fds(r);
 	if (!err && r->o.cmd) {
 		r->linger.pid = r->wl.pid;
