@@ -669,6 +669,9 @@ static int finish(struct recorder *r, int err)
 	evlist_enable(&r->evlist, false);
 	if (!err)
 		err = drain_all(r);
+	/* a loss that no record followed: its LOST record is ours to write */
+	if (!err)
+		err = recording_lost(&r->rec, mono_ns());
 	if (!err && r->o.sampler.off_cpu)
 		err = off_cpu_finish(&r->oc, mono_ns());
 	c.flags = (r->evlist.obj_events ? PD_CAP_BPF_OBJ_EVENT : 0) |

@@ -99,6 +99,25 @@ static void attr_init(struct perf_event_attr *attr, unsigned int wakeup_bytes, i
 		*(__u64 *)((char *)attr + ATTR_FLAGS_BIT0 / 8) |= 1ULL << obj_event_bit;
 }
 
+/*
+ * Every instance counts the records it could not write (PERF_FORMAT_LOST,
+ * Linux 6.0), as perf asks: the losses no LOST record told of when the
+ * recording stops are read from it (evlist_lost()).  A kernel that
+ * refuses the bit opens the event without it.
+ */
+static int open_counting_lost(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	int fd;
+
+	attr->read_format |= PERF_FORMAT_LOST;
+	fd = perf_event_open(attr, pid, cpu);
+	if (fd < 0 && errno == EINVAL) {
+		attr->read_format &= ~PERF_FORMAT_LOST;
+		fd = perf_event_open(attr, pid, cpu);
+	}
+	return fd;
+}
+
 /* Why perf_event_open() failed, in one line. */
 static int open_failed(int cpu)
 {
@@ -121,11 +140,11 @@ static int probe_sideband(struct evlist *el, struct perf_event_attr *attr)
 	int fd, cpu = el->cpus[0], bit = kernel_obj_event_bit();
 
 	attr_init(attr, wakeup, bit);
-	fd = perf_event_open(attr, -1, cpu);
+	fd = open_counting_lost(attr, -1, cpu);
 	if (fd < 0 && errno == EINVAL && bit >= 0) {
 		pr_warning("the kernel refused attr.bpf_obj_event (bit %d of its BTF)\n", bit);
 		attr_init(attr, wakeup, -1);
-		fd = perf_event_open(attr, -1, cpu);
+		fd = open_counting_lost(attr, -1, cpu);
 		bit = -1;
 	}
 	if (fd >= 0) {
@@ -223,13 +242,14 @@ static int open_tasks(struct evlist *el, struct evsel *ev, int i, const pid_t *t
 	__u64 id;
 
 	for (t = 0; t < nr_tids; t++) {
-		fd = perf_event_open(&ev->attr, tids[t], cpu);
+		fd = open_counting_lost(&ev->attr, tids[t], cpu);
 		if (fd < 0 && errno == ESRCH)
 			continue;
 		if (fd < 0)
 			return open_failed(cpu);
 		if (owner < 0) {
 			ev->rings[ev->nr].attr = &ev->attr;
+			ev->rings[ev->nr].shared_first = ev->nr_fds;
 			err = ring_setup(&ev->rings[ev->nr], fd, cpu, el->ring_bytes);
 			owner = ev->nr++;
 			if (err)
@@ -245,6 +265,7 @@ static int open_tasks(struct evlist *el, struct evsel *ev, int i, const pid_t *t
 		}
 		ev->fds[ev->nr_fds++] = fd;
 		ev->ids[ev->nr_ids++] = id;
+		ev->rings[owner].nr_shared++;
 	}
 	if (owner < 0)
 		return errmsg_set(-ESRCH, "the threads to record have all exited");
@@ -280,7 +301,7 @@ int evlist_add_tasks(struct evlist *el, const struct perf_event_attr *attr, cons
 				return err;
 			continue;
 		}
-		fd = perf_event_open(&ev->attr, -1, el->cpus[i]);
+		fd = open_counting_lost(&ev->attr, -1, el->cpus[i]);
 		if (fd < 0)
 			return open_failed(el->cpus[i]);
 		ev->rings[ev->nr].attr = &ev->attr;
@@ -363,6 +384,31 @@ int evlist_drain(struct evlist *el, ring_fn fn, void *ctx, void *scratch)
 		}
 	}
 	return 0;
+}
+
+/* The records instance @fd could not write, as PERF_FORMAT_LOST counts them. */
+static __u64 fd_lost(int fd, __u64 read_format)
+{
+	/* value, enabled, running, id, lost: the fields asked for, in this order */
+	__u64 v[5] = {};
+	int n = 1 + !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		!!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING) + !!(read_format & PERF_FORMAT_ID);
+
+	if (!(read_format & PERF_FORMAT_LOST) || (read_format & PERF_FORMAT_GROUP) ||
+	    read(fd, v, (n + 1) * sizeof(__u64)) != (ssize_t)((n + 1) * sizeof(__u64)))
+		return 0;
+	return v[n];
+}
+
+__u64 evlist_lost(const struct evsel *ev, int i)
+{
+	const struct ring *r = &ev->rings[i];
+	__u64 lost = fd_lost(r->fd, ev->attr.read_format);
+	int j;
+
+	for (j = 0; j < r->nr_shared; j++)
+		lost += fd_lost(ev->fds[r->shared_first + j], ev->attr.read_format);
+	return lost;
 }
 
 struct pd_event *evlist_pd_events(const struct evlist *el)

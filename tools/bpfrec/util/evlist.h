@@ -87,6 +87,13 @@ int evlist_add_tasks(struct evlist *el, const struct perf_event_attr *attr, cons
 int evlist_add_file_only(struct evlist *el, const struct perf_event_attr *attr,
 			 const char *name, __u64 id);
 int evlist_enable(struct evlist *el, bool on);
+/*
+ * The records the instances writing into ring @i of @ev could not write,
+ * as the kernel counts them (0 where it cannot): the LOST records of a
+ * ring tell of a loss only before the next record that fits.  Children
+ * of an inherited instance are not counted.
+ */
+__u64 evlist_lost(const struct evsel *ev, int i);
 /* Every ring of every event, in list order, through ring_drain() (@fn or the event's). */
 int evlist_drain(struct evlist *el, ring_fn fn, void *ctx, void *scratch);
 /* The events as the writer describes them: an array to free(). */

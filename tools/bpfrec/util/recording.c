@@ -7,9 +7,11 @@
  * rings are drained before it looks: an object then appears at least
  * once, twice at worst (created between that drain and the listing).
  */
+#define _GNU_SOURCE	/* gettid */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "util/capture.h"
 #include "util/debug.h"
 #include "util/evlist.h"
@@ -40,6 +42,35 @@ int recording_drain(struct recording *rec)
 	/* a round (and its flush) only when there was something */
 	pd_writer_stats(k->w, &st);
 	if (!err && st.records != before)
+		err = pd_write_finished_round(k->w);
+	return err;
+}
+
+int recording_lost(struct recording *rec, __u64 time)
+{
+	struct evlist *el = rec->evlist;
+	struct sink *k = rec->sink;
+	struct ring *r;
+	__u64 lost, before = k->lost_records;
+	int e, i, err = 0;
+
+	for (e = 0; !err && e < el->nr_ev; e++) {
+		for (i = 0; !err && i < el->ev[e]->nr; i++) {
+			r = &el->ev[e]->rings[i];
+			lost = evlist_lost(el->ev[e], i);
+			/* an inherited instance's children told of theirs: more seen than counted */
+			if (lost <= r->lost_seen)
+				continue;
+			lost -= r->lost_seen;
+			/* as the kernel writes it, in the name of the ring's event, by the recorder */
+			err = pd_write_lost(k->w, r->id, lost, &(struct pd_sample){
+				.pid = getpid(), .tid = gettid(), .time = time, .cpu = r->cpu,
+				.id = r->id });
+			r->lost_seen += lost;
+			k->lost_records += lost;
+		}
+	}
+	if (!err && k->lost_records != before)
 		err = pd_write_finished_round(k->w);
 	return err;
 }

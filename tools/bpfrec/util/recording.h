@@ -28,6 +28,13 @@ struct recording {
  */
 int recording_drain(struct recording *rec);
 /*
+ * Once the events are disabled and drained: a LOST record for each ring's
+ * losses that none of its LOST records told of (the kernel writes one only
+ * before the next record that fits), at @time, counted in the sink's
+ * lost_records.
+ */
+int recording_lost(struct recording *rec, __u64 time);
+/*
  * Enable the events, take in what came so far, and synthesise the objects
  * that exist but have no record, as of @time; @obj_events as the events.
  */

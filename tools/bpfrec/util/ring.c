@@ -37,6 +37,12 @@ int ring_drain(struct ring *r, ring_fn fn, void *ctx, void *scratch)
 			memcpy((char *)scratch + first, data, size - first);
 			hdr = scratch;
 		}
+		if (hdr->type == PERF_RECORD_LOST && size >= sizeof(*hdr) + 2 * sizeof(__u64)) {
+			__u64 lost;
+
+			memcpy(&lost, (const char *)(hdr + 1) + sizeof(__u64), sizeof(lost));
+			r->lost_seen += lost;
+		}
 		err = fn(ctx, r, hdr);
 		tail += size;
 		if (err)

@@ -14,6 +14,9 @@ struct ring {
 	void *base;		/* control page, then len bytes of data */
 	size_t len;		/* a power of two */
 	__u64 id;		/* PERF_EVENT_IOC_ID */
+	__u64 lost_seen;	/* sum of the LOST records drained from it */
+	int shared_first;	/* the instances writing into it: evsel.fds[first...] */
+	int nr_shared;
 };
 
 typedef int (*ring_fn)(void *ctx, const struct ring *r, const struct perf_event_header *hdr);
@@ -23,7 +26,8 @@ typedef int (*ring_fn)(void *ctx, const struct ring *r, const struct perf_event_
 
 /*
  * Hand every complete record to @fn, in ring order, then give the space
- * back to the kernel.  A record that wraps around the end of the buffer is
+ * back to the kernel; the losses its LOST records tell are summed in
+ * @r->lost_seen.  A record that wraps around the end of the buffer is
  * copied to @scratch (RING_SCRATCH_SIZE bytes) first.  Stops at the first
  * error of @fn, after consuming that record.
  */
