@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <argp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <limits.h>
 #include <signal.h>
@@ -60,7 +61,7 @@ struct opts {
 	char **names;			/* the events of -e lists and globs, owned */
 	size_t nr_names, cap_names;
 	bool pipe;			/* -o -: perf's pipe mode on stdout */
-	char pipe_file[PATH_MAX];	/* the file written first */
+	int pipe_store;			/* an unnamed file the writer keeps the data in */
 	int pipe_fd;			/* the stdout the stream goes to */
 };
 
@@ -162,8 +163,8 @@ static const struct argp_option options[] = {
 	{ "pid", 'p', "PID", 0, "Sample (and --off-cpu) the threads of process PID", 0 },
 	{ "tid", 't', "TID", 0, "Sample (and --off-cpu) thread TID", 0 },
 	{ "output", 'o', "FILE", 0,
-	  "Output file (default " BPFREC_DEFAULT_FILE "); - writes perf's pipe mode to stdout "
-	  "when the recording ends (the command's output then goes to stderr)", 0 },
+	  "Output file (default " BPFREC_DEFAULT_FILE "); - streams perf's pipe mode to stdout "
+	  "as it records (the command's output then goes to stderr)", 0 },
 	{ "duration", OPT_DURATION, "SEC", 0, "Stop after SEC seconds", 0 },
 	{ "mmap-pages", 'm', "PAGES", 0, "Pages per CPU ring buffer, power of two (default 256)", 0 },
 	{ "capture-size", OPT_CAPTURE, "MB", 0,
@@ -275,7 +276,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			return cmd_usage_error(state, "-t wants a thread id, not '%s'", arg);
 		break;
 	case 'o':
-		/* pipe mode: a file of our own first, then the stream (pipe_out()) */
+		/* pipe mode: the stream, with a store of our own (pipe_open()) */
 		o->pipe = !strcmp(arg, "-");
 		if (o->pipe && isatty(STDOUT_FILENO))
 			return cmd_usage_error(state, "-o %s: stdout is a terminal: pipe it (bpfrec record -o - | bpfrec script -i -)", arg);
@@ -471,9 +472,16 @@ static int open_writer(struct recorder *r, int argc, char **argv)
 
 	if (!cfg.events)
 		return -ENOMEM;
-	err = out_file_open(&r->out, r->o.output, &why);
-	if (!err)
-		err = pd_writer_open_fd(&r->w, r->out.fd, &cfg);
+	if (r->o.pipe) {
+		/* no file: what is written goes to stdout as it is written */
+		r->out = (struct out_file){ .fd = -1, .path = "stdout" };
+		err = pd_writer_open_pipe(&r->w, r->o.pipe_store, r->o.pipe_fd, &cfg);
+		why = NULL;
+	} else {
+		err = out_file_open(&r->out, r->o.output, &why);
+		if (!err)
+			err = pd_writer_open_fd(&r->w, r->out.fd, &cfg);
+	}
 	free((void *)cfg.events);
 	if (err) {
 		fprintf(stderr, "bpfrec record: cannot write %s: %s\n", r->o.output,
@@ -559,6 +567,7 @@ static int start(struct recorder *r)
 		.cap = r->have_cap ? &r->cap : NULL,
 		.sink = &r->sink,
 		.scratch = r->scratch,
+		.live = r->o.pipe,
 	};
 	r->start_time = mono_ns();
 	/*
@@ -615,9 +624,13 @@ static void report(struct recorder *r, const struct pd_writer_stats *ws,
 	else
 		snprintf(kinds, sizeof(kinds), "%zu programs (%zu unresolved)", st->ids[PD_PROG],
 			 st->unresolved_of[PD_PROG]);
+	if (r->o.pipe)
+		sb.st_size = ws->data_bytes;
+	else if (stat(r->o.output, &sb))
+		sb.st_size = 0;
 	pr_progress("bpfrec record: %llu records, %s in %s (%llu KiB)\n",
 		    (unsigned long long)ws->records, kinds, r->o.pipe ? "pipe mode on stdout" : r->o.output,
-		    stat(r->o.output, &sb) ? 0ULL : (unsigned long long)sb.st_size >> 10);
+		    (unsigned long long)sb.st_size >> 10);
 	if (r->sink.repaired)
 		fprintf(stderr, "bpfrec record: %llu oversized side-band records repaired (a stock kernel bug with several listeners)\n",
 			(unsigned long long)r->sink.repaired);
@@ -638,6 +651,9 @@ static int keep_file(struct recorder *r, int ret)
 {
 	int err;
 
+	/* the stream was the recording: there is no file to keep */
+	if (r->o.pipe)
+		return ret;
 	if (!r->ran) {
 		out_file_abort(&r->out);
 		return ret;
@@ -714,51 +730,53 @@ static int finish(struct recorder *r, int err)
 }
 
 /*
- * -o -: the recording is a file first (its header and features are
- * written last), a fresh one of our own in $TMPDIR, sent to stdout as
- * perf's pipe mode once it is complete, then removed.
+ * -o -: the recording streams to stdout as it is written; the writer also
+ * keeps the data in a file of its own, unnamed (it reads the objects'
+ * facts back from it), which goes with the last descriptor, even after
+ * a SIGKILL.  A reader that goes away is an error of the next write
+ * (EPIPE), not a signal that kills the recorder: SIGPIPE is blocked,
+ * and the workload unblocks every signal before its exec.
  */
 static int pipe_open(struct opts *o)
 {
 	const char *dir = getenv("TMPDIR");
-	int fd;
+	char path[PATH_MAX];
+	sigset_t mask;
 
 	if (!o->pipe)
 		return 0;
-	snprintf(o->pipe_file, sizeof(o->pipe_file), "%s/bpfrec-pipe.XXXXXX",
-		 dir && *dir ? dir : "/tmp");
-	fd = mkstemp(o->pipe_file);
-	if (fd < 0) {
-		fprintf(stderr, "bpfrec record: -o -: creating %s: %s\n", o->pipe_file,
+	if (!dir || !*dir)
+		dir = "/tmp";
+	o->pipe_store = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+	if (o->pipe_store < 0 && (errno == EOPNOTSUPP || errno == EISDIR)) {
+		snprintf(path, sizeof(path), "%s/bpfrec-pipe.XXXXXX", dir);
+		o->pipe_store = mkostemp(path, O_CLOEXEC);
+		if (o->pipe_store >= 0)
+			unlink(path);
+	}
+	if (o->pipe_store < 0) {
+		fprintf(stderr, "bpfrec record: -o -: creating a file in %s: %s\n", dir,
 			strerror(errno));
-		o->pipe_file[0] = 0;
 		return -errno;
 	}
-	close(fd);
-	o->output = o->pipe_file;
 	/* the command's output must not mix with the stream: it goes to stderr */
-	o->pipe_fd = dup(STDOUT_FILENO);
+	o->pipe_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (o->pipe_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
 		fprintf(stderr, "bpfrec record: -o -: %s\n", strerror(errno));
 		return -errno;
 	}
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
 	return 0;
 }
 
-static int pipe_out(struct opts *o, int err)
+static void pipe_close(struct opts *o)
 {
-	if (!o->pipe_file[0])
-		return err;
-	if (!err) {
-		err = pd_file_to_pipe(o->pipe_file, o->pipe_fd);
-		if (err)
-			fprintf(stderr, "bpfrec record: -o -: writing to stdout: %s\n",
-				strerror(-err));
-	}
-	unlink(o->pipe_file);
+	if (o->pipe_store >= 0)
+		close(o->pipe_store);
 	if (o->pipe_fd >= 0)
 		close(o->pipe_fd);
-	return err;
 }
 
 static void opts_free(struct opts *o)
@@ -871,6 +889,7 @@ int cmd_record(int argc, char **argv)
 			.output = BPFREC_DEFAULT_FILE,
 			.mmap_pages = DEFAULT_MMAP_PAGES,
 			.capture_mb = DEFAULT_CAPTURE_MB,
+			.pipe_store = -1,
 			.pipe_fd = -1,
 		},
 		.wl = { .go_fd = -1, .exec_fd = -1 },
@@ -935,8 +954,7 @@ int cmd_record(int argc, char **argv)
 	err = pipe_open(&r.o);
 	if (!err)
 		err = record(&r, argc, argv);
-	if (r.o.pipe)
-		err = pipe_out(&r.o, err);
+	pipe_close(&r.o);
 	/* an error util/ built that no step above printed yet */
 	if (err)
 		errmsg_print();

@@ -41,8 +41,18 @@ int recording_drain(struct recording *rec)
 		err = names_flush(&k->names, k->w);
 	/* a round (and its flush) only when there was something */
 	pd_writer_stats(k->w, &st);
-	if (!err && st.records != before)
+	if (!err && st.records != before) {
 		err = pd_write_finished_round(k->w);
+		rec->round_behind = rec->live;
+	} else if (!err && rec->round_behind) {
+		/*
+		 * A reader of a stream (perf) sorts out a round's records only
+		 * at the end of the next round, which may come much later: an
+		 * empty round lets it show them now.
+		 */
+		err = pd_write_finished_round(k->w);
+		rec->round_behind = false;
+	}
 	return err;
 }
 

@@ -19,6 +19,8 @@ struct recording {
 	struct capture *cap;	/* NULL without in-kernel capture */
 	struct sink *sink;	/* its writer and facts table are the recording's */
 	void *scratch;		/* RING_SCRATCH_SIZE bytes */
+	bool live;		/* read as it is written (-o -): rounds end promptly */
+	bool round_behind;	/* the last drain's round is not sorted out yet */
 };
 
 /*

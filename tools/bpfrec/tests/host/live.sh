@@ -101,7 +101,7 @@ start_rec() {
 end_rec() {
 	cat <&4 >>"$tmp/rec.err"
 	exec 4<&-
-	wait $pid
+	wait $pid 2>/dev/null
 	rc=$?
 }
 
@@ -143,6 +143,55 @@ result "a loss with no record after it: counted, said, in the file (bpfrec scrip
 	[ "$verdict" = ok ] || echo "$verdict $lost;"
 	[ "$verdict" != ok ] || [ "$rep" = "$lost" ] || echo "report says ${rep:-nothing}, want $lost;"
 	[ "${perf_lost:-0}" -gt 0 ] || echo "perf report --stats: no LOST events;")"
+
+# -o - streams live.  The recorder's stdout goes through a FIFO to tee
+# (which keeps the stream) and perf script, whose lines are read through
+# another FIFO.  The workload loads and closes a program, says so through
+# a FIFO, and waits on a third one for the test to let it exit: perf must
+# show the program's PROG_LOAD while the workload still waits.  Then the
+# recorder is killed with SIGKILL, and the stream it left is read whole
+# by bpfrec script and perf script.
+if [ -x "$PERF" ] && command -v stdbuf >/dev/null; then
+	rm -f "$tmp/stream.fifo" "$tmp/perf.fifo" "$tmp/ready" "$tmp/go"
+	mkfifo "$tmp/stream.fifo" "$tmp/perf.fifo" "$tmp/ready" "$tmp/go"
+	tee "$tmp/stream.data" <"$tmp/stream.fifo" |
+		stdbuf -oL "$PERF" script -i - --show-bpf-events >"$tmp/perf.fifo" 2>"$tmp/perf.err" &
+	reader=$!
+	exec 5<"$tmp/perf.fifo"
+	start_rec - -- sh -c '"$1" -n 1 -p livepipe -l "$2" >/dev/null; echo loaded >"$3"; read x <"$4"' \
+		sh "$STORM" "$tmp/pipe.list" "$tmp/ready" "$tmp/go" >"$tmp/stream.fifo"
+	read -r _ <"$tmp/ready"
+	id=$(cut -d' ' -f1 "$tmp/pipe.list")
+	seen=""
+	while IFS= read -r -t 60 line <&5; do
+		case $line in
+		*"PERF_RECORD_BPF_EVENT type 1, flags 0, id $id") seen=yes; break ;;
+		esac
+	done
+	# only now may the workload exit
+	kill -KILL $pid
+	echo go >"$tmp/go"
+	end_rec
+	cat <&5 >/dev/null
+	exec 5<&-
+	wait $reader
+	result "-o -: perf script shows the workload's program while the workload runs" "$(
+		[ -n "$seen" ] || echo "no PERF_RECORD_BPF_EVENT of id $id within 60 s:" \
+			"$(tr '\n' ' ' <"$tmp/rec.err" | head -c 300)")"
+	got=$(loaded "$id" "$tmp/stream.data")
+	"$BPFREC" script -i "$tmp/stream.data" >/dev/null 2>"$tmp/script.err"
+	src=$?
+	"$PERF" script -i "$tmp/stream.data" --show-bpf-events >"$tmp/perf2.out" 2>"$tmp/perf2.err"
+	prc=$?
+	result "-o -: the stream a SIGKILL cut is read by bpfrec script and perf script" "$(
+		[ $rc -eq 137 ] || echo "recorder exit $rc, want 137;"
+		[ "$got" = ok ] || echo "bpfrec script: $got;"
+		[ $src -eq 0 ] || echo "bpfrec script exit $src: $(head -c 200 "$tmp/script.err");"
+		[ $prc -eq 0 ] && grep -q "PERF_RECORD_BPF_EVENT type 1, flags 0, id $id\$" "$tmp/perf2.out" ||
+			echo "perf script exit $prc: $(head -c 200 "$tmp/perf2.err")")"
+else
+	skip "-o - streamed live" "needs $PERF and stdbuf"
+fi
 
 if [ $skipped -gt 0 ]; then
 	echo "live: $passed passed, $failed failed, $skipped skipped"

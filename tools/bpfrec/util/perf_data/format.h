@@ -272,6 +272,17 @@ int pd_feat_encode(int feat, const struct pd_feat_input *in,
 		   struct pd_buf *b);
 
 /*
+ * perf's pipe mode (pipe_write.c): bytes written whole; the stream's
+ * header and its events' attrs; whether a feature goes into the stream;
+ * a feature as a HEADER_FEATURE record (0 when it has nothing to say or
+ * is too big for a record).
+ */
+int pd_pipe_write(int fd, const void *buf, size_t len);
+int pd_pipe_header(int out, const struct pd_event *events, size_t nr_events);
+bool pd_pipe_feature(int feat);
+int pd_pipe_put_feature(int out, int feat, const struct pd_feat_input *in, struct pd_buf *b);
+
+/*
  * One entry of each facts feature.  A program's entry of BPF_PROG_INFO
  * keeps its btf_id: whether perf may use it is decided when the feature
  * is written (pd_prog_info_check_btf), once the BTF is known.

@@ -261,6 +261,16 @@ struct pd_writer_config {
  */
 int pd_writer_open_fd(struct pd_writer **wp, int fd,
 		      const struct pd_writer_config *cfg);
+/*
+ * The same into @fd, and the recording streamed live to @pipe_fd as perf's
+ * pipe mode (perf record -o -): a header, the attrs and features first,
+ * then each flush of the data as it is written to @fd, which the facts
+ * are read back from.  Neither fd is closed by pd_writer_close(), which
+ * ends the stream with the features known only then and writes no
+ * header into @fd: it is a store to discard.
+ */
+int pd_writer_open_pipe(struct pd_writer **wp, int fd, int pipe_fd,
+			const struct pd_writer_config *cfg);
 /* The same into @path, created or truncated (the tests' files). */
 int pd_writer_open(struct pd_writer **wp, const char *path,
 		   const struct pd_writer_config *cfg);
@@ -412,12 +422,6 @@ void pd_writer_stats(const struct pd_writer *w, struct pd_writer_stats *st);
  */
 int pd_writer_close(struct pd_writer *w);
 
-/*
- * The finished file @path as perf's pipe mode (perf record -o -) on @out:
- * 0, or a negative errno; -E2BIG for an event with more ids than a
- * record holds.
- */
-int pd_file_to_pipe(const char *path, int out);
 
 /* ---- reader ---------------------------------------------------------- */
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A finished perf.data turned into perf's pipe mode, the stream of
- * `perf record -o -`: the 16-byte header, a HEADER_ATTR record per event
- * (its attr and ids), a HEADER_FEATURE record per feature perf knows,
- * then the data section as it is.  The objects' facts go with the data
- * (PD_RECORD_FACTS records), where the reader of a pipe finds them.
+ * perf's pipe mode, the stream of `perf record -o -`, written live: the
+ * 16-byte header, a HEADER_ATTR record per event (its attr and ids) and
+ * a HEADER_FEATURE record per feature known at the start, then the data
+ * as the writer flushes it (writer.c), the objects' facts with it
+ * (PD_RECORD_FACTS records, where the reader of a pipe finds them), and
+ * at the end the features known only then (the samples' time span).
  *
  * Left out: the features perf's pipe reader would misread or refuse (its
  * tracing data, which pipe mode carries otherwise; BPF_PROG_INFO and
@@ -12,16 +13,13 @@
  * or attrs too big for one record.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 #include "util/perf_data/format.h"
 
 /* A record's size is a u16, its header included. */
 #define MAX_RECORD	0xfff8
 
-static int write_all(int fd, const void *buf, size_t len)
+int pd_pipe_write(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
 	ssize_t n;
@@ -38,13 +36,6 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static int read_at(int fd, void *buf, size_t len, __u64 off)
-{
-	ssize_t n = pread(fd, buf, len, off);
-
-	return n == (ssize_t)len ? 0 : n < 0 ? -errno : -EIO;
-}
-
 /* One record of @type: the header, then @a and @b, padded to 8 bytes. */
 static int put_record(int out, __u32 type, const void *a, size_t alen, const void *b,
 		      size_t blen)
@@ -56,114 +47,50 @@ static int put_record(int out, __u32 type, const void *a, size_t alen, const voi
 
 	if (size > MAX_RECORD)
 		return -E2BIG;
-	err = write_all(out, &h, sizeof(h));
+	err = pd_pipe_write(out, &h, sizeof(h));
 	if (!err)
-		err = write_all(out, a, alen);
+		err = pd_pipe_write(out, a, alen);
 	if (!err && blen)
-		err = write_all(out, b, blen);
+		err = pd_pipe_write(out, b, blen);
 	if (!err)
-		err = write_all(out, zero, size - sizeof(h) - alen - blen);
+		err = pd_pipe_write(out, zero, size - sizeof(h) - alen - blen);
 	return err;
 }
 
-static int attrs(int in, int out, const struct pd_file_header *h)
+int pd_pipe_header(int out, const struct pd_event *events, size_t nr_events)
 {
-	size_t attr_len = h->attr_size - sizeof(struct pd_file_section), i, nr;
-	struct pd_file_section ids;
-	__u8 *attr = malloc(attr_len), *v = NULL;
-	int err = attr ? 0 : -ENOMEM;
+	const __u64 head[2] = { PD_MAGIC, PD_PIPE_HEADER_SIZE };
+	__u8 attr[PD_ATTR_SIZE];
+	size_t i;
+	int err;
 
-	nr = h->attr_size ? h->attrs.size / h->attr_size : 0;
-	for (i = 0; !err && i < nr; i++) {
-		err = read_at(in, attr, attr_len, h->attrs.offset + i * h->attr_size);
-		if (!err)
-			err = read_at(in, &ids, sizeof(ids), h->attrs.offset + i * h->attr_size + attr_len);
-		if (!err && ids.size > MAX_RECORD)
-			err = -E2BIG;
-		if (!err) {
-			free(v);
-			v = malloc(ids.size ? ids.size : 1);
-			err = v ? read_at(in, v, ids.size, ids.offset) : -ENOMEM;
-		}
-		if (!err)
-			err = put_record(out, PD_RECORD_HEADER_ATTR, attr, attr_len, v, ids.size);
+	err = pd_pipe_write(out, head, sizeof(head));
+	for (i = 0; !err && i < nr_events; i++) {
+		pd_attr_to_disk(events[i].attr, attr);
+		err = put_record(out, PD_RECORD_HEADER_ATTR, attr, sizeof(attr), events[i].ids,
+				 events[i].nr_ids * sizeof(__u64));
 	}
-	free(attr);
-	free(v);
 	return err;
 }
 
 /* The features perf's pipe reader takes from HEADER_FEATURE records. */
-static bool piped(int feat)
+bool pd_pipe_feature(int feat)
 {
 	return feat != PD_HEADER_TRACING_DATA && feat != PD_HEADER_BPF_PROG_INFO &&
 	       feat != PD_HEADER_BPF_BTF && feat < PD_FEAT_BPFREC;
 }
 
-static int features(int in, int out, const struct pd_file_header *h)
+int pd_pipe_put_feature(int out, int feat, const struct pd_feat_input *in, struct pd_buf *b)
 {
-	__u64 table = h->data.offset + h->data.size, feat64;
-	struct pd_file_section s;
-	size_t i = 0;
-	__u8 *buf;
-	int feat, err = 0;
+	__u64 feat64 = feat;
+	int ret;
 
-	for (feat = 0; !err && feat < PD_FEAT_BITS; feat++) {
-		if (!(h->features[feat / 64] & (1ULL << (feat % 64))))
-			continue;
-		err = read_at(in, &s, sizeof(s), table + i++ * sizeof(s));
-		if (err || !piped(feat) || s.size > MAX_RECORD)
-			continue;
-		buf = malloc(s.size ? s.size : 1);
-		if (!buf)
-			return -ENOMEM;
-		err = read_at(in, buf, s.size, s.offset);
-		feat64 = feat;
-		if (!err)
-			err = put_record(out, PD_RECORD_HEADER_FEATURE, &feat64, sizeof(feat64), buf,
-					 s.size);
-		free(buf);
-	}
-	return err;
-}
-
-static int data(int in, int out, const struct pd_file_header *h)
-{
-	static __u8 buf[1 << 16];
-	__u64 pos = h->data.offset, end = h->data.offset + h->data.size;
-	size_t n;
-	int err = 0;
-
-	while (!err && pos < end) {
-		n = end - pos < sizeof(buf) ? end - pos : sizeof(buf);
-		err = read_at(in, buf, n, pos);
-		if (!err)
-			err = write_all(out, buf, n);
-		pos += n;
-	}
-	return err;
-}
-
-int pd_file_to_pipe(const char *path, int out)
-{
-	const __u64 head[2] = { PD_MAGIC, PD_PIPE_HEADER_SIZE };
-	struct pd_file_header h;
-	int in = open(path, O_RDONLY | O_CLOEXEC), err;
-
-	if (in < 0)
-		return -errno;
-	err = read_at(in, &h, sizeof(h), 0);
-	if (!err && (h.magic != PD_MAGIC || h.size != sizeof(h) ||
-		     h.attr_size <= sizeof(struct pd_file_section)))
-		err = -EINVAL;
-	if (!err)
-		err = write_all(out, head, sizeof(head));
-	if (!err)
-		err = attrs(in, out, &h);
-	if (!err)
-		err = features(in, out, &h);
-	if (!err)
-		err = data(in, out, &h);
-	close(in);
-	return err;
+	b->len = 0;
+	ret = pd_feat_encode(feat, in, b);
+	ret = b->err ? b->err : ret;
+	if (ret <= 0)
+		return ret;
+	ret = put_record(out, PD_RECORD_HEADER_FEATURE, &feat64, sizeof(feat64), b->p, b->len);
+	/* a feature too big for a record is left out, as said above */
+	return ret == -E2BIG ? 0 : ret;
 }

@@ -6,6 +6,10 @@
  * crash never leaves data.size covering bytes that were not written.
  * The objects' facts go into the data as they come (facts_write.c);
  * the features follow the data and are written once, at close.
+ *
+ * In pipe mode the file is the writer's own store, which the facts are
+ * read back from, and every flush also goes to the stream (pipe_write.c),
+ * so that a reader sees each round as soon as it is written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +26,7 @@
 struct pd_writer {
 	int fd;
 	bool own_fd;			/* opened by pd_writer_open() */
+	int pipe_fd;			/* the stream of pipe mode, or -1 */
 	int err;			/* first error, sticky */
 	struct pd_event *events;	/* deep copies of the configuration's */
 	size_t nr_events;
@@ -218,7 +223,9 @@ static void writer_free(struct pd_writer *w)
 	free(w);
 }
 
-static int writer_open(struct pd_writer **wp, int fd, const char *path,
+static int pipe_start(struct pd_writer *w);
+
+static int writer_open(struct pd_writer **wp, int fd, int pipe_fd, const char *path,
 		       const struct pd_writer_config *cfg)
 {
 	struct pd_writer *w;
@@ -235,6 +242,7 @@ static int writer_open(struct pd_writer **wp, int fd, const char *path,
 	if (!w)
 		return -ENOMEM;
 	w->fd = -1;
+	w->pipe_fd = pipe_fd;
 	w->facts = pd_fact_log_new();
 	err = w->facts ? copy_config(w, cfg) : -ENOMEM;
 	if (err)
@@ -249,6 +257,8 @@ static int writer_open(struct pd_writer **wp, int fd, const char *path,
 		}
 	}
 	err = write_prologue(w);
+	if (!err && pipe_fd >= 0)
+		err = pipe_start(w);
 	if (err)
 		goto fail;
 	*wp = w;
@@ -261,14 +271,21 @@ fail:
 int pd_writer_open_fd(struct pd_writer **wp, int fd, const struct pd_writer_config *cfg)
 {
 	*wp = NULL;
-	return fd < 0 ? -EBADF : writer_open(wp, fd, NULL, cfg);
+	return fd < 0 ? -EBADF : writer_open(wp, fd, -1, NULL, cfg);
+}
+
+int pd_writer_open_pipe(struct pd_writer **wp, int fd, int pipe_fd,
+			const struct pd_writer_config *cfg)
+{
+	*wp = NULL;
+	return fd < 0 || pipe_fd < 0 ? -EBADF : writer_open(wp, fd, pipe_fd, NULL, cfg);
 }
 
 int pd_writer_open(struct pd_writer **wp, const char *path,
 		   const struct pd_writer_config *cfg)
 {
 	*wp = NULL;
-	return writer_open(wp, -1, path, cfg);
+	return writer_open(wp, -1, -1, path, cfg);
 }
 
 int pd_writer_flush(struct pd_writer *w)
@@ -283,6 +300,8 @@ int pd_writer_flush(struct pd_writer *w)
 	if (!w->out.len)
 		return 0;
 	err = write_all(w->fd, w->out.p, w->out.len, -1);
+	if (!err && w->pipe_fd >= 0)
+		err = pd_pipe_write(w->pipe_fd, w->out.p, w->out.len);
 	if (err)
 		return set_err(w, err);
 	size = w->data_size + w->out.len;
@@ -647,9 +666,9 @@ static bool streamed(int feat)
  * features are streamed from the data, never whole in memory: room is
  * left for a table of every feature, the sections follow it.
  */
-static int write_features(struct pd_writer *w, struct pd_file_header *h)
+static void feat_input(const struct pd_writer *w, struct pd_feat_input *in)
 {
-	struct pd_feat_input in = {
+	*in = (struct pd_feat_input){
 		.cfg = {
 			.events = w->events,
 			.nr_events = w->nr_events,
@@ -662,6 +681,50 @@ static int write_features(struct pd_writer *w, struct pd_file_header *h)
 		.first_time = w->first_time,
 		.last_time = w->last_time,
 	};
+}
+
+/*
+ * Pipe mode's start: the header, the attrs, and every feature of the
+ * stream but the samples' time span, which is known only at the end.
+ */
+static int pipe_start(struct pd_writer *w)
+{
+	struct pd_feat_input in;
+	struct pd_buf b = { 0 };
+	size_t i;
+	int err;
+
+	feat_input(w, &in);
+	err = pd_pipe_header(w->pipe_fd, w->events, w->nr_events);
+	for (i = 0; !err && i < NR_FEATURES; i++)
+		if (pd_pipe_feature(features[i]) && features[i] != PD_HEADER_SAMPLE_TIME)
+			err = pd_pipe_put_feature(w->pipe_fd, features[i], &in, &b);
+	pd_buf_free(&b);
+	return err < 0 ? err : 0;
+}
+
+/* Pipe mode's end: the data flushed, then the samples' time span. */
+static int pipe_close(struct pd_writer *w)
+{
+	struct pd_feat_input in;
+	struct pd_buf b = { 0 };
+	int err;
+
+	/* perf warns about a stream without records: never leave one. */
+	if (!w->err && !w->stats.records)
+		pd_write_finished_round(w);
+	err = pd_writer_flush(w);
+	feat_input(w, &in);
+	if (!err)
+		err = pd_pipe_put_feature(w->pipe_fd, PD_HEADER_SAMPLE_TIME, &in, &b);
+	pd_buf_free(&b);
+	writer_free(w);
+	return err < 0 ? err : 0;
+}
+
+static int write_features(struct pd_writer *w, struct pd_file_header *h)
+{
+	struct pd_feat_input in;
 	struct pd_file_section table[NR_FEATURES];
 	__u64 feat_offset = w->data_offset + w->data_size;
 	struct pd_out o = { .fd = w->fd, .pos = feat_offset + sizeof(table) };
@@ -670,6 +733,7 @@ static int write_features(struct pd_writer *w, struct pd_file_header *h)
 	__u64 start;
 	int ret = 0;
 
+	feat_input(w, &in);
 	for (i = 0; i < NR_FEATURES && ret >= 0; i++) {
 		/* Sections start 8-byte aligned: BPFREC pads relative to it. */
 		pd_out_align8(&o);
@@ -709,6 +773,9 @@ int pd_writer_close(struct pd_writer *w)
 	struct pd_file_header h;
 	int err;
 
+	/* the stream is the recording: its store is the caller's to discard */
+	if (w->pipe_fd >= 0)
+		return pipe_close(w);
 	/* perf warns about an empty data section: never leave one. */
 	if (!w->err && !w->stats.records)
 		pd_write_finished_round(w);
