@@ -6,8 +6,10 @@
  * and pipe mode (perf record -o -: attrs and features as records of the
  * stream, records at unaligned offsets, read from a file or from stdin).
  * Each stream is built from a file our writer made, and must give the
- * same records as that file.
+ * same records as that file; the writer's own pipe mode too, readable
+ * after each flush.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,17 +23,17 @@
 static const __u64 ids[2] = { 21, 22 };
 #define NR_PROGS	40
 
-/* The plain file the streams are made of: a COMM, then KSYMBOL + PROG_LOAD each. */
-static void write_plain(const char *file)
+/*
+ * The records the streams are made of: a COMM, then KSYMBOL + PROG_LOAD
+ * each; @flushed (if not NULL) is called with @w after the first half of
+ * the programs, a round ended.
+ */
+static void write_records(struct pd_writer *w, void (*flushed)(struct pd_writer *w))
 {
-	struct perf_event_attr attr = sideband_attr();
-	struct pd_writer *w = one_event_writer(file, &attr, ids, 2);
 	struct pd_sample s = { .pid = 7, .tid = 7, .id = ids[0] };
 	char name[64];
 	__u32 i;
 
-	if (!w)
-		return;
 	s.time = 1;
 	pd_write_comm(w, 7, 7, "loader", false, &s);
 	for (i = 0; i < NR_PROGS; i++) {
@@ -42,7 +44,20 @@ static void write_plain(const char *file)
 				 PERF_RECORD_KSYMBOL_TYPE_BPF, 0, name, &s);
 		s.time++;
 		pd_write_bpf_event(w, PERF_BPF_EVENT_PROG_LOAD, 0, 100 + i, NULL, &s);
+		if (flushed && i == NR_PROGS / 2 - 1 && !pd_write_finished_round(w))
+			flushed(w);
 	}
+}
+
+/* The plain file the streams are made of. */
+static void write_plain(const char *file)
+{
+	struct perf_event_attr attr = sideband_attr();
+	struct pd_writer *w = one_event_writer(file, &attr, ids, 2);
+
+	if (!w)
+		return;
+	write_records(w, NULL);
 	pd_writer_close(w);
 }
 
@@ -263,6 +278,84 @@ static void test_pipe(const struct plain *p)
 	free(f);
 }
 
+/* @s without the stream's own records (ATTR, FEATURE) and the rounds, in place. */
+static void only_data(char *s)
+{
+	char *in = s, *out = s, *end;
+
+	for (; (end = strchr(in, ',')); in = end + 1) {
+		if (!strncmp(in, "64,", 3) || !strncmp(in, "80,", 3) ||
+		    !strncmp(in, "68,", 3))
+			continue;
+		memmove(out, in, end + 1 - in);
+		out += end + 1 - in;
+	}
+	*out = 0;
+}
+
+static char half_got[16384];
+
+/* What the stream holds once the first half was flushed. */
+static void read_half(struct pd_writer *w)
+{
+	char err[256];
+	const char *warn;
+	size_t len;
+	__u8 *f;
+
+	(void)w;
+	f = slurp(path("stream.data"), &len);
+	if (!f || summary_of(f, len, half_got, sizeof(half_got), err, sizeof(err), &warn))
+		snprintf(half_got, sizeof(half_got), "unread: %s", f ? err : "no stream");
+	free(f);
+}
+
+/*
+ * pd_writer_open_pipe(): the stream is readable after each flush, with
+ * the records written so far, and ends with the plain file's records.
+ */
+static void test_pipe_writer(const struct plain *p)
+{
+	struct perf_event_attr attr = sideband_attr();
+	struct pd_event ev = { .attr = &attr, .name = "bpf-events", .ids = ids, .nr_ids = 2 };
+	struct pd_writer_config cfg = { .events = &ev, .nr_events = 1 };
+	int store = open(path("store.data"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+	int out = open(path("stream.data"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+	char got[16384], err[256], *mid;
+	const char *warn;
+	struct pd_writer *w;
+	size_t len;
+	__u8 *f;
+
+	if (!CHECK(store >= 0 && out >= 0 && !pd_writer_open_pipe(&w, store, out, &cfg),
+		   "a pipe-mode writer opens"))
+		goto out;
+	write_records(w, read_half);
+	CHECK(!pd_writer_close(w), "the pipe-mode writer closes");
+	only_data(half_got);
+	/* the first record of the second half: its KSYMBOL */
+	mid = strstr(p->want, "long_function_name_20/");
+	while (mid && mid > p->want && mid[-1] != ',')
+		mid--;
+	CHECK(mid && !strncmp(half_got, p->want, mid - p->want) &&
+	      !strstr(half_got, "long_function_name_20/"),
+	      "after the first flush the stream has the first half, and only it (%.60s)",
+	      half_got);
+	f = slurp(path("stream.data"), &len);
+	if (CHECK(f && !summary_of(f, len, got, sizeof(got), err, sizeof(err), &warn) && !warn,
+		  "the closed stream reads without warning (%s)", f ? err : "no stream")) {
+		only_data(got);
+		CHECK(!strcmp(got, p->want), "the closed stream has the plain file's records (%.60s)",
+		      got);
+	}
+	free(f);
+out:
+	if (store >= 0)
+		close(store);
+	if (out >= 0)
+		close(out);
+}
+
 /* "-" reads stdin from a pipe, twice (script measures, then prints). */
 static void test_stdin(const struct plain *p)
 {
@@ -304,6 +397,7 @@ int main(void)
 	if (load_plain(&p)) {
 		test_compressed(&p);
 		test_pipe(&p);
+		test_pipe_writer(&p);
 		test_stdin(&p);
 	}
 	free(p.buf);

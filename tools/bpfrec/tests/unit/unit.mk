@@ -14,7 +14,8 @@
 #   test_desc       descriptions of object records: each field, longer,
 #                   none, cut short; what script and report show of them
 #   test_streams    compressed records (perf record -z) and pipe mode, from
-#                   memory and from stdin
+#                   memory and from stdin; the writer's pipe mode, readable
+#                   after each flush
 #   test_evlist     attr.bpf_obj_event found by name in the kernel's BTF,
 #                   which is parsed only when it names it
 #   test_kallsyms   kernel symbols found in the copy of kallsyms a
