@@ -14,7 +14,6 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-BPFREC=${BPFREC:-$here/../../bpfrec}
 STORM=${STORM:-$here/../../.output/storm}
 PERF=${PERF:-/usr/bin/perf}
 
