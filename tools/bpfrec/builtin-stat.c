@@ -325,29 +325,10 @@ struct stat_run {
 /* -o, counts: the session's totals so far (perf stat report takes the deltas). */
 static int record_counts(struct stat_run *r, __u64 now)
 {
-	static const struct perf_event_attr runs_attr = {
-		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
-	};
-	bool bperf = r->o.mode == MODE_BPERF;
-	const struct stat_count *c = r->counts;
-	char name[160];
-	int n, i, k, err = 0;
+	int n = r->o.mode == MODE_BPERF ? stat_bperf_counts(&r->o.bperf, true, r->counts) :
+					  stat_profile_counts(&r->prof, true, r->counts);
 
-	n = bperf ? stat_bperf_counts(&r->o.bperf, true, r->counts) :
-		    stat_profile_counts(&r->prof, true, r->counts);
-	for (i = 0; !err && i < n; i++, c++) {
-		snprintf(name, sizeof(name), c->who ? "%s:%s" : "%s", c->ev->name, c->who);
-		k = stat_record_counter(&r->rec, 2 * i, name, &c->ev->attr);
-		err = k < 0 ? k : stat_record_value(&r->rec, k, c->v.counter, c->v.enabled,
-						    c->v.running);
-		if (err || !c->has_runs)
-			continue;
-		snprintf(name, sizeof(name), "runs:%s", c->who ? c->who : "");
-		k = stat_record_counter(&r->rec, 2 * i + 1, name, &runs_attr);
-		err = k < 0 ? k : stat_record_value(&r->rec, k, c->runs, c->v.enabled,
-						    c->v.running);
-	}
-	return err ? err : stat_record_round(&r->rec, now - r->start);
+	return stat_record_counts(&r->rec, r->counts, n, now - r->start);
 }
 
 /* The time is taken after the reading: the counts are up to then. */
@@ -416,56 +397,6 @@ static int show_counts(struct stat_run *r, bool total, __u64 *now)
 	return r->o.output ? record_counts(r, *now) : 0;
 }
 
-/*
- * -o, --all-progs: each program is two counters, its runs and its run
- * time, totals since bpfrec first saw it; first sight and final counts
- * are its PROG_LOAD and PROG_UNLOAD.
- */
-static int record_prog(struct stat_run *r, const struct sp_prog *p, __u64 now, __u64 wall)
-{
-	static const struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
-	};
-	struct pd_prog f = { .id = p->id, .type = p->type, .load_time = p->load_time,
-			     .origin = p->loader };
-	char name[SP_NAME_LEN + 32];
-	int k, err = 0;
-
-	if (p->born) {
-		memcpy(f.tag, p->tag, sizeof(f.tag));
-		/* the 16-byte name the kernel keeps; the counters carry the full one */
-		memcpy(f.name, p->name, sizeof(f.name) - 1);
-		err = stat_record_prog(&r->rec, &f);
-		if (!err)
-			err = stat_record_bpf(&r->rec, PERF_BPF_EVENT_PROG_LOAD, p->id, p->tag, now);
-	}
-	if (!err && p->state == SP_FREED)
-		err = stat_record_bpf(&r->rec, PERF_BPF_EVENT_PROG_UNLOAD, p->id, p->tag, now);
-	/* what the printed table leaves out (idle programs) the file does too */
-	if (err || (p->cnt == p->base_cnt && !r->o.idle))
-		return err;
-	snprintf(name, sizeof(name), "%s[%u]:runs", p->name, p->id);
-	k = stat_record_counter(&r->rec, (__u64)p->id << 1, name, &attr);
-	err = k < 0 ? k : stat_record_value(&r->rec, k, p->cnt - p->base_cnt, wall, wall);
-	if (err)
-		return err;
-	snprintf(name, sizeof(name), "%s[%u]:run_ns", p->name, p->id);
-	k = stat_record_counter(&r->rec, (__u64)p->id << 1 | 1, name, &attr);
-	return k < 0 ? k : stat_record_value(&r->rec, k, p->ns - p->base_ns, wall, wall);
-}
-
-static int record_progs(struct stat_run *r, __u64 now)
-{
-	__u64 wall = now > r->start ? now - r->start : 1;
-	size_t i;
-	int err = 0;
-
-	for (i = 0; !err && i < r->progs.nr; i++)
-		if (r->progs.p[i].id && r->progs.p[i].state != SP_GONE)
-			err = record_prog(r, &r->progs.p[i], now, wall);
-	return err ? err : stat_record_round(&r->rec, wall);
-}
-
 /* Read and print: one interval, or (@final without -I) the whole run. */
 static int show(struct stat_run *r, bool final)
 {
@@ -491,7 +422,8 @@ static int show(struct stat_run *r, bool final)
 			 rows, nr);
 	free(rows);
 	if (r->o.output) {
-		err = record_progs(r, now);
+		err = stat_record_progs(&r->rec, &r->progs, now, now > r->start ? now - r->start : 1,
+					r->o.idle);
 		if (err) {
 			fprintf(stderr, "bpfrec stat: keeping the counts for %s: %s\n",
 				r->o.output, strerror(-err));

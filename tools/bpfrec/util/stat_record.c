@@ -12,6 +12,9 @@
 #include "util/debug.h"
 #include "util/out_file.h"
 #include "util/perf_data/perf_data.h"
+#include "util/stat_count.h"
+#include "util/stat_events.h"
+#include "util/stat_progs.h"
 #include "util/stat_record.h"
 
 /* Counters get ids from here on: perf only needs them distinct. */
@@ -171,6 +174,73 @@ static int write_file(struct stat_record *sr, const char *path, int argc, char *
 		return err;
 	}
 	return out_file_commit(&out, true);
+}
+
+/* A counter of bpfrec's own: its values are what the caller says. */
+static const struct perf_event_attr own_attr = {
+	.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
+};
+
+int stat_record_counts(struct stat_record *sr, const struct stat_count *c, int n,
+		       __u64 elapsed)
+{
+	char name[160];
+	int i, k, err = 0;
+
+	for (i = 0; !err && i < n; i++, c++) {
+		snprintf(name, sizeof(name), c->who ? "%s:%s" : "%s", c->ev->name, c->who);
+		k = stat_record_counter(sr, 2 * i, name, &c->ev->attr);
+		err = k < 0 ? k : stat_record_value(sr, k, c->v.counter, c->v.enabled,
+						    c->v.running);
+		if (err || !c->has_runs)
+			continue;
+		snprintf(name, sizeof(name), "runs:%s", c->who ? c->who : "");
+		k = stat_record_counter(sr, 2 * i + 1, name, &own_attr);
+		err = k < 0 ? k : stat_record_value(sr, k, c->runs, c->v.enabled, c->v.running);
+	}
+	return err ? err : stat_record_round(sr, elapsed);
+}
+
+static int record_prog(struct stat_record *sr, const struct sp_prog *p, __u64 now, __u64 wall,
+		       bool idle)
+{
+	struct pd_prog f = { .id = p->id, .type = p->type, .load_time = p->load_time,
+			     .origin = p->loader };
+	char name[SP_NAME_LEN + 32];
+	int k, err = 0;
+
+	if (p->born) {
+		memcpy(f.tag, p->tag, sizeof(f.tag));
+		/* the 16-byte name the kernel keeps; the counters carry the full one */
+		memcpy(f.name, p->name, sizeof(f.name) - 1);
+		err = stat_record_prog(sr, &f);
+		if (!err)
+			err = stat_record_bpf(sr, PERF_BPF_EVENT_PROG_LOAD, p->id, p->tag, now);
+	}
+	if (!err && p->state == SP_FREED)
+		err = stat_record_bpf(sr, PERF_BPF_EVENT_PROG_UNLOAD, p->id, p->tag, now);
+	if (err || (p->cnt == p->base_cnt && !idle))
+		return err;
+	snprintf(name, sizeof(name), "%s[%u]:runs", p->name, p->id);
+	k = stat_record_counter(sr, (__u64)p->id << 1, name, &own_attr);
+	err = k < 0 ? k : stat_record_value(sr, k, p->cnt - p->base_cnt, wall, wall);
+	if (err)
+		return err;
+	snprintf(name, sizeof(name), "%s[%u]:run_ns", p->name, p->id);
+	k = stat_record_counter(sr, (__u64)p->id << 1 | 1, name, &own_attr);
+	return k < 0 ? k : stat_record_value(sr, k, p->ns - p->base_ns, wall, wall);
+}
+
+int stat_record_progs(struct stat_record *sr, const struct stat_progs *s, __u64 now, __u64 wall,
+		      bool idle)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < s->nr; i++)
+		if (s->p[i].id && s->p[i].state != SP_GONE)
+			err = record_prog(sr, &s->p[i], now, wall, idle);
+	return err ? err : stat_record_round(sr, wall);
 }
 
 int stat_record_write(struct stat_record *sr, const char *path, int argc, char **argv)

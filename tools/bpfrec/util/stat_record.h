@@ -16,6 +16,9 @@
 #include "util/bpf_obj.h"
 #include "util/hashmap.h"
 
+struct stat_count;
+struct stat_progs;
+
 struct sr_counter {
 	char *name;
 	struct perf_event_attr attr;
@@ -69,7 +72,24 @@ int stat_record_bpf(struct stat_record *sr, __u16 type, __u32 id,
 		    const __u8 tag[BPF_TAG_SIZE], __u64 time);
 /* A program's facts (no arrays), for the file's BPF_PROG_INFO and BPFREC. */
 int stat_record_prog(struct stat_record *sr, const struct pd_prog *p);
-/* Writes @path; one line on stderr on failure. */
+/*
+ * The counts of -b or --bpf-counters, the session's totals so far, and
+ * the end of a round at @elapsed ns from the start: count i of @c is
+ * counter 2i, and its target's runs (has_runs) counter 2i + 1.
+ */
+int stat_record_counts(struct stat_record *sr, const struct stat_count *c, int n,
+		       __u64 elapsed);
+/*
+ * The programs of --all-progs at @now (CLOCK_MONOTONIC ns), @wall ns from
+ * the start, and the end of a round: program ID is two counters, its runs
+ * (ID << 1) and its run time (ID << 1 | 1), totals since first seen; its
+ * first sight and its final counts are its PROG_LOAD and PROG_UNLOAD.  A
+ * program that did not run is left out unless @idle, as the printed table
+ * leaves it out.
+ */
+int stat_record_progs(struct stat_record *sr, const struct stat_progs *s, __u64 now, __u64 wall,
+		      bool idle);
+/* Writes @path; errmsg_set() says why it failed. */
 int stat_record_write(struct stat_record *sr, const char *path, int argc, char **argv);
 void stat_record_free(struct stat_record *sr);
 
