@@ -403,16 +403,6 @@ static void set_timeout(struct serve *sv)
 		sv->loop.timeout_ms = to;
 }
 
-/* SIGINT or SIGTERM: the server stops. */
-static int on_signal(void *ctx, int signo)
-{
-	struct serve *sv = ctx;
-
-	(void)signo;
-	sv->loop.stop = true;
-	return 0;
-}
-
 /* Every wakeup: the rings drained, the HTTP server's work done. */
 static int on_wake(void *ctx)
 {
@@ -429,8 +419,8 @@ static int on_wake(void *ctx)
 	return 0;
 }
 
+/* SIGINT or SIGTERM stops the server (no .signal) */
 static const struct cmd_loop_ops loop_ops = {
-	.signal = on_signal,
 	.wake = on_wake,
 };
 

@@ -206,16 +206,6 @@ static int on_interval(void *ctx)
 	return refresh_view(ctx);
 }
 
-/* Ctrl-C or SIGTERM: top ends, exit 0. */
-static int on_signal(void *ctx, int signo)
-{
-	struct top_run *t = ctx;
-
-	(void)signo;
-	t->loop.stop = true;
-	return 0;
-}
-
 /*
  * Every wakeup on a terminal (a key, a resize, a refresh): the keys typed.
  * A key that changes the view redraws at once, with a fresh reading, and
@@ -254,8 +244,8 @@ static int on_wake(void *ctx)
 	return refresh_view(t) ?: cmd_loop_arm(&t->loop, 0, delay_ms(t->o));
 }
 
+/* Ctrl-C or SIGTERM ends top, exit 0 (no .signal) */
 static const struct cmd_loop_ops loop_ops = {
-	.signal = on_signal,
 	.interval = on_interval,
 	.wake = on_wake,
 };

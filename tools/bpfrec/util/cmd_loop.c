@@ -100,7 +100,10 @@ static int dispatch(struct cmd_loop *l, __u64 tag)
 		/* epoll is level-triggered: one signal per wakeup is enough */
 		if (read(l->sigfd, &si, sizeof(si)) != sizeof(si))
 			return 0;
-		return ops->signal ? ops->signal(l->ctx, si.ssi_signo) : 0;
+		if (ops->signal)
+			return ops->signal(l->ctx, si.ssi_signo);
+		l->stop = true;
+		return 0;
 	case TAG_END:
 		l->stop = true;
 		return 0;

@@ -19,7 +19,7 @@
 
 /* What the command does when its sources are ready; any may be NULL. */
 struct cmd_loop_ops {
-	/* a signal of the mask arrived, one per wakeup */
+	/* a signal of the mask arrived, one per wakeup; NULL: any signal stops the loop */
 	int (*signal)(void *ctx, int signo);
 	/* the interval timer fired */
 	int (*interval)(void *ctx);

@@ -143,22 +143,11 @@ d = json.load(sys.stdin)
 for r in d["data"]["result"]:
     print(r["metric"].get("instance", "-"), r["value"][1])' 2>/dev/null | sort
 }
-# until SEC CMD...: run CMD every 0.2 s until it succeeds, SEC seconds at most
-until_ok() {
-	local i n=$(($1 * 5))
-
-	shift
-	for ((i = 0; i < n; i++)); do
-		"$@" && return 0
-		sleep 0.2
-	done
-	return 1
-}
 # scrape_count INSTANCE: the scrapes Prometheus stored of it
 scrape_count() { q "count_over_time(up{instance=\"$1\"}[1h])" | awk '{ print $2 }'; }
 
 both_up() { [ "$(q 'up == 1' | awk '{ print $1 }' | tr '\n' ' ')" = "host-a host-b " ]; }
-until_ok 60 both_up
+wait_until 60 both_up
 result "Prometheus: both instances up" "$(both_up || echo "up: $(q up | tr '\n' ';') $(tail -3 "$tmp/prom.log")")"
 
 cp "$STAT_PROG" "$tmp/h25wl"
@@ -169,9 +158,9 @@ mkfifo "$tmp/cue"
 "$tmp/h25wl" -W -r 1000 -k 100 <"$tmp/cue" >"$tmp/held.out" &
 wl=$!
 exec 3>"$tmp/cue"
-until_ok 10 grep -q '^id ' "$tmp/held.out"
+wait_until 10 grep -q '^id ' "$tmp/held.out"
 seen_at_zero() { [ "$(q "$sel == 0" | awk '{ print $1 }' | tr '\n' ' ')" = "host-a host-b " ]; }
-until_ok 30 seen_at_zero
+wait_until 30 seen_at_zero
 result "the first program is scraped at 0 runs by both" "$(seen_at_zero || q "$sel")"
 echo go >&3
 exec 3>&-
@@ -217,11 +206,11 @@ while [ $tries -lt 5 ] && [ -z "$between" ]; do
 	tries=$((tries + 1))
 	opener=$(gap_opener)
 	n=$(scrape_count "$opener")
-	until_ok 20 test "$(scrape_count "$opener")" != "$n"
+	wait_until 20 test "$(scrape_count "$opener")" != "$n"
 	"$tmp/h25wl" -r 1000 -k 100 >"$tmp/short.out"
 	id=$(awk '$1 == "id" { print $2 }' "$tmp/short.out")
 	free_seen() { [ -n "$(event_time free "$id")" ]; }
-	until_ok 10 free_seen
+	wait_until 10 free_seen
 	load=$(event_time load "$id")
 	free=$(event_time free "$id")
 	# a scrape 20 ms around its life could have seen it alive: not "between"
@@ -253,7 +242,7 @@ if ok == 2:
     print("%.3f" % (last + 0.5))' "$last_free")
 	[ -n "$at" ]
 }
-until_ok 60 scraped_after
+wait_until 60 scraped_after
 result "both instances scraped after the last free" "$([ -n "$at" ] || echo "not within 60 s")"
 # The samples of a scrape are committed after lastScrape is set: wait
 # until both instances' series answer at that time, however loaded the
@@ -262,7 +251,7 @@ qa() { q "$1" "$at"; }
 both_committed() {
 	[ "$(qa "count by (instance)($sel)" | awk '{ print $1 }' | tr '\n' ' ')" = "host-a host-b " ]
 }
-until_ok 60 both_committed
+wait_until 60 both_committed
 
 got=$(qa "sum by (instance)($sel)" | tr '\n' ';')
 result "PromQL: each instance's total is the workloads' $want runs" \

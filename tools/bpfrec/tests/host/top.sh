@@ -40,26 +40,15 @@ one_line "bad --sort exits 2" 2 \
 
 cp "$STAT_PROG" "$tmp/h25top"
 
-# until_ok SEC CMD...: run CMD every 0.2 s until it succeeds, SEC seconds at most
-until_ok() {
-	local i n=$(($1 * 5))
-
-	shift
-	for ((i = 0; i < n; i++)); do
-		"$@" && return 0
-		sleep 0.2
-	done
-	return 1
-}
 
 # --- plain lines when stdout is not a terminal ------------------------------
 "$BPFREC" top -d 0.2 --filter h25top >"$tmp/plain" 2>"$tmp/plain.err" </dev/null &
 bg=$!
-until_ok 30 grep -qs "^bpfrec top - " "$tmp/plain"
+wait_until 30 grep -qs "^bpfrec top - " "$tmp/plain"
 "$tmp/h25top" -r 1000 -k 100 >"$tmp/wl1.out"
 id1=$(awk '$1 == "id" { print $2 }' "$tmp/wl1.out")
 row1() { awk -v id="$id1" '$1 == id && $3 == "stat_target_with_a_long_name" && $4 == 1000 && $NF == "freed"' "$tmp/plain" | grep -q .; }
-until_ok 30 row1
+wait_until 30 row1
 kill -INT $bg
 wait $bg
 rc=$?
@@ -86,38 +75,38 @@ shows() { screen | grep -q -- "$1"; }
 
 t new-session -d -s top -x 180 -y 50 \
 	"'$BPFREC' top -d 0.2 2>'$tmp/tmux.err'; echo \$? >'$tmp/tmux.rc'; sleep 30"
-until_ok 30 shows '^bpfrec top - '
+wait_until 30 shows '^bpfrec top - '
 result "tmux: the header" "$(shows '^bpfrec top - ' || screen | head -3)"
 
 # the filter as typed: '/', the text, Enter
 t send-keys -t top / h 2 5 t o p Enter
-until_ok 10 shows 'filter h25top'
+wait_until 10 shows 'filter h25top'
 result "tmux: / sets a filter, shown in the header" "$(shows 'filter h25top' || screen | head -2)"
 
 "$tmp/h25top" -r 1000 -k 100 -s 0.05 >"$tmp/wl2.out"
 id2=$(awk '$1 == "id" { print $2 }' "$tmp/wl2.out")
 row2() { screen | awk -v id="$id2" '$1 == id && $3 == "stat_target_with_a_long_name" && $4 == 1000 && $NF == "freed"' | grep -q .; }
-until_ok 30 row2
+wait_until 30 row2
 result "tmux: the program that lived 50 ms: its row with its 1000 runs, freed" "$(row2 || screen)"
 load2() { shows "load   id $id2 xdp stat_target_with_a_long_name by h25top\["; }
 free2() { shows "free   id $id2 xdp stat_target_with_a_long_name loaded by h25top\["; }
-until_ok 10 free2
+wait_until 10 free2
 result "tmux: the lifecycle pane shows its load and free with the loader's comm" \
 	"$(load2 && free2 || screen | tail -20)"
 
 t send-keys -t top s
-until_ok 10 shows 'sort runs'
+wait_until 10 shows 'sort runs'
 result "tmux: s sorts by the next key (runs)" "$(shows 'sort runs' || screen | head -1)"
 t send-keys -t top p
-until_ok 10 shows '\[paused\]'
+wait_until 10 shows '\[paused\]'
 result "tmux: p pauses" "$(shows '\[paused\]' || screen | head -1)"
 t send-keys -t top p
-until_ok 10 eval '! shows "\[paused\]"'
+wait_until 10 eval '! shows "\[paused\]"'
 t send-keys -t top c
-until_ok 10 eval '! shows "filter h25top"'
+wait_until 10 eval '! shows "filter h25top"'
 result "tmux: c clears the filter" "$(shows 'filter h25top' && screen | head -1)"
 t send-keys -t top q
-until_ok 20 test -s "$tmp/tmux.rc"
+wait_until 20 test -s "$tmp/tmux.rc"
 result "tmux: q quits, exit 0" \
 	"$([ "$(cat "$tmp/tmux.rc" 2>/dev/null)" = 0 ] || echo "rc '$(cat "$tmp/tmux.rc" 2>/dev/null)': $(cat "$tmp/tmux.err")")"
 
