@@ -742,6 +742,7 @@ static int pipe_open(struct opts *o)
 	const char *dir = getenv("TMPDIR");
 	char path[PATH_MAX];
 	sigset_t mask;
+	int err;
 
 	if (!o->pipe)
 		return 0;
@@ -755,15 +756,17 @@ static int pipe_open(struct opts *o)
 			unlink(path);
 	}
 	if (o->pipe_store < 0) {
+		err = -errno;
 		fprintf(stderr, "bpfrec record: -o -: creating a file in %s: %s\n", dir,
-			strerror(errno));
-		return -errno;
+			strerror(-err));
+		return err;
 	}
 	/* the command's output must not mix with the stream: it goes to stderr */
 	o->pipe_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (o->pipe_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-		fprintf(stderr, "bpfrec record: -o -: %s\n", strerror(errno));
-		return -errno;
+		err = -errno;
+		fprintf(stderr, "bpfrec record: -o -: %s\n", strerror(-err));
+		return err;
 	}
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGPIPE);
