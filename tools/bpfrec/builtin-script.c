@@ -70,6 +70,7 @@ struct script_args {
 	int nr_decode;
 	bool json;
 	bool ksymbol;			/* programs' images too */
+	const char *kallsyms;		/* --kallsyms: the recording machine's */
 	unsigned int kinds;		/* 1 << enum pd_kind or K_*; 0: all */
 	__u32 pids[MAX_FILTER];
 	int nr_pids;
@@ -82,7 +83,7 @@ struct script_args {
 };
 
 enum { OPT_JSON = 0x100, OPT_KSYMBOL, OPT_KINDS, OPT_PID, OPT_COMM, OPT_WIDTH, OPT_WIDE,
-       OPT_DECODE };
+       OPT_DECODE, OPT_KALLSYMS };
 
 static const struct argp_option script_options[] = {
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line, every record whole", 0 },
@@ -99,6 +100,9 @@ static const struct argp_option script_options[] = {
 	{ "wide", OPT_WIDE, NULL, 0, "Names whole, however long, and lines never wrapped", 0 },
 	{ "decode", OPT_DECODE, "MAP=STRUCT", 0,
 	  "Decode the records of the objects' map MAP as struct STRUCT of their BTF (repeatable)", 0 },
+	{ "kallsyms", OPT_KALLSYMS, "FILE", 0,
+	  "Kernel symbols of the recording machine, for files that kept none (perf's): a copy of "
+	  "its /proc/kallsyms (default: this machine's, if the file was recorded here)", 0 },
 	{ "fields", 'F', "FIELD[,FIELD...]", 0,
 	  "Only these columns: comm, tid, pid, time, cpu, event, trace, period, ip, sym, symoff, "
 	  "dso (perf's), id, name, type, tag, details; +FIELD adds to the default, -FIELD removes", 0 },
@@ -142,10 +146,11 @@ static const char script_doc[] =
 	"sampled), the symbol hit (name) and where (type: user, kernel or bpf);\n"
 	"a tracepoint's fields, decoded from the formats the file keeps (type\n"
 	"SUBSYS:NAME); an off-CPU interval's time in ns (event offcpu-time,\n"
-	"off_cpu_ns=).  Kernel frames are named from the kallsyms the file kept,\n"
-	"BPF frames from its KSYMBOL records, user frames from the mapped files'\n"
-	"ELF symbols, with the file: 'symbol+0xoff (file)', its full path in\n"
-	"--json; an address that nothing names is shown bare.\n"
+	"off_cpu_ns=).  Kernel frames are named from the kallsyms the file kept\n"
+	"(perf's keep none: this machine's, or --kallsyms), BPF frames from its\n"
+	"KSYMBOL records, user frames from the mapped files' ELF symbols, with\n"
+	"the file: 'symbol+0xoff (file)', its full path in --json; an address\n"
+	"that nothing names is shown bare.\n"
 	"\n"
 	"Examples:\n"
 	"  bpfrec script\n"
@@ -258,6 +263,9 @@ static error_t script_parse(int key, char *arg, struct argp_state *state)
 		return parse_fields(state, a, arg);
 	case OPT_WIDE:
 		a->wide = true;
+		break;
+	case OPT_KALLSYMS:
+		a->kallsyms = arg;
 		break;
 	case OPT_DECODE: {
 		char *eq = strchr(arg, '=');
@@ -702,11 +710,11 @@ static struct intern user_paths;
 static struct user_syms users = { .strs = &user_paths };
 
 /* The view and the mappings of @tl's file, for one pass over it. */
-static void view_open(struct timeline *tl, char *warn, size_t len)
+static void view_open(struct timeline *tl, const char *kallsyms, char *warn, size_t len)
 {
 	tl->samples = true;
 	tl->users = &users;
-	sample_view_open(&view, tl->reader, warn, len);
+	sample_view_open(&view, tl->reader, kallsyms, warn, len);
 }
 
 static void view_close(void)
@@ -1396,7 +1404,7 @@ static int measure(const struct script_args *args, struct widths *w, char *err,
 
 	if (timeline_open(&tl, args->input, err, errlen))
 		return -EINVAL;
-	view_open(&tl, warn, sizeof(warn));
+	view_open(&tl, args->kallsyms, warn, sizeof(warn));
 	while ((ret = timeline_next(&tl, &e, err, errlen)) > 0) {
 		if (!shown(&tl, &e))
 			continue;
@@ -1439,7 +1447,7 @@ static int print(const struct script_args *args, const struct widths *w, char *e
 
 	if (timeline_open(&tl, args->input, err, errlen))
 		return -EINVAL;
-	view_open(&tl, warn, sizeof(warn));
+	view_open(&tl, args->kallsyms, warn, sizeof(warn));
 	if (warn[0])
 		fprintf(stderr, "bpfrec script: warning: %s: %s\n", args->input, warn);
 	if (!args->json)

@@ -16,12 +16,13 @@
 #include "util/sample_view.h"
 
 /*
- * A file without kallsyms of its own (perf's) recorded on this machine,
- * same host and kernel release: its kernel frames are named from this
- * machine's, as report names them.
+ * A file without kallsyms of its own (perf's): its kernel frames are named
+ * from @live, the user's word that they are the recording machine's, else
+ * from this machine's when the file was recorded here (same host and
+ * kernel release), as report names them.
  */
 static void live_kallsyms(struct sample_view *v, struct pd_reader *r, const void *data,
-			  size_t size)
+			  size_t size, const char *live)
 {
 	const struct pd_file_info *in = pd_reader_info(r);
 	const char *text;
@@ -30,13 +31,18 @@ static void live_kallsyms(struct sample_view *v, struct pd_reader *r, const void
 
 	if (data && (trace_fields_kallsyms(data, size, &text, &len) || len))
 		return;
+	if (live) {
+		v->have_live = !ksyms_load(&v->live, live);
+		return;
+	}
 	if (uname(&u) || !in->hostname || !in->osrelease || strcmp(u.nodename, in->hostname) ||
 	    strcmp(u.release, in->osrelease))
 		return;
 	v->have_live = !ksyms_load(&v->live, "/proc/kallsyms");
 }
 
-int sample_view_open(struct sample_view *v, struct pd_reader *r, char *warn, size_t len)
+int sample_view_open(struct sample_view *v, struct pd_reader *r, const char *kallsyms,
+		     char *warn, size_t len)
 {
 	const void *data;
 	size_t size = 0;
@@ -44,7 +50,7 @@ int sample_view_open(struct sample_view *v, struct pd_reader *r, char *warn, siz
 
 	memset(v, 0, sizeof(*v));
 	data = pd_reader_tracing_data(r, &size);
-	live_kallsyms(v, r, data, size);
+	live_kallsyms(v, r, data, size, kallsyms);
 	if (!data)
 		return 0;
 	v->tep = trace_fields_open(data, size, err, sizeof(err));

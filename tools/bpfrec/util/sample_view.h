@@ -43,8 +43,11 @@ struct sample_view {
 /*
  * Its tracing data parsed.  A malformed one is no error: its tracepoints
  * are then shown without fields, and one line is written to @warn.
+ * @kallsyms (or NULL) names a copy of the recording machine's kallsyms,
+ * for a file that kept none.
  */
-int sample_view_open(struct sample_view *v, struct pd_reader *r, char *warn, size_t len);
+int sample_view_open(struct sample_view *v, struct pd_reader *r, const char *kallsyms,
+		     char *warn, size_t len);
 void sample_view_free(struct sample_view *v);
 
 enum sv_kind sample_view_kind(const struct pd_event_info *ev);
