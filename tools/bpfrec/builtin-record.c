@@ -692,6 +692,9 @@ static int finish(struct recorder *r, int err)
 		err = off_cpu_finish(&r->oc, mono_ns());
 	c.flags = (r->evlist.obj_events ? PD_CAP_BPF_OBJ_EVENT : 0) |
 		  (r->have_cap ? PD_CAP_KERNEL_CAPTURE : 0);
+	/* the file says that it keeps kallsyms (stored below): samples only */
+	if (sampler_takes_samples(&r->o.sampler) && r->o.sampler.kallsyms.len)
+		c.flags |= PD_CAP_KALLSYMS;
 	c.start_time = r->start_time;
 	c.end_time = mono_ns();
 	c.lost_records = r->sink.lost_records;

@@ -820,6 +820,7 @@ static void summary(const char *path, const struct timeline *tl, const struct co
 		       (unsigned long long)cap->lost_records,
 		       (unsigned long long)cap->lost_facts,
 		       cap->flags & PD_CAP_BPF_OBJ_EVENT ? "on" : "off");
+	report_kallsyms_line(cap);
 }
 
 int cmd_report(int argc, char **argv)

@@ -66,6 +66,9 @@ bool report_profile_asked(const struct report_profile_args *a);
 #define REPORT_NO_PROFILE	(-1)
 /* An exit code, or REPORT_NO_PROFILE: the lifecycle summary is the report. */
 int report_profile(const char *path, const struct report_profile_args *a);
+struct pd_capture;
+/* The header line that says whether the file keeps kallsyms (PD_CAP_KALLSYMS). */
+void report_kallsyms_line(const struct pd_capture *cap);
 
 int cmd_record(int argc, char **argv);
 int cmd_script(int argc, char **argv);

@@ -199,6 +199,21 @@ static bool samples_possible(const char *path)
 	return yes;
 }
 
+/*
+ * What bpfrec's file says of itself: a sampled recording keeps the
+ * recording machine's kallsyms, addresses and all.  perf's files (no
+ * capture feature) keep none and say nothing.
+ */
+void report_kallsyms_line(const struct pd_capture *cap)
+{
+	if (!cap)
+		return;
+	if (cap->flags & PD_CAP_KALLSYMS)
+		printf("# kallsyms: kept in the file, with their addresses (to name the kernel frames of samples)\n");
+	else
+		printf("# kallsyms: not kept in the file\n");
+}
+
 /* Who else sampled, and where the names come from: the header lines. */
 static void header(const char *path, const struct profile *p, const struct profile_view *v)
 {
@@ -216,6 +231,7 @@ static void header(const char *path, const struct profile *p, const struct profi
 		others = true;
 	}
 	printf("\n# %s\n", p->ksyms_note);
+	report_kallsyms_line(pd_reader_capture(p->reader));
 	if (p->lost_samples)
 		printf("# lost: %llu records\n", (unsigned long long)p->lost_samples);
 }

@@ -137,6 +137,14 @@ struct pd_btf {
 /* Facts about the capture itself (pd_capture.flags). */
 #define PD_CAP_BPF_OBJ_EVENT	(1U << 0) /* kernel emitted map/link/btf */
 #define PD_CAP_KERNEL_CAPTURE	(1U << 1) /* in-kernel fact capture ran */
+/*
+ * The tracing data keeps the recording machine's kallsyms, addresses and
+ * all, as /proc/kallsyms showed them to the recorder: sampled recordings
+ * only, for script and report to name the samples' kernel frames (and
+ * libtraceevent the tracepoint fields that print kernel addresses) on
+ * any machine.  A file that has it tells where its kernel was (KASLR).
+ */
+#define PD_CAP_KALLSYMS		(1U << 2)
 
 struct pd_capture {
 	__u32 flags;			/* PD_CAP_* */
