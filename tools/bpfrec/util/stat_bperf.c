@@ -187,8 +187,34 @@ static const char *map_type_name(__u32 type)
 	return name ? name : "unknown";
 }
 
+/*
+ * What a pinned object is: a map, a program or a link, as the kernel
+ * names its file (bpftool asks the same way).  Asked before its info is
+ * read as a map's: a program's or a link's info read so looks like a map
+ * with sizes made of other fields.
+ */
+static const char *pinned_kind(int fd)
+{
+	char link[64], name[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, name, sizeof(name) - 1);
+	if (n < 0)
+		return "an object of unknown kind";
+	name[n] = 0;
+	if (!strcmp(name, "anon_inode:bpf-map"))
+		return NULL;
+	if (!strcmp(name, "anon_inode:bpf-prog"))
+		return "a pinned program";
+	if (!strcmp(name, "anon_inode:bpf_link"))
+		return "a pinned link";
+	return "an object of unknown kind";
+}
+
 static int registry_map(struct stat_bperf *b)
 {
+	const char *kind;
 	struct bpf_map_info info;
 	char path[PATH_MAX], at[PATH_MAX];
 	struct stat st;
@@ -202,6 +228,11 @@ static int registry_map(struct stat_bperf *b)
 		return refuse(b, path, S_ISLNK(st.st_mode) ? "is a symbolic link" :
 				       "is not a pin of root's");
 	b->reg_fd = bpf_obj_get(at);
+	if (b->reg_fd >= 0 && (kind = pinned_kind(b->reg_fd))) {
+		fprintf(stderr, "bpfrec stat: --bpf-counters: %s is %s, not bpfrec's counter registry (a map): not trusted; remove it (rm -r %s) or choose another --bpf-registry\n",
+			path, kind, b->dir);
+		return -EPERM;
+	}
 	if (b->reg_fd >= 0) {
 		if (map_is(b->reg_fd, BPF_MAP_TYPE_HASH, REGISTRY_NAME,
 			   sizeof(struct perf_event_attr), sizeof(struct bperf_entry), &info)) {
