@@ -207,7 +207,8 @@ static const char *pinned_kind(int fd)
 		return NULL;
 	if (!strcmp(name, "anon_inode:bpf-prog"))
 		return "a pinned program";
-	if (!strcmp(name, "anon_inode:bpf_link"))
+	/* "bpf_link" when created, "bpf-link" when opened from its pin */
+	if (!strcmp(name, "anon_inode:bpf-link") || !strcmp(name, "anon_inode:bpf_link"))
 		return "a pinned link";
 	return "an object of unknown kind";
 }

@@ -10,6 +10,7 @@
  *   craft btf-names FILE     member names with ESC and a C1 control
  *   craft dataloc FILE       a __data_loc string pointing past the record, and
  *                            a char array without its NUL at the record's end
+ *   craft tp-names FILE      a tracepoint field named with ESC and a C1 control
  *   craft mmap FILE PATH     a sample in a mapping of PATH (a FIFO, a device)
  *   craft comm FILE          a task named with ESC and C1 controls, sampled
  *   craft bomb FILE MIB      MIB MiB of samples in zstd-compressed records of a
@@ -150,7 +151,18 @@ static const char tp_format[] =
 	"\n"
 	"print fmt: \"msg=%s name=%s\", __get_str(msg), REC->name\n";
 
-static int write_dataloc(const char *file)
+/*
+ * The field msg named with ESC and CSI in UTF-8 instead: libtraceevent
+ * takes a name in quotes through __attribute__("...").
+ */
+static const char tp_names_format[] =
+	TRACING_TP_HEAD
+	"\tfield:unsigned int __attribute__(\"\033[2J\xc2\x9bmsg\");\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:char name[4];\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"name=%s\", REC->name\n";
+
+static int write_tracepoint(const char *file, const char *format)
 {
 	struct perf_event_attr tp = sample_attr(PERF_TYPE_TRACEPOINT, TP_ID, PERF_SAMPLE_RAW);
 	/* the slot says 200 bytes at offset 12, in a record of 16 */
@@ -171,7 +183,7 @@ static int write_dataloc(const char *file)
 	struct blob b = {};
 	int err;
 
-	tracing_data_craft(&b, tp_format, "");
+	tracing_data_craft(&b, format, "");
 	err = open_two(&w, file, &tp, "test:tp");
 	if (err)
 		return err;
@@ -335,7 +347,9 @@ int main(int argc, char **argv)
 	else if (!strcmp(what, "btf-names"))
 		err = write_btf(file, BTF_NAMES);
 	else if (!strcmp(what, "dataloc"))
-		err = write_dataloc(file);
+		err = write_tracepoint(file, tp_format);
+	else if (!strcmp(what, "tp-names"))
+		err = write_tracepoint(file, tp_names_format);
 	else if (!strcmp(what, "mmap") && argc > 3)
 		err = write_mmap(file, argv[3]);
 	else if (!strcmp(what, "comm"))
@@ -343,7 +357,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(what, "bomb") && argc > 3)
 		err = write_bomb(file, strtoul(argv[3], NULL, 0));
 	else {
-		fprintf(stderr, "usage: craft btf-type|btf-size|btf-names|dataloc|comm FILE, craft mmap FILE PATH, craft bomb FILE MIB\n");
+		fprintf(stderr, "usage: craft btf-type|btf-size|btf-names|dataloc|tp-names|comm FILE, craft mmap FILE PATH, craft bomb FILE MIB\n");
 		return 2;
 	}
 	if (err)

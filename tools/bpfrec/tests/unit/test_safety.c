@@ -5,18 +5,23 @@
  * (util/out_file.c: a link at the name is not followed, the previous file
  * is kept as NAME.old, an aborted file leaves the name as it was), and
  * text from a file escaped for a terminal (util/printable.c: C0 and C1
- * controls, raw or in UTF-8, and bytes that are not UTF-8), and a file
- * cut short by someone else while it is read (an error, not SIGBUS).
+ * controls, raw or in UTF-8, and bytes that are not UTF-8), tracepoint
+ * field names from a file's formats escaped before script shows them
+ * (util/trace_fields.c), and a file cut short by someone else while it
+ * is read (an error, not SIGBUS).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <traceevent/event-parse.h>
 #include "tests/unit/unit.h"
 #include "util/out_file.h"
 #include "util/printable.h"
+#include "util/trace_fields.h"
 
 static void put_file(const char *name, const char *text)
 {
@@ -108,6 +113,57 @@ static void test_printable(void)
 	      "a character is never cut in two: %s", buf);
 }
 
+/*
+ * A tracepoint field named with ESC and a C1 control (CSI in UTF-8): its
+ * name is escaped as script shows it.  libtraceevent 1.7 drops a format
+ * whose names hold control bytes (it takes any other text, in quotes,
+ * through __attribute__("...")), and another version may take them: the
+ * name is set in the parsed format here, as such a version leaves it.
+ */
+static void test_field_name(void)
+{
+	static const char format[] =
+		"name: tp\n"
+		"ID: 1234\n"
+		"format:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\n"
+		"\tfield:unsigned int placeholder;\toffset:4;\tsize:4;\tsigned:0;\n"
+		"\tfield:char comm[4];\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\n"
+		"print fmt: \"comm=%s\", REC->comm\n";
+	static const char named[] = "\033[2J\xc2\x9bx";
+	const __u8 raw[12] = { 0xd2, 0x04, 0, 0, 42, 0, 0, 0, 'a', 'b', 'c', 0 };
+	struct tep_handle *tep = tep_alloc();
+	struct tep_format_field *field;
+	struct tep_event *ev;
+	struct trace_field f[4];
+	char buf[256], shown[128];
+	int n;
+
+	if (!CHECK(tep && !tep_parse_event(tep, format, strlen(format), "test"),
+		   "the format parsed"))
+		goto out;
+	ev = tep_find_event(tep, 1234);
+	field = ev ? tep_find_field(ev, "placeholder") : NULL;
+	if (!CHECK(field, "its field 'placeholder' found"))
+		goto out;
+	free(field->name);
+	field->name = field->alias = strdup(named);
+	n = trace_fields_decode(tep, 1234, raw, sizeof(raw), f, 4, buf, sizeof(buf));
+	CHECK(n == 2, "two fields decoded (%d)", n);
+	if (n == 2) {
+		CHECK(!strcmp(f[0].name, "\\x1b[2J\\xc2\\x9bx") && f[0].is_num && f[0].num == 42,
+		      "the field named with escapes shown escaped (here escaped again): '%s'=%llu",
+		      printable(f[0].name, shown, sizeof(shown)), (unsigned long long)f[0].num);
+		CHECK(!strcmp(f[1].name, "comm") && !strcmp(f[1].text, "abc"),
+		      "the next field as it is: %s=%s", f[1].name, f[1].text);
+	}
+out:
+	if (tep)
+		tep_free(tep);
+}
+
 /* 2000 records, the file cut to 4 KiB after the first is read. */
 static void test_cut_while_read(void)
 {
@@ -144,6 +200,7 @@ int main(void)
 	unit_setup();
 	test_out_file();
 	test_printable();
+	test_field_name();
 	test_cut_while_read();
 	return unit_done();
 }

@@ -5,7 +5,7 @@
 #   test_perf_data  perf.data writer/reader, script, report, JSON
 #   test_sample     every sample field, files of many events, perf reading them
 #   test_safety     output files created beside their name and renamed;
-#                   text escaped for a terminal
+#                   text escaped for a terminal, tracepoint field names too
 #   test_ordered    time-ordered reading, round by round, within a budget
 #   test_facts      facts looked up by id in files of many objects
 #   test_output     the user's objects' output in script: decoded, or hex
@@ -49,7 +49,7 @@ UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output
 		       util/sample_view.c builtin-script.c input_option.c \
 		       cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
 UNIT_test_sample := $(PERF_DATA_SRCS)
-UNIT_test_safety := $(PERF_DATA_SRCS) util/out_file.c util/printable.c
+UNIT_test_safety := $(PERF_DATA_SRCS) util/out_file.c util/printable.c util/trace_fields.c
 UNIT_test_ordered := $(PERF_DATA_SRCS)
 UNIT_test_facts := $(PERF_DATA_SRCS)
 UNIT_test_streams := $(PERF_DATA_SRCS)
