@@ -2,7 +2,8 @@
 /*
  * Helpers shared by the PERF_RECORD_BPF_EVENT selftests: raw bpf() and
  * perf_event_open() wrappers, a per-CPU side-band recorder and small BPF
- * objects (program, map, link, BTF) created without libbpf.
+ * objects (program, map, link, BTF) created without libbpf, with the
+ * targets links attach to: cgroups and dummy network devices.
  */
 #ifndef __BPF_EVENTS_H
 #define __BPF_EVENTS_H
@@ -16,12 +17,21 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <net/if.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
+#include <sys/vfs.h>
 #include <linux/bpf.h>
 #include <linux/btf.h>
+#include <linux/if_link.h>
+#include <linux/magic.h>
+#include <linux/netlink.h>
 #include <linux/perf_event.h>
+#include <linux/rtnetlink.h>
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -447,6 +457,152 @@ static inline int obj_info(int fd, void *info, uint32_t len)
 	attr.info.info_len = len;
 	attr.info.info = (uintptr_t)info;
 	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) ? -errno : 0;
+}
+
+/* ---- links and their targets ---------------------------------------- */
+
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+/*
+ * Make a fresh cgroup v2 directory in @path, mounting cgroup2 first if
+ * nothing is mounted there. 0, or -errno.
+ */
+static inline int cgroup_make(char *path, size_t len)
+{
+	struct statfs st;
+
+	if (statfs(CGROUP_ROOT, &st) || st.f_type != CGROUP2_SUPER_MAGIC) {
+		if (mount("none", CGROUP_ROOT, "cgroup2", 0, NULL))
+			return -errno;
+	}
+	snprintf(path, len, CGROUP_ROOT "/bpf_events.%d", getpid());
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* A BPF_LINK_CREATE link of @prog to @target; the fd or -1. */
+static inline int link_create_attach(int prog, int target, enum bpf_attach_type type)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog;
+	attr.link_create.target_fd = target;
+	attr.link_create.attach_type = type;
+	return sys_bpf(BPF_LINK_CREATE, &attr);
+}
+
+static inline int link_update(int link, int new_prog, int old_prog)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_update.link_fd = link;
+	attr.link_update.new_prog_fd = new_prog;
+	if (old_prog >= 0) {
+		attr.link_update.flags = BPF_F_REPLACE;
+		attr.link_update.old_prog_fd = old_prog;
+	}
+	return sys_bpf(BPF_LINK_UPDATE, &attr);
+}
+
+static inline int link_detach(int link)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_detach.link_fd = link;
+	return sys_bpf(BPF_LINK_DETACH, &attr);
+}
+
+static inline uint32_t prog_id_of(int fd)
+{
+	struct bpf_prog_info info;
+
+	return obj_info(fd, &info, sizeof(info)) ? 0 : info.id;
+}
+
+/* An rtnetlink request about a network device, with room for attributes. */
+struct rtnl_req {
+	struct nlmsghdr n;
+	struct ifinfomsg i;
+	char attrs[128];
+};
+
+/* Append attribute @type to @n; nested ones get their rta_len set after. */
+static inline struct rtattr *rtnl_attr(struct nlmsghdr *n, int type,
+				       const void *data, int len)
+{
+	struct rtattr *rta = (void *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
+
+	rta->rta_type = type;
+	rta->rta_len = RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(rta), data, len);
+	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	return rta;
+}
+
+/* Send @n to rtnetlink and wait for its ack: 0 or -errno. */
+static inline int rtnl_talk(struct nlmsghdr *n)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	char buf[1024];
+	struct nlmsghdr *h = (void *)buf;
+	ssize_t len;
+	int fd, err;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	n->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	len = sendto(fd, n, n->nlmsg_len, 0, (struct sockaddr *)&sa, sizeof(sa));
+	if (len >= 0)
+		len = recv(fd, buf, sizeof(buf), 0);
+	if (len < 0)
+		err = -errno;
+	else if (len >= (ssize_t)NLMSG_LENGTH(sizeof(struct nlmsgerr)) &&
+		 h->nlmsg_type == NLMSG_ERROR)
+		err = ((struct nlmsgerr *)NLMSG_DATA(h))->error;
+	else
+		err = -EPROTO;
+	close(fd);
+	return err;
+}
+
+/* A dummy network device named @name: its ifindex, or -errno. */
+static inline int dummy_add(const char *name)
+{
+	struct rtnl_req req = {
+		.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg)),
+		.n.nlmsg_type = RTM_NEWLINK,
+		.n.nlmsg_flags = NLM_F_CREATE | NLM_F_EXCL,
+		.i.ifi_family = AF_UNSPEC,
+	};
+	struct rtattr *info;
+	int err;
+
+	rtnl_attr(&req.n, IFLA_IFNAME, name, strlen(name) + 1);
+	info = rtnl_attr(&req.n, IFLA_LINKINFO, NULL, 0);
+	rtnl_attr(&req.n, IFLA_INFO_KIND, "dummy", strlen("dummy"));
+	info->rta_len = (char *)&req + req.n.nlmsg_len - (char *)info;
+	err = rtnl_talk(&req.n);
+	if (err)
+		return err;
+	return if_nametoindex(name) ?: -errno;
+}
+
+static inline int netdev_del(int ifindex)
+{
+	struct rtnl_req req = {
+		.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg)),
+		.n.nlmsg_type = RTM_DELLINK,
+		.i.ifi_family = AF_UNSPEC,
+		.i.ifi_index = ifindex,
+	};
+
+	return rtnl_talk(&req.n);
 }
 
 #endif /* __BPF_EVENTS_H */

@@ -1223,15 +1223,21 @@ enum perf_event_type {
 	 * always later. A link that fails to attach gets no record.
 	 * LINK_RELEASE comes before the PROG_UNLOAD of the link's program.
 	 *
-	 * Between its ATTACH and RELEASE a link may get LINK_DETACH, when
-	 * BPF_LINK_DETACH succeeds or when what it is attached to goes away
-	 * (a cgroup, network namespace or, for XDP, network device; other
-	 * automatic detaches are not reported yet), and LINK_UPDATE, when
-	 * BPF_LINK_UPDATE gives it another program: prog_id is the new
-	 * program, old_prog_id the one replaced if the caller named it with
-	 * BPF_F_REPLACE, else 0 (the link's previous record names it).
-	 * BPF_LINK_DETACH of a link that is already detached may be
-	 * reported again.
+	 * The records of one link come in this order: LINK_ATTACH, then
+	 * any number of LINK_UPDATE, then at most one LINK_DETACH, then
+	 * LINK_RELEASE; all carry the link's id, never 0. The kernel emits
+	 * them under one lock, in the order the link went through these
+	 * states, and reads their time under it: with a clock that is
+	 * monotonic across CPUs (attr.use_clockid), sorting by time gives
+	 * that order. LINK_DETACH says that the link no longer runs its
+	 * program: BPF_LINK_DETACH succeeded, or what the link is attached
+	 * to went away (a cgroup, a network namespace, or the network
+	 * device of an XDP, tcx or netkit link). A link that is already
+	 * detached gets no second LINK_DETACH, and no LINK_UPDATE.
+	 * LINK_UPDATE says that BPF_LINK_UPDATE gave the link another
+	 * program, or another map for struct_ops: prog_id is the program
+	 * the link runs when the record is emitted, old_prog_id the one
+	 * replaced if the caller named it with BPF_F_REPLACE, else 0.
 	 * MAP_FREE of an offloaded map may come early, when its device
 	 * goes away.
 	 *
@@ -1340,7 +1346,7 @@ struct perf_bpf_event_map {
 /* The description of a link in PERF_BPF_EVENT_LINK_* records */
 struct perf_bpf_event_link {
 	__u32	prog_id;	/* the program the link runs */
-	__u32	attach_type;	/* the program's expected_attach_type */
+	__u32	attach_type;	/* the link's enum bpf_attach_type */
 	__u32	old_prog_id;	/* LINK_UPDATE: the program replaced, or 0 */
 	__u32	__reserved;
 };
