@@ -72,6 +72,36 @@ static char *take_text(struct blob_cur *c, __u64 size)
 	return t;
 }
 
+/*
+ * The lines of printk formats ("ADDR : FORMAT") that libtraceevent can
+ * take, kept in place in @text.  tep_parse_printk_formats() 1.7 copies
+ * from two bytes past the first ':' of each line, so a line without a
+ * ':', or with nothing after it, made it read past the text (found by
+ * the report fuzzer): such lines are dropped.
+ */
+static void printk_lines(char *text)
+{
+	char *in = text, *out = text, *end, *next, *colon;
+	size_t len;
+
+	while (*in) {
+		end = strchr(in, '\n');
+		if (!end)
+			end = in + strlen(in);
+		next = *end ? end + 1 : end;
+		len = end - in;
+		colon = memchr(in, ':', len);
+		if (*in != ':' && colon && colon + 1 < end) {
+			/* out never passes in: the line moves down, or stays */
+			memmove(out, in, len);
+			out += len;
+			*out++ = '\n';
+		}
+		in = next;
+	}
+	*out = 0;
+}
+
 /* @nr formats of @sys, each a u64 size and the text. */
 static int parse_formats(struct tep_handle *tep, struct blob_cur *c, const char *sys, __u32 nr)
 {
@@ -135,8 +165,10 @@ static int parse(struct tep_handle *tep, struct blob_cur *c, const char **ksyms,
 	*ksyms_size = take_num(c, 4);
 	*ksyms = take(c, *ksyms_size);
 	text = take_text(c, take_num(c, 4));
-	if (text)
+	if (text) {
+		printk_lines(text);
 		tep_parse_printk_formats(tep, text);
+	}
 	free(text);
 	/* the saved cmdlines (0.6 on) are not needed: COMM records name tasks */
 	return c->bad ? -EINVAL : 0;
