@@ -40,6 +40,19 @@ struct {
 	__type(value, struct cap_call);
 } cap_calls SEC(".maps") __weak;
 
+/* Who was said of each task (its tid), by say_task(). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, CAP_MAX_CALLS);
+	__type(key, __u64);
+	__type(value, struct cap_task_seen);
+} cap_tasks SEC(".maps") __weak;
+
+/* kernfs_node.parent before 6.15 renamed it __parent */
+struct kernfs_node___old {
+	struct kernfs_node *parent;
+} __attribute__((preserve_access_index));
+
 static __always_inline struct cap_state *state(void)
 {
 	__u32 zero = 0;
@@ -87,31 +100,52 @@ static __always_inline void fill_hdr(struct cap_hdr *h, __u32 kind, __u32 id)
 	bpf_get_current_comm(h->comm, sizeof(h->comm));
 }
 
-/* Entry of bpf(): remember a call of command @a or @b for the exit. */
-static __always_inline int call_enter(const struct trace_event_raw_sys_enter *ctx,
-				      __u32 a, __u32 b)
+/* Whether @cmd is one of the commands of mask @cmds (1 << cmd each). */
+static __always_inline bool cmd_in(__u32 cmd, __u64 cmds)
+{
+	return cmd < 64 && (cmds & (1ULL << cmd));
+}
+
+/* Entry of bpf(): a call of one of the commands @cmds, to remember for the exit. */
+static __always_inline bool call_begin(const struct trace_event_raw_sys_enter *ctx,
+				       __u64 cmds, struct cap_call *call)
+{
+	__builtin_memset(call, 0, sizeof(*call));
+	call->cmd = ctx->args[0];
+	if (!cmd_in(call->cmd, cmds))
+		return false;
+	call->start = bpf_ktime_get_boot_ns();
+	/* a short attr (size argument) leaves zeroes: no check will match */
+	bpf_probe_read_user(call->attr, sizeof(call->attr), (const void *)ctx->args[1]);
+	return true;
+}
+
+static __always_inline void call_remember(const struct cap_call *call)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct cap_call call = { .cmd = ctx->args[0] };
 
-	if (call.cmd != a && call.cmd != b)
-		return 0;
-	call.start = bpf_ktime_get_boot_ns();
-	/* a short attr (size argument) leaves zeroes: no check will match */
-	bpf_probe_read_user(call.attr, sizeof(call.attr), (const void *)ctx->args[1]);
-	bpf_map_update_elem(&cap_calls, &tid, &call, BPF_ANY);
+	bpf_map_update_elem(&cap_calls, &tid, call, BPF_ANY);
+}
+
+/* Entry of bpf(): remember a call of one of the commands @cmds for the exit. */
+static __always_inline int call_enter(const struct trace_event_raw_sys_enter *ctx, __u64 cmds)
+{
+	struct cap_call call;
+
+	if (call_begin(ctx, cmds, &call))
+		call_remember(&call);
 	return 0;
 }
 
-/* Exit of bpf(): the call of command @a or @b entry noted, if it succeeded. */
+/* Exit of bpf(): the call of one of the commands @cmds entry noted, if it succeeded. */
 static __always_inline bool call_exit(const struct trace_event_raw_sys_exit *ctx,
-				      struct cap_call *call, __u32 a, __u32 b)
+				      struct cap_call *call, __u64 cmds)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct cap_call *c = bpf_map_lookup_elem(&cap_calls, &tid);
 
 	/* every kind's exit runs: the call is the one kind's whose command it is */
-	if (!c || (c->cmd != a && c->cmd != b))
+	if (!c || !cmd_in(c->cmd, cmds))
 		return false;
 	*call = *c;
 	bpf_map_delete_elem(&cap_calls, &tid);
@@ -143,6 +177,135 @@ static __always_inline void *fd_object(long fd, const char *want, int len)
 		if (name[i] != want[i])
 			return NULL;
 	return BPF_CORE_READ(file, private_data);
+}
+
+/* Add @name to @p, whose names go leaf first: false when there is no room. */
+static __always_inline bool path_add(struct cap_path *p, const void *name)
+{
+	__u32 off = p->len;
+	long n;
+
+	if (off >= CAP_PATH_LEN / 2) {
+		p->cut = 1;
+		return false;
+	}
+	n = bpf_probe_read_kernel_str(p->names + (off & (CAP_PATH_LEN / 2 - 1)),
+				      CAP_PATH_LEN / 2, name);
+	if (n <= 0) {
+		p->cut = 1;
+		return false;
+	}
+	p->len = off + n;
+	p->depth++;
+	return true;
+}
+
+static __always_inline void path_clear(struct cap_path *p)
+{
+	p->len = 0;
+	p->depth = 0;
+	p->cut = 0;
+}
+
+/* The path of @dentry on @vfs, crossing mounts up to the task's namespace's root. */
+static __noinline void dentry_path(struct cap_path *p, struct dentry *d, struct vfsmount *vfs)
+{
+	struct mount *mnt = (void *)vfs - bpf_core_field_offset(struct mount, mnt);
+	struct dentry *parent;
+	struct mount *up;
+	int i;
+
+	path_clear(p);
+	if (!d || !vfs)
+		return;
+	for (i = 0; i < CAP_PATH_DEPTH; i++) {
+		if (d == BPF_CORE_READ(vfs, mnt_root)) {
+			up = BPF_CORE_READ(mnt, mnt_parent);
+			if (!up || up == mnt)
+				return;
+			d = BPF_CORE_READ(mnt, mnt_mountpoint);
+			mnt = up;
+			vfs = (void *)mnt + bpf_core_field_offset(struct mount, mnt);
+			continue;
+		}
+		parent = BPF_CORE_READ(d, d_parent);
+		if (!parent || parent == d)
+			return;
+		if (!path_add(p, BPF_CORE_READ(d, d_name.name)))
+			return;
+		d = parent;
+	}
+	p->cut = 1;
+}
+
+static __always_inline struct kernfs_node *kn_parent(struct kernfs_node *kn)
+{
+	struct kernfs_node___old *old = (void *)kn;
+
+	if (bpf_core_field_exists(kn->__parent))
+		return BPF_CORE_READ(kn, __parent);
+	return BPF_CORE_READ(old, parent);
+}
+
+/* The path of cgroup @kn below its hierarchy's root. */
+static __noinline void kn_path(struct cap_path *p, struct kernfs_node *kn)
+{
+	struct kernfs_node *up;
+	int i;
+
+	path_clear(p);
+	for (i = 0; i < CAP_PATH_DEPTH && kn; i++) {
+		up = kn_parent(kn);
+		if (!up)
+			return;
+		if (!path_add(p, BPF_CORE_READ(kn, name)))
+			return;
+		kn = up;
+	}
+	if (kn && kn_parent(kn))
+		p->cut = 1;
+}
+
+/*
+ * Say who the current task is before the object record it is about to
+ * send, unless it was said already with the same executable and cgroup.
+ * The ring buffer keeps the order of reservations: user space has read
+ * the task before the object.
+ */
+static __always_inline void say_task(void)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	__u64 key = bpf_get_current_pid_tgid();
+	struct cap_task_seen now, *seen;
+	struct cap_task *e;
+	struct file *exe;
+
+	exe = BPF_CORE_READ(task, mm, exe_file);
+	now.exe = (__u64)exe;
+	now.cgroup_id = bpf_get_current_cgroup_id();
+	seen = bpf_map_lookup_elem(&cap_tasks, &key);
+	if (seen && seen->exe == now.exe && seen->cgroup_id == now.cgroup_id)
+		return;
+	e = reserve(sizeof(*e));
+	if (!e)
+		return;
+	fill_hdr(&e->hdr, CAP_TASK, 0);
+	e->gid = bpf_get_current_uid_gid() >> 32;
+	e->loginuid = (__u32)-1;
+	if (bpf_core_field_exists(task->loginuid))
+		e->loginuid = BPF_CORE_READ(task, loginuid.val);
+	e->ppid = BPF_CORE_READ(task, real_parent, tgid);
+	e->reserved = 0;
+	e->cgroup_id = now.cgroup_id;
+	BPF_CORE_READ_STR_INTO(&e->pcomm, task, real_parent, comm);
+	if (exe)
+		dentry_path(&e->exe, BPF_CORE_READ(exe, f_path.dentry),
+			    BPF_CORE_READ(exe, f_path.mnt));
+	else
+		path_clear(&e->exe);
+	kn_path(&e->cgroup, BPF_CORE_READ(task, cgroups, dfl_cgrp, kn));
+	submit(e);
+	bpf_map_update_elem(&cap_tasks, &key, &now, BPF_ANY);
 }
 
 #endif /* __BPFREC_CAPTURE_BPF_H */

@@ -14,12 +14,25 @@
 #define CAP_FUNC_NAME_LEN	64
 /* words of a bpf() attr the syscall path checks the new object against */
 #define CAP_ATTR_WORDS		5
+/* a path's names, leaf first, each NUL-terminated; a name is read into half of it */
+#define CAP_PATH_LEN		1024
+#define CAP_PATH_DEPTH		24
+/* the xlated instructions of a program go in records of this many bytes */
+#define CAP_INSNS_CHUNK		4096
+/* and at most this many of them (256 KiB, 32768 instructions) */
+#define CAP_INSNS_MAX_CHUNKS	64
 
 enum cap_kind {
 	CAP_PROG_LOAD = 1,
 	CAP_MAP_CREATE,
 	CAP_LINK_ATTACH,
 	CAP_BTF_LOAD,
+	/* records that complete the four above, or that change a link */
+	CAP_TASK,		/* who creates objects: sent before its first one */
+	CAP_LINK_DETACH,	/* BPF_LINK_DETACH succeeded */
+	CAP_LINK_UPDATE,	/* BPF_LINK_UPDATE succeeded */
+	CAP_PROG_MAPS,		/* where a program's maps are, for its instructions */
+	CAP_PROG_INSNS,		/* a piece of a program's xlated instructions */
 };
 
 /* One kind per capture object, so that a kind that fails loses only itself. */
@@ -36,6 +49,14 @@ struct cap_call {
 	__u64 start;			/* boot time ns at entry */
 	__u32 cmd;
 	__u32 attr[CAP_ATTR_WORDS];	/* the attr's first words, as passed */
+	__u32 old_prog_id;		/* BPF_LINK_UPDATE: the link's program at entry */
+	__u32 reserved;
+};
+
+/* What was last said of a task (cap_tasks), to say it again only when it changed. */
+struct cap_task_seen {
+	__u64 exe;			/* the struct file of its executable */
+	__u64 cgroup_id;
 };
 
 /* calls in progress at once, of every thread of the machine */
@@ -93,6 +114,45 @@ struct cap_map {
 	char name[CAP_OBJ_NAME_LEN];
 };
 
+/*
+ * A path, as the names from the leaf up to the root (exclusive), each
+ * NUL-terminated: "sh\0bin\0usr\0" is /usr/bin/sh.  cut says the walk
+ * stopped before the root (too deep, or out of room).
+ */
+struct cap_path {
+	__u16 len;		/* bytes of names[] used */
+	__u16 depth;		/* names */
+	__u32 cut;
+	char names[CAP_PATH_LEN];
+};
+
+/*
+ * Who a task is, sent before the first object it creates (and again if
+ * its executable or cgroup changed), in its own context: right even when
+ * the task is gone by the time the recorder reads it.
+ */
+struct cap_task {
+	struct cap_hdr hdr;	/* id 0 */
+	__u32 gid;
+	__u32 loginuid;		/* (u32)-1: unset, or no audit */
+	__u32 ppid;		/* the parent's tgid */
+	__u32 reserved;
+	__u64 cgroup_id;	/* of the cgroup v2 hierarchy */
+	char pcomm[CAP_COMM_LEN];
+	struct cap_path exe;
+	struct cap_path cgroup;	/* below the cgroup v2 root */
+};
+
+/* The target kinds of a link (cap_link.target_kind). */
+enum cap_target {
+	CAP_TARGET_NONE,
+	CAP_TARGET_CGROUP,	/* target_id: cgroup id, path: the cgroup */
+	CAP_TARGET_DEV,		/* ifindex, ifname, netns */
+	CAP_TARGET_NETNS,	/* netns */
+	CAP_TARGET_STRUCT_OPS,	/* ifname: the struct_ops map's name */
+	CAP_TARGET_UPROBE,	/* path: the binary, offset, target_id: uprobes */
+};
+
 struct cap_link {
 	struct cap_hdr hdr;
 	__u32 type;
@@ -101,6 +161,51 @@ struct cap_link {
 	__u32 attach_btf_id;
 	char attach_func[CAP_FUNC_NAME_LEN];
 	char tp_name[CAP_FUNC_NAME_LEN];	/* raw_tp links: the tracepoint */
+	char module[CAP_FUNC_NAME_LEN];		/* tracing links: the traced module's BTF */
+	__u32 target_kind;	/* enum cap_target */
+	__u32 ifindex;
+	__u32 netns;		/* inode number of the network namespace */
+	__u32 reserved;
+	__u64 target_id;
+	__u64 offset;
+	char ifname[CAP_OBJ_NAME_LEN];
+	struct cap_path path;
+};
+
+/* BPF_LINK_DETACH and BPF_LINK_UPDATE, by the task that called them. */
+struct cap_link_change {
+	struct cap_hdr hdr;	/* id: the link */
+	__u32 type;
+	__u32 prog_id;		/* the link's program after the call */
+	__u32 old_prog_id;	/* LINK_UPDATE: before it */
+	__u32 attach_type;
+};
+
+/*
+ * Where the maps of program @id are, as its instructions hold them: a
+ * map's address, and for an array of one entry the address of its value
+ * (instructions may point into it), as the kernel tells them apart when
+ * it dumps the instructions (bpf_insn_prepare_dump()).
+ */
+struct cap_prog_maps {
+	__u32 kind;
+	__u32 id;
+	__u32 nr;
+	__u32 reserved;
+	__u64 addrs[CAP_MAX_MAP_IDS];
+	__u64 values[CAP_MAX_MAP_IDS];		/* 0: none */
+	__u32 value_sizes[CAP_MAX_MAP_IDS];
+};
+
+/* Bytes @off to @off + @len of program @id's @total bytes of instructions. */
+struct cap_prog_insns {
+	__u32 kind;
+	__u32 id;
+	__u32 off;
+	__u32 len;
+	__u32 total;
+	__u32 reserved;
+	__u8 data[CAP_INSNS_CHUNK];
 };
 
 struct cap_btf {

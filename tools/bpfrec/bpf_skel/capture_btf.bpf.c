@@ -14,6 +14,7 @@ static __always_inline void emit_btf(struct btf *btf)
 {
 	struct cap_btf *e;
 
+	say_task();
 	e = reserve(sizeof(*e));
 	if (!e)
 		return;
@@ -42,7 +43,7 @@ int BPF_PROG(btf_fexit, struct btf *btf, int ret)
 SEC("tracepoint/syscalls/sys_enter_bpf")
 int btf_enter(struct trace_event_raw_sys_enter *ctx)
 {
-	return call_enter(ctx, BPF_BTF_LOAD, BPF_BTF_LOAD);
+	return call_enter(ctx, 1ULL << BPF_BTF_LOAD);
 }
 
 /* This call's BTF has the size passed (attr word 4, btf_size). */
@@ -52,7 +53,7 @@ int btf_exit(struct trace_event_raw_sys_exit *ctx)
 	struct cap_call call;
 	struct btf *btf;
 
-	if (!call_exit(ctx, &call, BPF_BTF_LOAD, BPF_BTF_LOAD))
+	if (!call_exit(ctx, &call, 1ULL << BPF_BTF_LOAD))
 		return 0;
 	btf = fd_object(ctx->ret, "btf", 3);
 	if (btf && BPF_CORE_READ(btf, data_size) == call.attr[4])

@@ -10,16 +10,74 @@
 #include "capture.h"
 #include "capture.bpf.h"
 
+/* What the link is attached to, named as a person would name it. */
+static __always_inline void link_target(struct cap_link *e, struct bpf_link *link,
+					struct bpf_prog *prog)
+{
+	struct bpf_cgroup_link *cl = (void *)link;	/* each has its link first */
+	struct bpf_struct_ops_link *sl = (void *)link;
+	struct bpf_netns_link *nl = (void *)link;
+	struct bpf_xdp_link *xl = (void *)link;
+	struct bpf_uprobe_multi_link *ul;
+	struct kernfs_node *kn;
+	struct net_device *dev;
+	struct bpf_uprobe *up;
+	struct btf *btf;
+
+	path_clear(&e->path);
+	switch (e->type) {
+	case BPF_LINK_TYPE_CGROUP:
+		kn = BPF_CORE_READ(cl, cgroup, kn);
+		e->target_kind = CAP_TARGET_CGROUP;
+		e->target_id = BPF_CORE_READ(kn, id);
+		kn_path(&e->path, kn);
+		break;
+	case BPF_LINK_TYPE_XDP:
+		dev = BPF_CORE_READ(xl, dev);
+		e->target_kind = CAP_TARGET_DEV;
+		e->ifindex = BPF_CORE_READ(dev, ifindex);
+		BPF_CORE_READ_STR_INTO(&e->ifname, dev, name);
+		e->netns = BPF_CORE_READ(dev, nd_net.net, ns.inum);
+		break;
+	case BPF_LINK_TYPE_NETNS:
+		e->target_kind = CAP_TARGET_NETNS;
+		e->netns = BPF_CORE_READ(nl, net, ns.inum);
+		break;
+	case BPF_LINK_TYPE_STRUCT_OPS:
+		e->target_kind = CAP_TARGET_STRUCT_OPS;
+		BPF_CORE_READ_STR_INTO(&e->ifname, sl, map, name);
+		break;
+	case BPF_LINK_TYPE_UPROBE_MULTI:
+		if (!bpf_core_type_exists(struct bpf_uprobe_multi_link))
+			break;
+		ul = (void *)link - bpf_core_field_offset(struct bpf_uprobe_multi_link, link);
+		e->target_kind = CAP_TARGET_UPROBE;
+		e->target_id = BPF_CORE_READ(ul, cnt);
+		up = BPF_CORE_READ(ul, uprobes);
+		if (up)
+			e->offset = BPF_CORE_READ(up, offset);
+		dentry_path(&e->path, BPF_CORE_READ(ul, path.dentry), BPF_CORE_READ(ul, path.mnt));
+		break;
+	case BPF_LINK_TYPE_TRACING:
+		btf = BPF_CORE_READ(prog, aux, attach_btf);
+		if (btf && bpf_core_field_exists(btf->name))
+			BPF_CORE_READ_STR_INTO(&e->module, btf, name);
+		break;
+	}
+}
+
 static __always_inline void emit_link(struct bpf_link *link, __u32 id)
 {
 	struct bpf_prog *prog;
 	struct cap_link *e;
 	const char *func;
 
+	say_task();
 	e = reserve(sizeof(*e));
 	if (!e)
 		return;
-	__builtin_memset(e, 0, sizeof(*e));
+	/* the path is read up to its length only */
+	__builtin_memset(e, 0, offsetof(struct cap_link, path));
 
 	prog = BPF_CORE_READ(link, prog);
 	fill_hdr(&e->hdr, CAP_LINK_ATTACH, id);
@@ -45,6 +103,7 @@ static __always_inline void emit_link(struct bpf_link *link, __u32 id)
 		if (func)
 			bpf_probe_read_kernel_str(e->tp_name, sizeof(e->tp_name), func);
 	}
+	link_target(e, link, prog);
 
 	submit(e);
 }
@@ -57,10 +116,56 @@ int BPF_PROG(link_fentry, struct bpf_link_primer *primer)
 	return 0;
 }
 
+#define LINK_CMDS (1ULL << BPF_LINK_CREATE | 1ULL << BPF_RAW_TRACEPOINT_OPEN | \
+		   1ULL << BPF_LINK_DETACH | 1ULL << BPF_LINK_UPDATE)
+
+static __always_inline __u32 prog_id(struct bpf_prog *prog)
+{
+	return prog ? BPF_CORE_READ(prog, aux, id) : 0;
+}
+
+/* A BPF_LINK_UPDATE remembers the link's program, to say which one it replaced. */
 SEC("tracepoint/syscalls/sys_enter_bpf")
 int link_enter(struct trace_event_raw_sys_enter *ctx)
 {
-	return call_enter(ctx, BPF_LINK_CREATE, BPF_RAW_TRACEPOINT_OPEN);
+	struct bpf_link *link;
+	struct cap_call call;
+
+	if (!call_begin(ctx, LINK_CMDS, &call))
+		return 0;
+	if (call.cmd == BPF_LINK_UPDATE) {
+		link = fd_object(call.attr[0], "bpf_link", 8);
+		if (link)
+			call.old_prog_id = prog_id(BPF_CORE_READ(link, prog));
+	}
+	call_remember(&call);
+	return 0;
+}
+
+/* A BPF_LINK_DETACH or BPF_LINK_UPDATE that succeeded: attr word 0 is the link's fd. */
+static __always_inline void link_changed(const struct cap_call *call)
+{
+	struct cap_link_change *e;
+	struct bpf_link *link;
+	struct bpf_prog *prog;
+
+	link = fd_object(call->attr[0], "bpf_link", 8);
+	if (!link)
+		return;
+	say_task();
+	e = reserve(sizeof(*e));
+	if (!e)
+		return;
+	__builtin_memset(e, 0, sizeof(*e));
+	fill_hdr(&e->hdr, call->cmd == BPF_LINK_DETACH ? CAP_LINK_DETACH : CAP_LINK_UPDATE,
+		 BPF_CORE_READ(link, id));
+	prog = BPF_CORE_READ(link, prog);
+	e->type = BPF_CORE_READ(link, type);
+	e->prog_id = prog_id(prog);
+	e->attach_type = prog ? BPF_CORE_READ(prog, expected_attach_type) : 0;
+	if (call->cmd == BPF_LINK_UPDATE)
+		e->old_prog_id = call->old_prog_id;
+	submit(e);
 }
 
 /*
@@ -76,8 +181,12 @@ int link_exit(struct trace_event_raw_sys_exit *ctx)
 	struct cap_call call;
 	__u32 prog_fd;
 
-	if (!call_exit(ctx, &call, BPF_LINK_CREATE, BPF_RAW_TRACEPOINT_OPEN))
+	if (!call_exit(ctx, &call, LINK_CMDS))
 		return 0;
+	if (call.cmd == BPF_LINK_DETACH || call.cmd == BPF_LINK_UPDATE) {
+		link_changed(&call);
+		return 0;
+	}
 	link = fd_object(ctx->ret, "bpf_link", 8);
 	if (!link)
 		return 0;

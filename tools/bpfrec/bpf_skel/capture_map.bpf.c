@@ -14,6 +14,7 @@ static __always_inline void emit_map(struct bpf_map *map)
 {
 	struct cap_map *e;
 
+	say_task();
 	e = reserve(sizeof(*e));
 	if (!e)
 		return;
@@ -49,7 +50,7 @@ int BPF_PROG(map_fentry, struct bpf_map *map, int flags)
 SEC("tracepoint/syscalls/sys_enter_bpf")
 int map_enter(struct trace_event_raw_sys_enter *ctx)
 {
-	return call_enter(ctx, BPF_MAP_CREATE, BPF_MAP_CREATE);
+	return call_enter(ctx, 1ULL << BPF_MAP_CREATE);
 }
 
 /* This call's map has the type and key size asked for (attr words 0, 1). */
@@ -59,7 +60,7 @@ int map_exit(struct trace_event_raw_sys_exit *ctx)
 	struct bpf_map *map;
 	struct cap_call call;
 
-	if (!call_exit(ctx, &call, BPF_MAP_CREATE, BPF_MAP_CREATE))
+	if (!call_exit(ctx, &call, 1ULL << BPF_MAP_CREATE))
 		return 0;
 	map = fd_object(ctx->ret, "bpf-map", 7);
 	if (map && BPF_CORE_READ(map, map_type) == call.attr[0] &&

@@ -105,12 +105,85 @@ static __always_inline void prog_map_ids(struct cap_prog *e, struct bpf_prog_aux
 	}
 }
 
+/*
+ * Where the program's maps are, for user space to turn the addresses in
+ * its instructions back into map ids as the kernel does when it dumps
+ * them: only when it uses maps.
+ */
+static __always_inline void emit_prog_maps(struct bpf_prog_aux *aux, __u32 id, __u32 nr)
+{
+	struct bpf_map **maps = BPF_CORE_READ(aux, used_maps);
+	struct cap_prog_maps *e;
+	struct bpf_array *array;
+	struct bpf_map *map;
+	__u32 i;
+
+	if (!nr)
+		return;
+	e = reserve(sizeof(*e));
+	if (!e)
+		return;
+	e->kind = CAP_PROG_MAPS;
+	e->id = id;
+	e->nr = 0;
+	e->reserved = 0;
+	for (i = 0; i < CAP_MAX_MAP_IDS && i < nr; i++) {
+		if (bpf_probe_read_kernel(&map, sizeof(map), &maps[i]))
+			break;
+		e->addrs[i] = (__u64)map;
+		e->values[i] = 0;
+		e->value_sizes[i] = 0;
+		/* array_map_direct_value_meta(): an array of one entry */
+		if (BPF_CORE_READ(map, map_type) == BPF_MAP_TYPE_ARRAY &&
+		    BPF_CORE_READ(map, max_entries) == 1) {
+			array = (void *)map;
+			e->values[i] = (__u64)map + bpf_core_field_offset(struct bpf_array, value);
+			e->value_sizes[i] = BPF_CORE_READ(array, elem_size);
+		}
+		e->nr = i + 1;
+	}
+	submit(e);
+}
+
+/* The xlated instructions, in pieces; none when there are too many. */
+static __always_inline void emit_insns(struct bpf_prog *prog, __u32 id)
+{
+	const __u8 *insns = (const void *)prog + bpf_core_field_offset(struct bpf_prog, insnsi);
+	__u64 total = BPF_CORE_READ(prog, len) * sizeof(struct bpf_insn);
+	struct cap_prog_insns *e;
+	__u64 off, len;
+	__u32 i;
+
+	if (!total || total > CAP_INSNS_MAX_CHUNKS * CAP_INSNS_CHUNK)
+		return;
+	for (i = 0; i < CAP_INSNS_MAX_CHUNKS; i++) {
+		off = i * CAP_INSNS_CHUNK;
+		if (off >= total)
+			break;
+		len = total - off;
+		/* min(len, chunk) in a form the verifier follows, whatever clang makes of it */
+		asm volatile("if %[len] <= %[max] goto +1; %[len] = %[max]"
+			     : [len] "+r"(len) : [max] "i"(CAP_INSNS_CHUNK));
+		e = reserve(sizeof(*e));
+		if (!e)
+			return;
+		e->kind = CAP_PROG_INSNS;
+		e->id = id;
+		e->off = off;
+		e->total = total;
+		e->reserved = 0;
+		e->len = bpf_probe_read_kernel(e->data, len, insns + off) ? 0 : len;
+		submit(e);
+	}
+}
+
 static __always_inline void emit_prog(struct bpf_prog *prog)
 {
 	struct bpf_prog_aux *aux;
+	__u32 func_cnt, id, nr_maps;
 	struct cap_prog *e;
-	__u32 func_cnt;
 
+	say_task();
 	e = reserve(sizeof(*e));
 	if (!e)
 		return;
@@ -142,8 +215,12 @@ static __always_inline void emit_prog(struct bpf_prog *prog)
 	e->nr_map_ids = BPF_CORE_READ(aux, used_map_cnt);
 	prog_map_ids(e, aux);
 	prog_ksyms(e, prog, func_cnt);
+	id = e->hdr.id;
+	nr_maps = e->nr_map_ids;
 
 	submit(e);
+	emit_prog_maps(aux, id, nr_maps);
+	emit_insns(prog, id);
 }
 
 /* With trampolines: perf_event_bpf_event() runs right after the id is allocated. */
@@ -158,7 +235,7 @@ int BPF_PROG(prog_fentry, struct bpf_prog *prog, int type, __u16 flags)
 SEC("tracepoint/syscalls/sys_enter_bpf")
 int prog_enter(struct trace_event_raw_sys_enter *ctx)
 {
-	return call_enter(ctx, BPF_PROG_LOAD, BPF_PROG_LOAD);
+	return call_enter(ctx, 1ULL << BPF_PROG_LOAD);
 }
 
 /*
@@ -171,7 +248,7 @@ int prog_exit(struct trace_event_raw_sys_exit *ctx)
 	struct bpf_prog *prog;
 	struct cap_call call;
 
-	if (!call_exit(ctx, &call, BPF_PROG_LOAD, BPF_PROG_LOAD))
+	if (!call_exit(ctx, &call, 1ULL << BPF_PROG_LOAD))
 		return 0;
 	prog = fd_object(ctx->ret, "bpf-prog", 8);
 	if (prog && BPF_CORE_READ(prog, type) == call.attr[0] &&

@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
@@ -127,7 +128,11 @@ static int shared_maps(struct capture *c, size_t buf_bytes)
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_NO_PREALLOC);
 	c->calls_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "cap_calls", sizeof(__u32),
 				     sizeof(struct cap_call), CAP_MAX_CALLS, &opts);
-	return c->calls_fd < 0 ? -errno : 0;
+	if (c->calls_fd < 0)
+		return -errno;
+	c->tasks_fd = bpf_map_create(BPF_MAP_TYPE_LRU_HASH, "cap_tasks", sizeof(__u64),
+				     sizeof(struct cap_task_seen), CAP_MAX_CALLS, NULL);
+	return c->tasks_fd < 0 ? -errno : 0;
 }
 
 static int reuse(struct bpf_object *obj, const char *name, int fd)
@@ -197,6 +202,8 @@ static int load(struct capture *c, unsigned int mask)
 		err = reuse(skel->obj, "cap_state", c->state_fd);
 	if (!err)
 		err = reuse(skel->obj, "cap_calls", c->calls_fd);
+	if (!err)
+		err = reuse(skel->obj, "cap_tasks", c->tasks_fd);
 	bpf_object__for_each_program(prog, skel->obj) {
 		k = prog_kind(prog);
 		bpf_program__set_autoload(prog, k >= 0 && (mask & (1U << k)) &&
@@ -282,7 +289,7 @@ int capture_start(struct capture *c, const struct capture_opts *o,
 	int k, err;
 
 	memset(c, 0, sizeof(*c));
-	c->events_fd = c->state_fd = c->calls_fd = c->btf_fd = -1;
+	c->events_fd = c->state_fd = c->calls_fd = c->tasks_fd = c->btf_fd = -1;
 	/* -v loads the capture all the same, for libbpf to say why it fails */
 	if (o->path == CAPTURE_FENTRY && refused && verbose <= 0)
 		return -EPERM;
@@ -316,7 +323,7 @@ int capture_start(struct capture *c, const struct capture_opts *o,
 			mask |= syscall;
 	}
 	/* a kind that fails is said in one line, without libbpf's verifier log */
-	libbpf_set_print(no_print);
+	libbpf_set_print(getenv("H26DBG") ? warn_only : no_print);
 	if (mask && load(c, mask)) {
 		for (k = 0; k < CAP_NR_KINDS; k++)
 			if (mask & (1U << k))
@@ -556,6 +563,8 @@ void capture_stop(struct capture *c)
 		close(c->state_fd);
 	if (c->calls_fd >= 0)
 		close(c->calls_fd);
+	if (c->tasks_fd >= 0)
+		close(c->tasks_fd);
 	/* why each kind is not captured stays, to be said */
-	c->events_fd = c->state_fd = c->calls_fd = -1;
+	c->events_fd = c->state_fd = c->calls_fd = c->tasks_fd = -1;
 }

@@ -47,7 +47,7 @@ struct capture {
 	/* the copies loaded: one for every kind, or one per kind after a failure */
 	struct capture_bpf *skel[4];
 	int nr_skel;
-	int events_fd, state_fd, calls_fd;	/* shared by the copies */
+	int events_fd, state_fd, calls_fd, tasks_fd;	/* shared by the copies */
 	int btf_fd;			/* the vmlinux BTF while loading */
 	struct ring_buffer *rb;
 	bool mounted_tracefs;		/* the syscall path needed it: said */
