@@ -685,6 +685,8 @@ static int finish(struct recorder *r, int err)
 	evlist_enable(&r->evlist, false);
 	if (!err)
 		err = drain_all(r);
+	if (!err)
+		err = sink_scan(&r->sink);
 	/* a loss that no record followed: its LOST record is ours to write */
 	if (!err)
 		err = recording_lost(&r->rec, mono_ns());
@@ -805,6 +807,7 @@ static void cleanup(struct recorder *r)
 	evlist_close(&r->evlist);
 	facts_free(r->sink.facts);
 	names_free(&r->sink.names);
+	sink_free(&r->sink);
 	linger_free(&r->linger);
 	free(r->scratch);
 	cmd_loop_close(&r->loop);

@@ -323,6 +323,7 @@ struct row {
 	int nr_kv;
 	char event_buf[32];
 	char type_buf[160];
+	char sha256[2 * PD_SHA256_LEN + 1];
 	char scratch[2][1024];		/* joined lists of ids and names */
 	char out[4096];			/* a decoded record's fields */
 };
@@ -580,6 +581,71 @@ static void btf_row(struct row *r, struct pd_reader *rd, bool load)
 		kv_num(r, "size", KV_U64, b->size);
 }
 
+/* The loader of an object's creation, or the task of any other record. */
+static const struct pd_loader *row_loader(struct row *r, struct pd_reader *rd, enum pd_kind kind,
+					  enum pd_bpf_change change)
+{
+	const struct pd_origin *o = NULL;
+	const struct pd_prog *p;
+	const struct pd_map *m;
+	const struct pd_link *l;
+	const struct pd_btf *b;
+
+	if (change != PD_BPF_CREATE)
+		return r->e->has_sample ? pd_reader_loader_of(rd, r->e->sample.tid,
+							      r->e->sample.time) : NULL;
+	switch (kind) {
+	case PD_PROG:
+		o = (p = pd_reader_prog(rd, r->id)) ? &p->origin : NULL;
+		break;
+	case PD_MAP:
+		o = (m = pd_reader_map(rd, r->id)) ? &m->origin : NULL;
+		break;
+	case PD_LINK:
+		o = (l = pd_reader_link(rd, r->id)) ? &l->origin : NULL;
+		break;
+	default:
+		o = (b = pd_reader_btf(rd, r->id)) ? &b->origin : NULL;
+		break;
+	}
+	return o ? pd_reader_loader(rd, o->loader) : NULL;
+}
+
+/* Who did it (util/bpf_obj.h: pd_loader), how the record was learnt, what the program is. */
+static void loader_row(struct row *r, struct pd_reader *rd, enum pd_kind kind,
+		       enum pd_bpf_change change)
+{
+	const struct pd_bpf_event *e = &r->e->bpf;
+	const struct pd_loader *d = row_loader(r, rd, kind, change);
+	const struct pd_prog *p;
+	__u64 seen;
+	int i;
+
+	if (e->marks & PD_BPF_EVENT_FLAG_CAPTURED)
+		kv_flag(r, "captured");
+	if (e->marks & PD_BPF_EVENT_FLAG_GONE) {
+		memcpy(&seen, e->tag, sizeof(seen));
+		kv_num(r, "gone_after", KV_U64, seen);
+	}
+	if (kind == PD_PROG && change == PD_BPF_CREATE && (p = pd_reader_prog(rd, r->id)) &&
+	    (p->flags & PD_F_SHA256)) {
+		for (i = 0; i < PD_SHA256_LEN; i++)
+			snprintf(r->sha256 + 2 * i, 3, "%02x", p->sha256[i]);
+		kv_str(r, "sha256", r->sha256);
+	}
+	if (!d)
+		return;
+	if (d->exe[0])
+		kv_str(r, "exe", d->exe);
+	kv_str(r, "cgroup", d->cgroup);
+	kv_num(r, "cgroup_id", KV_U64, d->cgroup_id);
+	kv_num(r, "gid", KV_U64, d->gid);
+	if (d->loginuid != (__u32)-1)
+		kv_num(r, "loginuid", KV_U64, d->loginuid);
+	kv_num(r, "ppid", KV_U64, d->ppid);
+	kv_str(r, "pcomm", d->pcomm);
+}
+
 static void bpf_row(struct row *r, struct pd_reader *rd)
 {
 	__u16 type = r->e->bpf.type;
@@ -611,6 +677,7 @@ static void bpf_row(struct row *r, struct pd_reader *rd)
 		btf_row(r, rd, change == PD_BPF_CREATE);
 		break;
 	}
+	loader_row(r, rd, kind, change);
 }
 
 static void ksymbol_row(struct row *r)

@@ -119,6 +119,17 @@ int BPF_PROG(link_fentry, struct bpf_link_primer *primer)
 #define LINK_CMDS (1ULL << BPF_LINK_CREATE | 1ULL << BPF_RAW_TRACEPOINT_OPEN | \
 		   1ULL << BPF_LINK_DETACH | 1ULL << BPF_LINK_UPDATE)
 
+/*
+ * The link of fd @fd: named "bpf_link" by the call that made it, but
+ * "bpf-link" when it came from BPF_LINK_GET_FD_BY_ID or a pinned file.
+ */
+static __always_inline struct bpf_link *fd_link(long fd)
+{
+	struct bpf_link *link = fd_object(fd, "bpf_link", 8);
+
+	return link ? link : fd_object(fd, "bpf-link", 8);
+}
+
 static __always_inline __u32 prog_id(struct bpf_prog *prog)
 {
 	return prog ? BPF_CORE_READ(prog, aux, id) : 0;
@@ -134,7 +145,7 @@ int link_enter(struct trace_event_raw_sys_enter *ctx)
 	if (!call_begin(ctx, LINK_CMDS, &call))
 		return 0;
 	if (call.cmd == BPF_LINK_UPDATE) {
-		link = fd_object(call.attr[0], "bpf_link", 8);
+		link = fd_link(call.attr[0]);
 		if (link)
 			call.old_prog_id = prog_id(BPF_CORE_READ(link, prog));
 	}
@@ -149,7 +160,7 @@ static __always_inline void link_changed(const struct cap_call *call)
 	struct bpf_link *link;
 	struct bpf_prog *prog;
 
-	link = fd_object(call->attr[0], "bpf_link", 8);
+	link = fd_link(call->attr[0]);
 	if (!link)
 		return;
 	say_task();

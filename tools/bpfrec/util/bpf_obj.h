@@ -29,6 +29,8 @@ const char *pd_kind_name(enum pd_kind kind);
 #define PD_NAME_LEN		16	/* BPF_OBJ_NAME_LEN */
 #define PD_BTF_NAME_LEN		64
 #define PD_TARGET_LEN		128
+#define PD_PATH_LEN		256
+#define PD_SHA256_LEN		32
 
 /* Origin and quality marks of a fact (pd_*.flags). */
 #define PD_F_SYNTHESISED	(1U << 0) /* existed when recording started */
@@ -40,6 +42,7 @@ const char *pd_kind_name(enum pd_kind kind);
 #define PD_F_RECORDED		(1U << 6) /* a live record announced its creation */
 #define PD_F_OBJECT		(1U << 7) /* loaded by bpfrec for the user (--object) */
 #define PD_F_DESCRIBED		(1U << 8) /* from the description its record carried */
+#define PD_F_SHA256		(1U << 9) /* pd_prog.sha256 holds the instructions' hash */
 /* A source told what the object is: nothing needs to be asked. */
 #define PD_F_KNOWN		(PD_F_CAPTURED | PD_F_SYSCALL | PD_F_DESCRIBED)
 
@@ -52,7 +55,7 @@ struct pd_origin {
 	__u32 pid;			/* tgid of the creating task */
 	__u32 tid;
 	__u32 uid;
-	__u32 reserved;
+	__u32 loader;			/* its pd_loader's index, 0: none known */
 	__u64 time;			/* perf clock, like sample times */
 	char comm[PD_COMM_LEN];
 };
@@ -93,6 +96,12 @@ struct pd_prog {
 	/* Function names resolved from BTF func_info, one per sub-program. */
 	__u32 nr_func_names;
 	char **func_names;
+
+	/*
+	 * SHA-256 of the xlated instructions as BPF_OBJ_GET_INFO_BY_FD gives
+	 * them to root (maps by id), when flags has PD_F_SHA256.
+	 */
+	__u8 sha256[PD_SHA256_LEN];
 };
 
 struct pd_map {
@@ -132,6 +141,31 @@ struct pd_btf {
 	/* Raw BTF; stored in perf's BPF_BTF feature when present. */
 	__u32 data_len;
 	void *data;
+};
+
+/*
+ * A task that created or changed objects, as the capture saw it in its
+ * own context: objects name it by index (pd_origin.loader).  Stored as it
+ * is (no pointer, no padding): add fields at the end only.
+ */
+#define PD_LOADER_EXE_CUT	(1U << 0) /* exe is the end of a longer path */
+#define PD_LOADER_CGROUP_CUT	(1U << 1)
+
+struct pd_loader {
+	__u32 index;			/* from 1, in the order first seen */
+	__u32 pid;
+	__u32 tid;
+	__u32 ppid;			/* the parent's tgid */
+	__u32 uid;
+	__u32 gid;
+	__u32 loginuid;			/* (u32)-1: unset, or no audit */
+	__u32 flags;			/* PD_LOADER_* */
+	__u64 cgroup_id;		/* cgroup v2 */
+	__u64 time;			/* when it was seen, perf clock */
+	char comm[PD_COMM_LEN];
+	char pcomm[PD_COMM_LEN];	/* the parent's */
+	char exe[PD_PATH_LEN];		/* "" when unknown (a kernel thread) */
+	char cgroup[PD_PATH_LEN];	/* "/" for the root */
 };
 
 /* Facts about the capture itself (pd_capture.flags). */

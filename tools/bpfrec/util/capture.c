@@ -18,7 +18,6 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
@@ -323,7 +322,7 @@ int capture_start(struct capture *c, const struct capture_opts *o,
 			mask |= syscall;
 	}
 	/* a kind that fails is said in one line, without libbpf's verifier log */
-	libbpf_set_print(getenv("H26DBG") ? warn_only : no_print);
+	libbpf_set_print(no_print);
 	if (mask && load(c, mask)) {
 		for (k = 0; k < CAP_NR_KINDS; k++)
 			if (mask & (1U << k))

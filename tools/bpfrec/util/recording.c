@@ -15,9 +15,13 @@
 #include "util/capture.h"
 #include "util/debug.h"
 #include "util/evlist.h"
+#include "util/mono_clock.h"
 #include "util/recording.h"
 #include "util/sink.h"
 #include "util/synthesize.h"
+
+/* How often the objects are listed to find those gone (util/gone_scan.h). */
+#define SCAN_INTERVAL_NS	1000000000ULL
 
 int recording_drain(struct recording *rec)
 {
@@ -36,6 +40,9 @@ int recording_drain(struct recording *rec)
 	err = evlist_drain(rec->evlist, sink_record, k, rec->scratch);
 	if (!err)
 		err = sink_ask(k);
+	/* releases no record reports, looked for once a second */
+	if (!err && k->write_records && mono_ns() - k->scan.last >= SCAN_INTERVAL_NS)
+		err = sink_scan(k);
 	/* name the tasks of these records while they still exist */
 	if (!err)
 		err = names_flush(&k->names, k->w);
@@ -94,6 +101,18 @@ int recording_start(struct recording *rec, __u64 time, bool obj_events)
 	};
 	int err;
 
+	/*
+	 * Without the series' records, maps, links and BTF get theirs from
+	 * the capture, and those that exist now synthesised ones, watched
+	 * until they go.
+	 */
+	if (rec->cap && !obj_events) {
+		rec->sink->write_records = true;
+		rec->sink->event_id = rec->evlist->ev[0]->ids[0];
+		rec->sink->scan.last = time;
+		s.obj_events = true;
+		s.scan = &rec->sink->scan;
+	}
 	err = evlist_enable(rec->evlist, true);
 	if (err)
 		return errmsg_set(err, "enabling events: %s", strerror(-err));

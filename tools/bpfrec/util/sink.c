@@ -33,7 +33,85 @@ static void origin_from(struct pd_origin *o, const struct cap_hdr *h)
 	o->tid = h->tid;
 	o->uid = h->uid;
 	o->time = h->time;
+	o->loader = 0;
 	memcpy(o->comm, h->comm, sizeof(o->comm));
+}
+
+/* The loader the capture said last for the task of @h, 0 if none. */
+static __u32 loader_of(const struct sink *k, const struct cap_hdr *h)
+{
+	const __u64 *index = hashmap_find(&k->loaders, h->tid);
+
+	return index ? *index : 0;
+}
+
+/* "/a/b/c" from the capture's names, leaf first. */
+static void join_path(char *dst, size_t len, const struct cap_path *p, bool *cut)
+{
+	const char *names[CAP_PATH_DEPTH];
+	size_t used = 0, n = 0, pos = 0, l;
+	size_t plen = p->len < CAP_PATH_LEN ? p->len : CAP_PATH_LEN;
+
+	*cut = p->cut;
+	while (pos < plen && n < CAP_PATH_DEPTH) {
+		names[n++] = p->names + pos;
+		l = strnlen(p->names + pos, plen - pos);
+		pos += l + 1;
+	}
+	dst[0] = 0;
+	while (n--) {
+		l = strnlen(names[n], plen);
+		if (used + 1 + l >= len) {
+			*cut = true;
+			break;
+		}
+		dst[used++] = '/';
+		memcpy(dst + used, names[n], l);
+		used += l;
+		dst[used] = 0;
+	}
+	if (!used && len > 1 && !p->cut)
+		snprintf(dst, len, "/");
+}
+
+/* Who a task is: a new loader when it changed (the capture says it only then). */
+static int on_task(struct sink *k, const struct cap_task *c)
+{
+	struct pd_loader d = {};
+	bool cut;
+	__u64 *index;
+
+	d.pid = c->hdr.pid;
+	d.tid = c->hdr.tid;
+	d.ppid = c->ppid;
+	d.uid = c->hdr.uid;
+	d.gid = c->gid;
+	d.loginuid = c->loginuid;
+	d.cgroup_id = c->cgroup_id;
+	d.time = c->hdr.time;
+	memcpy(d.comm, c->hdr.comm, sizeof(d.comm));
+	memcpy(d.pcomm, c->pcomm, sizeof(d.pcomm));
+	d.comm[sizeof(d.comm) - 1] = d.pcomm[sizeof(d.pcomm) - 1] = 0;
+	if (c->exe.depth || c->exe.cut) {
+		join_path(d.exe, sizeof(d.exe), &c->exe, &cut);
+		d.flags |= cut ? PD_LOADER_EXE_CUT : 0;
+	}
+	join_path(d.cgroup, sizeof(d.cgroup), &c->cgroup, &cut);
+	d.flags |= cut ? PD_LOADER_CGROUP_CUT : 0;
+	index = hashmap_add(&k->loaders, d.tid, NULL);
+	if (!index)
+		return -ENOMEM;
+	d.index = ++k->nr_loaders;
+	*index = d.index;
+	return k->w ? pd_writer_add_loader(k->w, &d) : 0;
+}
+
+/* The sample_id of a record written from the capture's header @h. */
+static void capture_sample(const struct sink *k, const struct cap_hdr *h, struct pd_sample *s)
+{
+	*s = (struct pd_sample){
+		.pid = h->pid, .tid = h->tid, .time = h->time, .cpu = h->cpu, .id = k->event_id,
+	};
 }
 
 static char **dup_names(const char (*names)[CAP_FUNC_NAME_LEN], __u32 nr)
@@ -44,6 +122,56 @@ static char **dup_names(const char (*names)[CAP_FUNC_NAME_LEN], __u32 nr)
 	for (i = 0; a && i < nr; i++)
 		a[i] = strndup(names[i], CAP_FUNC_NAME_LEN);
 	return a;
+}
+
+/*
+ * The creation record of a map, link or BTF object the capture saw, on a
+ * kernel that writes none: its facts first, then the record, described
+ * and marked captured, at the time and in the task of the creation.
+ */
+static int captured_record(struct sink *k, enum pd_kind kind, __u32 id, const struct cap_hdr *h)
+{
+	struct pd_bpf_event e;
+	struct pd_sample s;
+	struct pd_map *m;
+	struct pd_link *l;
+	struct pd_btf *b;
+	int err;
+
+	if (!k->write_records || !k->w)
+		return 0;
+	switch (kind) {
+	case PD_MAP:
+		m = facts_map(k->facts, id, NULL);
+		if (!m || (m->flags & (PD_F_RECORDED | PD_F_SYNTHESISED)))
+			return m ? 0 : -ENOMEM;
+		m->flags |= PD_F_RECORDED;
+		map_to_desc(m, PERF_BPF_EVENT_MAP_CREATE, &e);
+		break;
+	case PD_LINK:
+		l = facts_link(k->facts, id, NULL);
+		if (!l || (l->flags & (PD_F_RECORDED | PD_F_SYNTHESISED)))
+			return l ? 0 : -ENOMEM;
+		l->flags |= PD_F_RECORDED;
+		link_to_desc(l, PERF_BPF_EVENT_LINK_ATTACH, &e);
+		break;
+	case PD_BTF:
+		b = facts_btf(k->facts, id, NULL);
+		if (!b || (b->flags & (PD_F_RECORDED | PD_F_SYNTHESISED)))
+			return b ? 0 : -ENOMEM;
+		b->flags |= PD_F_RECORDED;
+		btf_to_desc(b, PERF_BPF_EVENT_BTF_LOAD, &e);
+		break;
+	default:
+		return 0;
+	}
+	e.marks = PD_BPF_EVENT_FLAG_CAPTURED;
+	err = facts_write_now(k->facts, kind, id);
+	if (err)
+		return err;
+	capture_sample(k, h, &s);
+	err = pd_write_bpf_object(k->w, &e, &s);
+	return err ? err : gone_track(&k->scan, kind, id, h->time);
 }
 
 /* Arrays are only kept whole: a truncated one would lie about the count. */
@@ -133,10 +261,18 @@ static bool capture_has_all(const struct pd_prog *p, const struct cap_prog *c)
 static int on_prog(struct sink *k, const struct cap_prog *c)
 {
 	struct pd_prog *p = facts_prog(k->facts, c->hdr.id, NULL);
+	int err;
 
 	if (!p)
 		return -ENOMEM;
 	prog_from_capture(p, c);
+	p->origin.loader = loader_of(k, &c->hdr);
+	/* the capture sends the instructions of programs up to this size */
+	if (c->xlated_len && c->xlated_len <= CAP_INSNS_MAX_CHUNKS * CAP_INSNS_CHUNK) {
+		err = prog_insns_ids(&k->insns, c->hdr.id, c->map_ids, c->nr_map_ids);
+		if (err)
+			return err;
+	}
 	if (capture_has_all(p, c))
 		return 0;
 	/* after this drain's records: an unload among them spares the syscall */
@@ -175,6 +311,7 @@ static int on_map(struct sink *k, const struct cap_map *c)
 	want = creator_wanted(k, c->hdr.id);
 	if (want && c->hdr.tid == (__u32)*want) {
 		origin_from(&m->origin, &c->hdr);
+		m->origin.loader = loader_of(k, &c->hdr);
 		*want = 0;
 	}
 	/* existed at start: synthesised by syscall */
@@ -191,9 +328,11 @@ static int on_map(struct sink *k, const struct cap_map *c)
 	m->btf_value_type_id = c->btf_value_type_id;
 	memcpy(m->name, c->name, sizeof(m->name));
 	m->name[sizeof(m->name) - 1] = 0;
-	if (!want)
+	if (!want) {
 		origin_from(&m->origin, &c->hdr);
-	return 0;
+		m->origin.loader = loader_of(k, &c->hdr);
+	}
+	return captured_record(k, PD_MAP, c->hdr.id, &c->hdr);
 }
 
 /*
@@ -218,6 +357,44 @@ static int map_recorded(struct sink *k, struct pd_map *m, const struct pd_sample
 	return 0;
 }
 
+/* What a captured link is attached to, as a person would name it. */
+static bool link_target(char *dst, size_t len, const struct cap_link *c)
+{
+	char path[PD_TARGET_LEN - 32];
+	bool cut;
+
+	switch (c->target_kind) {
+	case CAP_TARGET_CGROUP:
+		join_path(path, sizeof(path), &c->path, &cut);
+		snprintf(dst, len, "cgroup %s", path);
+		return true;
+	case CAP_TARGET_DEV:
+		snprintf(dst, len, "ifindex %u %.16s netns %u", c->ifindex, c->ifname, c->netns);
+		return true;
+	case CAP_TARGET_NETNS:
+		snprintf(dst, len, "netns %u", c->netns);
+		return true;
+	case CAP_TARGET_STRUCT_OPS:
+		snprintf(dst, len, "struct_ops %.16s", c->ifname);
+		return true;
+	case CAP_TARGET_UPROBE:
+		join_path(path, sizeof(path), &c->path, &cut);
+		snprintf(dst, len, "uprobe %s+0x%llx", path, (unsigned long long)c->offset);
+		return true;
+	}
+	if (c->attach_func[0] && c->module[0] && strcmp(c->module, "vmlinux"))
+		snprintf(dst, len, "%.64s [%.56s]", c->attach_func, c->module);
+	else if (c->attach_func[0])
+		snprintf(dst, len, "%.64s", c->attach_func);
+	else if (c->tp_name[0])
+		snprintf(dst, len, "raw_tp %.64s", c->tp_name);
+	else if (c->attach_btf_id)
+		snprintf(dst, len, "btf_id %u", c->attach_btf_id);
+	else
+		return false;
+	return c->attach_func[0] || c->tp_name[0];
+}
+
 static int on_link(struct sink *k, const struct cap_link *c)
 {
 	struct pd_link *l = facts_link(k->facts, c->hdr.id, NULL);
@@ -230,26 +407,59 @@ static int on_link(struct sink *k, const struct cap_link *c)
 	l->type = c->type;
 	l->prog_id = c->prog_id;
 	l->attach_type = c->attach_type;
-	/* a raw_tp target is spelt as resolve_link() spells it */
-	named = c->attach_func[0] || c->tp_name[0];
-	if (c->attach_func[0])
-		snprintf(l->target, sizeof(l->target), "%s", c->attach_func);
-	else if (c->tp_name[0])
-		snprintf(l->target, sizeof(l->target), "raw_tp %s", c->tp_name);
-	else if (c->attach_btf_id)
-		snprintf(l->target, sizeof(l->target), "btf_id %u", c->attach_btf_id);
+	named = link_target(l->target, sizeof(l->target), c);
 	origin_from(&l->origin, &c->hdr);
+	l->origin.loader = loader_of(k, &c->hdr);
 	/*
 	 * A name reads better than the syscall's "btf_id N obj M", and the
 	 * syscall would add nothing else: its fd may then hold the last
 	 * reference, and the detach would happen in the recorder.  Without
-	 * one, the syscall names more targets (iter, cgroup, netns, ...).
+	 * one, the syscall names more targets (iter, ...).
 	 */
 	if (!named && !resolve_link(c->hdr.id, &s)) {
 		l->flags |= PD_F_SYSCALL;
 		if (s.target[0])
 			memcpy(l->target, s.target, sizeof(l->target));
 	}
+	return captured_record(k, PD_LINK, c->hdr.id, &c->hdr);
+}
+
+/* A link detached or updated by a bpf() call: its record, on kernels that write none. */
+static int on_link_change(struct sink *k, const struct cap_link_change *c)
+{
+	struct pd_bpf_event e = {
+		.type = c->hdr.kind == CAP_LINK_DETACH ? PERF_BPF_EVENT_LINK_DETACH :
+			PERF_BPF_EVENT_LINK_UPDATE,
+		.flags = c->type,
+		.marks = PD_BPF_EVENT_FLAG_CAPTURED,
+		.id = c->hdr.id,
+		.described = true,
+		.desc.link = {
+			.prog_id = c->prog_id,
+			.attach_type = c->attach_type,
+			.old_prog_id = c->old_prog_id,
+		},
+	};
+	struct pd_sample s;
+
+	if (!k->write_records || !k->w)
+		return 0;
+	capture_sample(k, &c->hdr, &s);
+	return pd_write_bpf_object(k->w, &e, &s);
+}
+
+/* The instructions' hash, for the facts of program @id (read back if written). */
+static int prog_hashed(void *ctx, __u32 id, const __u8 *sha256, const void *insns, size_t len)
+{
+	struct sink *k = ctx;
+	struct pd_prog *p = facts_prog(k->facts, id, NULL);
+
+	(void)insns;
+	(void)len;
+	if (!p)
+		return -ENOMEM;
+	memcpy(p->sha256, sha256, sizeof(p->sha256));
+	p->flags |= PD_F_SHA256;
 	return 0;
 }
 
@@ -265,7 +475,8 @@ static int on_btf(struct sink *k, const struct cap_btf *c)
 	memcpy(b->name, c->name, sizeof(b->name));
 	b->name[sizeof(b->name) - 1] = 0;
 	origin_from(&b->origin, &c->hdr);
-	return 0;
+	b->origin.loader = loader_of(k, &c->hdr);
+	return captured_record(k, PD_BTF, c->hdr.id, &c->hdr);
 }
 
 int sink_capture(void *ctx, void *data, size_t size)
@@ -284,6 +495,16 @@ int sink_capture(void *ctx, void *data, size_t size)
 		return size >= sizeof(struct cap_link) ? on_link(k, data) : 0;
 	case CAP_BTF_LOAD:
 		return size >= sizeof(struct cap_btf) ? on_btf(k, data) : 0;
+	case CAP_TASK:
+		return size >= sizeof(struct cap_task) ? on_task(k, data) : 0;
+	case CAP_LINK_DETACH:
+	case CAP_LINK_UPDATE:
+		return size >= sizeof(struct cap_link_change) ? on_link_change(k, data) : 0;
+	case CAP_PROG_MAPS:
+		return size >= sizeof(struct cap_prog_maps) ? prog_insns_maps(&k->insns, data) : 0;
+	case CAP_PROG_INSNS:
+		return size >= sizeof(struct cap_prog_insns) ?
+		       prog_insns_piece(&k->insns, data, prog_hashed, k) : 0;
 	}
 	return 0;
 }
@@ -516,7 +737,21 @@ int sink_finish(struct sink *k)
 	k->ask = k->gone = NULL;
 	k->nr_ask = k->cap_ask = k->nr_gone = k->cap_gone = 0;
 	hashmap_free(&k->creators);
+	sink_free(k);
 	return err;
+}
+
+int sink_scan(struct sink *k)
+{
+	return k->write_records && k->w ? gone_scan(&k->scan, k->w, k->event_id) : 0;
+}
+
+/* Idempotent: sink_finish() calls it, and so may a recorder that stops early. */
+void sink_free(struct sink *k)
+{
+	gone_free(&k->scan);
+	hashmap_free(&k->loaders);
+	prog_insns_free(&k->insns);
 }
 
 static int on_bpf_event(struct sink *k, const struct perf_event_header *hdr,

@@ -9,7 +9,9 @@
 #include <stddef.h>
 #include <linux/perf_event.h>
 #include "util/perf_data/perf_data.h"
+#include "util/gone_scan.h"
 #include "util/hashmap.h"
+#include "util/prog_insns.h"
 #include "util/ring.h"
 #include "util/thread_names.h"
 
@@ -49,6 +51,18 @@ struct sink {
 	__u32 *ask, *gone;
 	size_t nr_ask, cap_ask, nr_gone, cap_gone;
 	struct task_names names;
+	/*
+	 * On kernels without the series' map, link and BTF records, the
+	 * sink writes them from the capture (marked captured), in the name
+	 * of event id event_id, and the releases the scan finds.
+	 */
+	bool write_records;
+	__u64 event_id;
+	struct gone_scan scan;
+	/* the loader said last of each tid: tid -> index (pd_loader.index) */
+	struct hashmap loaders;
+	__u32 nr_loaders;
+	struct prog_insns insns;
 };
 
 /* A record of @ring, decoded as its event lays it out (a ring_fn). */
@@ -58,5 +72,8 @@ int sink_capture(void *ctx, void *data, size_t size);
 int sink_ask(struct sink *k);
 /* After the last drain: the held records, resolved by id if need be. */
 int sink_finish(struct sink *k);
+/* Look for the watched objects gone (util/gone_scan.h): now and then, and at the end. */
+int sink_scan(struct sink *k);
+void sink_free(struct sink *k);
 
 #endif /* BPFREC_SINK_H */

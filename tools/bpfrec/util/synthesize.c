@@ -19,6 +19,7 @@
 #include "util/bpf_desc.h"
 #include "util/bpf_resolve.h"
 #include "util/facts.h"
+#include "util/gone_scan.h"
 #include "util/synthesize.h"
 
 /* The symbol name the kernel gives a JIT image (bpf_get_prog_name()). */
@@ -81,6 +82,18 @@ static int synth_prog(struct synth_ctx *s, __u32 id)
 	return pd_write_bpf_event(s->w, PERF_BPF_EVENT_PROG_LOAD, 0, id, tag, &s->sample);
 }
 
+/* A map's, link's or BTF's record, watched for its release when asked. */
+static int written(struct synth_ctx *s, const struct pd_bpf_event *e)
+{
+	enum pd_bpf_change change;
+	enum pd_kind kind;
+	int err = pd_write_bpf_object(s->w, e, &s->sample);
+
+	if (err || !s->scan || !pd_bpf_event_kind(e->type, &kind, &change))
+		return err;
+	return gone_track(s->scan, kind, e->id, s->sample.time);
+}
+
 static int synth_map(struct synth_ctx *s, __u32 id)
 {
 	struct pd_bpf_event e;
@@ -102,7 +115,7 @@ static int synth_map(struct synth_ctx *s, __u32 id)
 	err = facts_write_now(s->facts, PD_MAP, id);
 	if (err)
 		return err;
-	return pd_write_bpf_object(s->w, &e, &s->sample);
+	return written(s, &e);
 }
 
 static int synth_link(struct synth_ctx *s, __u32 id)
@@ -126,7 +139,7 @@ static int synth_link(struct synth_ctx *s, __u32 id)
 	err = facts_write_now(s->facts, PD_LINK, id);
 	if (err)
 		return err;
-	return pd_write_bpf_object(s->w, &e, &s->sample);
+	return written(s, &e);
 }
 
 static int synth_btf(struct synth_ctx *s, __u32 id)
@@ -153,7 +166,7 @@ static int synth_btf(struct synth_ctx *s, __u32 id)
 	err = facts_write_now(s->facts, PD_BTF, id);
 	if (err)
 		return err;
-	return pd_write_bpf_object(s->w, &e, &s->sample);
+	return written(s, &e);
 }
 
 static int for_each_id(int (*next)(__u32, __u32 *), int (*fn)(struct synth_ctx *, __u32),

@@ -7,11 +7,13 @@
 #include "util/perf_data/perf_data.h"
 
 struct facts;
+struct gone_scan;
 
 struct synth_ctx {
 	struct pd_writer *w;
 	struct facts *facts;
 	bool obj_events;	/* write map/link/BTF records too */
+	struct gone_scan *scan;	/* to watch them for their release, or NULL */
 	struct pd_sample sample;
 };
 

@@ -73,7 +73,7 @@ UNIT_test_sample_view := $(PERF_DATA_SRCS) util/sample_view.c util/bpf_images.c 
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c util/bpf_desc.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
 		    util/recording.c util/capture.c util/linger.c util/vmlinux_btf.c util/file_read.c \
-		    util/debug.c
+		    util/debug.c util/gone_scan.c util/prog_insns.c
 # serve's metrics over a table of programs built by hand (stat_progs.c for its pruning)
 UNIT_test_metrics := util/prog_metrics.c util/stat_progs.c util/capture.c util/bpf_resolve.c \
 		     util/vmlinux_btf.c util/file_read.c util/facts.c util/bpf_desc.c util/debug.c \
@@ -93,7 +93,7 @@ $(OUTPUT)/unit/%: $$(UNIT_%) tests/unit/%.c tests/unit/unit.c $(HDRS)
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(UNIT_CFLAGS) $(sort $(UNIT_$*)) tests/unit/unit.c tests/unit/$*.c \
-		-lbpf -ldw -lelf -lz -lzstd -ltraceevent -lprotobuf-c -o $@
+		-lbpf -ldw -lelf -lz -lzstd -ltraceevent -lprotobuf-c -lcrypto -o $@
 
 # the capture's skeleton is generated, like the recorder's
 $(OUTPUT)/unit/test_record $(OUTPUT)/unit/test_metrics: $(SKELS)

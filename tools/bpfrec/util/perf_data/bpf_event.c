@@ -73,6 +73,8 @@ bool pd_bpf_event_decode(const void *body, size_t len, struct pd_bpf_event *e)
 		return false;
 	memcpy(&e->type, b, 2);
 	memcpy(&e->flags, b + 2, 2);
+	e->marks = e->flags & PD_BPF_EVENT_FLAGS_BPFREC;
+	e->flags &= ~PD_BPF_EVENT_FLAGS_BPFREC;
 	memcpy(&e->id, b + 4, 4);
 	memcpy(e->tag, b + 8, BPF_TAG_SIZE);
 	len -= PD_BPF_EVENT_FIXED;

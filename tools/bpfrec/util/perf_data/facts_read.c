@@ -67,6 +67,8 @@ struct pd_fact_index {
 	__u64 given;			/* file offset up to which pages went back */
 	struct pd_capture capture;
 	bool has_capture;
+	struct pd_loader *loaders;	/* by index, the last one of each */
+	size_t nr_loaders, cap_loaders;
 	struct cached cache[PD_FACTS_CACHE];
 	unsigned int next;		/* the cache slot to reuse next */
 };
@@ -99,6 +101,7 @@ void pd_fact_index_free(struct pd_fact_index *x)
 		return;
 	for (i = 0; i < PD_FACTS_CACHE; i++)
 		release(&x->cache[i]);
+	free(x->loaders);
 	for (i = 0; i < PD_NR_KINDS; i++) {
 		free(x->kinds[i][PERF].g);
 		free(x->kinds[i][PERF].buf);
@@ -335,6 +338,7 @@ static int ext_prog(struct pd_prog *p, const struct pd_disk_prog *d, struct pd_c
 	p->nr_lines = d->nr_lines;
 	p->origin = d->origin;
 	TERMINATE(p->origin.comm);
+	memcpy(p->sha256, d->sha256, sizeof(p->sha256));
 	return ext_func_names(p, d->nr_func_names, var);
 }
 
@@ -354,6 +358,7 @@ static void ext_btf(struct pd_btf *b, const struct pd_disk_btf *d)
 /* A BPFREC item: its kind, its fixed part (zero-extended), its variable part. */
 union ext_fixed {
 	struct pd_capture capture;
+	struct pd_loader loader;
 	struct pd_disk_prog prog;
 	struct pd_map map;
 	struct pd_link link;
@@ -379,6 +384,55 @@ static int ext_item(struct pd_cursor *c, struct pd_ext_item *item, union ext_fix
 		.len = item->len - item->fixed_len,
 	};
 	return 0;
+}
+
+/* A loader item: kept whole (they are few), the last one of an index wins. */
+static int add_loader(struct pd_fact_index *x, const struct pd_loader *d)
+{
+	struct pd_loader *slot = NULL;
+	size_t i;
+
+	if (!d->index)
+		return 0;
+	for (i = x->nr_loaders; i > 0 && !slot; i--)
+		if (x->loaders[i - 1].index == d->index)
+			slot = &x->loaders[i - 1];
+	if (!slot) {
+		if (array_room(&x->loaders, &x->cap_loaders, x->nr_loaders, sizeof(*x->loaders)))
+			return -ENOMEM;
+		slot = &x->loaders[x->nr_loaders++];
+	}
+	*slot = *d;
+	TERMINATE(slot->comm);
+	TERMINATE(slot->pcomm);
+	TERMINATE(slot->exe);
+	TERMINATE(slot->cgroup);
+	return 0;
+}
+
+const struct pd_loader *pd_fact_index_loader(const struct pd_fact_index *x, __u32 index)
+{
+	size_t i;
+
+	for (i = 0; index && i < x->nr_loaders; i++)
+		if (x->loaders[i].index == index)
+			return &x->loaders[i];
+	return NULL;
+}
+
+const struct pd_loader *pd_fact_index_loader_of(const struct pd_fact_index *x, __u32 tid,
+						__u64 time)
+{
+	const struct pd_loader *best = NULL;
+	size_t i;
+
+	for (i = 0; i < x->nr_loaders; i++) {
+		const struct pd_loader *d = &x->loaders[i];
+
+		if (d->tid == tid && d->time <= time && (!best || d->time >= best->time))
+			best = d;
+	}
+	return best;
 }
 
 /* ---- the index, at open ------------------------------------------------ */
@@ -449,6 +503,9 @@ static int index_bpfrec(struct pd_fact_index *x, struct pd_cursor *c, __u64 file
 		case PD_EXT_CAPTURE:
 			x->capture = d.capture;
 			x->has_capture = true;
+			break;
+		case PD_EXT_LOADER:
+			err = add_loader(x, &d.loader);
 			break;
 		case PD_EXT_PROG:
 			/* the names are checked now, so that a lookup cannot fail on them */
@@ -663,6 +720,8 @@ static void scan_entry(struct pd_fact_index *x, int feat, const __u8 *p, size_t 
 		/* the last one written is the latest */
 		x->capture = d.capture;
 		x->has_capture = true;
+	} else if (item.kind == PD_EXT_LOADER) {
+		add_loader(x, &d.loader);
 	} else if (item.kind == PD_EXT_PROG) {
 		memset(&prog, 0, sizeof(prog));
 		if (!ext_prog(&prog, &d.prog, &var))

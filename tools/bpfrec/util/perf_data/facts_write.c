@@ -50,6 +50,8 @@ struct pd_fact_log {
 	size_t nr_big, cap_big;
 	struct pd_capture capture;
 	bool has_capture;
+	struct pd_loader *loaders;	/* few: one per task that made objects */
+	size_t nr_loaders, cap_loaders;
 };
 
 struct pd_fact_log *pd_fact_log_new(void)
@@ -68,6 +70,7 @@ void pd_fact_log_free(struct pd_fact_log *l)
 	for (i = 0; i < l->nr_big; i++)
 		pd_btf_release(&l->big[i]);
 	free(l->big);
+	free(l->loaders);
 	free(l);
 }
 
@@ -286,6 +289,21 @@ int pd_fact_log_capture(struct pd_writer *w, struct pd_fact_log *l, const struct
 	return err;
 }
 
+int pd_fact_log_loader(struct pd_writer *w, struct pd_fact_log *l, const struct pd_loader *d)
+{
+	struct pd_buf e = { 0 };
+	__u64 off;
+	int err;
+
+	if (array_room(&l->loaders, &l->cap_loaders, l->nr_loaders, sizeof(*l->loaders)))
+		return -ENOMEM;
+	l->loaders[l->nr_loaders++] = *d;
+	pd_encode_ext_item(&e, PD_EXT_LOADER, d, sizeof(*d), NULL);
+	err = append(w, PD_FEAT_BPFREC, &e, &off);
+	pd_buf_free(&e);
+	return err;
+}
+
 /* ---- reading back ------------------------------------------------------ */
 
 /*
@@ -475,6 +493,11 @@ static int stream_bpfrec(struct pd_writer *w, struct pd_fact_log *l, struct pd_o
 	pd_out_put(o, &h, sizeof(h));
 	if (l->has_capture) {
 		pd_encode_ext_item(&ours, PD_EXT_CAPTURE, &l->capture, sizeof(l->capture), NULL);
+		pd_out_put(o, ours.p, ours.len);
+	}
+	for (i = 0; i < l->nr_loaders; i++) {
+		ours.len = 0;
+		pd_encode_ext_item(&ours, PD_EXT_LOADER, &l->loaders[i], sizeof(l->loaders[i]), NULL);
 		pd_out_put(o, ours.p, ours.len);
 	}
 	for (kind = 0; kind < PD_NR_KINDS && !err; kind++) {

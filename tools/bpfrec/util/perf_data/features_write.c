@@ -260,6 +260,7 @@ void pd_encode_ext_prog(const struct pd_prog *p, struct pd_buf *b)
 	d.origin = p->origin;
 	d.nr_func_names = p->nr_func_names;
 	d.nr_lines = p->nr_lines;
+	memcpy(d.sha256, p->sha256, sizeof(d.sha256));
 	for (i = 0; i < p->nr_func_names; i++) {
 		const char *name = p->func_names[i] ? p->func_names[i] : "";
 		size_t len = strnlen(name, 0xffff);

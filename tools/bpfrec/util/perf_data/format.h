@@ -135,6 +135,7 @@ enum {
 	PD_EXT_MAP	= 3,
 	PD_EXT_LINK	= 4,
 	PD_EXT_BTF	= 5,
+	PD_EXT_LOADER	= 6,
 };
 
 struct pd_ext_header {
@@ -157,6 +158,7 @@ _Static_assert(sizeof(struct pd_origin) == 40, "BPFREC origin layout");
 _Static_assert(sizeof(struct pd_capture) == 40, "BPFREC capture layout");
 _Static_assert(sizeof(struct pd_map) == 104, "BPFREC map item layout");
 _Static_assert(sizeof(struct pd_link) == 192, "BPFREC link item layout");
+_Static_assert(sizeof(struct pd_loader) == 592, "BPFREC loader item layout");
 
 /* Followed by nr_func_names times { u16 len; bytes }. */
 struct pd_disk_prog {
@@ -172,6 +174,7 @@ struct pd_disk_prog {
 	struct pd_origin origin;
 	__u32 nr_func_names;
 	__u32 nr_lines;
+	__u8 sha256[PD_SHA256_LEN];	/* with PD_F_SHA256 */
 };
 
 /* The BTF data itself goes to BPF_BTF, where perf expects it. */
@@ -327,6 +330,7 @@ int pd_fact_log_map(struct pd_writer *w, struct pd_fact_log *l, const struct pd_
 int pd_fact_log_link(struct pd_writer *w, struct pd_fact_log *l, const struct pd_link *k);
 int pd_fact_log_btf(struct pd_writer *w, struct pd_fact_log *l, const struct pd_btf *b);
 int pd_fact_log_capture(struct pd_writer *w, struct pd_fact_log *l, const struct pd_capture *c);
+int pd_fact_log_loader(struct pd_writer *w, struct pd_fact_log *l, const struct pd_loader *d);
 /* The facts of @id as written last (deep: the caller frees), -ENOENT without. */
 int pd_fact_log_read(struct pd_writer *w, struct pd_fact_log *l, enum pd_kind kind, __u32 id,
 		     void *fact);
@@ -390,6 +394,9 @@ int pd_fact_decode(enum pd_kind kind, const __u8 *perf, size_t perf_len, const _
 bool pd_fact_index_next(struct pd_fact_index *x, enum pd_kind kind, struct pd_fact_iter *it,
 			__u32 *id);
 const struct pd_capture *pd_fact_index_capture(const struct pd_fact_index *x);
+const struct pd_loader *pd_fact_index_loader(const struct pd_fact_index *x, __u32 index);
+const struct pd_loader *pd_fact_index_loader_of(const struct pd_fact_index *x, __u32 tid,
+						__u64 time);
 void pd_fact_index_free(struct pd_fact_index *x);
 
 /*

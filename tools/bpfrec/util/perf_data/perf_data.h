@@ -71,6 +71,18 @@
 #ifndef PERF_BPF_EVENT_FLAG_BTF_MODULE
 #define PERF_BPF_EVENT_FLAG_BTF_MODULE	(1U << 1)
 #endif
+/*
+ * Set by bpfrec, never by a kernel, in the flags of the MAP_*, LINK_* and
+ * BTF_* records it writes from what its capture saw, on kernels that do
+ * not write them (whose flags then hold a map or link type, or BTF_*
+ * flags, below this bit).  A release found by the end-of-recording scan
+ * (..._GONE below) carries in its tag the time (perf clock, u64) the
+ * object was last seen to exist: it went between then and the record's
+ * time.
+ */
+#define PD_BPF_EVENT_FLAG_CAPTURED	(1U << 15)
+#define PD_BPF_EVENT_FLAG_GONE		(1U << 14)
+#define PD_BPF_EVENT_FLAGS_BPFREC	(PD_BPF_EVENT_FLAG_CAPTURED | PD_BPF_EVENT_FLAG_GONE)
 /* the last type this reader knows */
 #define PD_BPF_EVENT_LAST		PERF_BPF_EVENT_LINK_UPDATE
 
@@ -112,9 +124,11 @@ bool pd_bpf_event_kind(__u16 type, enum pd_kind *kind, enum pd_bpf_change *chang
  */
 struct pd_bpf_event {
 	__u16 type;			/* PERF_BPF_EVENT_* */
-	__u16 flags;
+	__u16 flags;			/* as the kernel sets them */
 	__u32 id;
 	__u8 tag[BPF_TAG_SIZE];
+	/* the first 16 bytes are the record's: the rest is decoded */
+	__u16 marks;			/* PD_BPF_EVENT_FLAGS_BPFREC, out of the record's flags */
 	__u16 desc_len;
 	bool described;
 	union {
@@ -387,6 +401,8 @@ int pd_writer_add_map(struct pd_writer *w, const struct pd_map *m);
 int pd_writer_add_link(struct pd_writer *w, const struct pd_link *l);
 int pd_writer_add_btf(struct pd_writer *w, const struct pd_btf *b);
 int pd_writer_set_capture(struct pd_writer *w, const struct pd_capture *c);
+/* A loader, once per index (pd_origin.loader): few, kept until the features are written. */
+int pd_writer_add_loader(struct pd_writer *w, const struct pd_loader *d);
 
 /*
  * The facts of @kind and @id as added last, read back from the file into
@@ -545,6 +561,13 @@ struct pd_fact_iter {
 
 bool pd_reader_next_fact(struct pd_reader *r, enum pd_kind kind, struct pd_fact_iter *it,
 			 __u32 *id);
+/* Loader @index (pd_origin.loader), NULL when the file has none. */
+const struct pd_loader *pd_reader_loader(const struct pd_reader *r, __u32 index);
+/*
+ * The loader the capture saw last as task @tid at or before @time: who
+ * did what a record of that task says (a detach), NULL when none.
+ */
+const struct pd_loader *pd_reader_loader_of(const struct pd_reader *r, __u32 tid, __u64 time);
 /* The BPFREC capture facts, NULL in a file without them. */
 const struct pd_capture *pd_reader_capture(const struct pd_reader *r);
 

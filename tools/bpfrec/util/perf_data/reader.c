@@ -550,6 +550,16 @@ bool pd_reader_next_fact(struct pd_reader *r, enum pd_kind kind, struct pd_fact_
 	return pd_fact_index_next(r->facts, kind, it, id);
 }
 
+const struct pd_loader *pd_reader_loader(const struct pd_reader *r, __u32 index)
+{
+	return r->facts ? pd_fact_index_loader(r->facts, index) : NULL;
+}
+
+const struct pd_loader *pd_reader_loader_of(const struct pd_reader *r, __u32 tid, __u64 time)
+{
+	return r->facts ? pd_fact_index_loader_of(r->facts, tid, time) : NULL;
+}
+
 const struct pd_capture *pd_reader_capture(const struct pd_reader *r)
 {
 	return pd_fact_index_capture(r->facts);

@@ -447,9 +447,10 @@ int pd_write_bpf_object(struct pd_writer *w, const struct pd_bpf_event *e,
 			const struct pd_sample *s)
 {
 	__u8 body[PD_BPF_EVENT_FIXED + sizeof(e->desc)] = { 0 };
+	__u16 flags = e->flags | e->marks;
 
 	memcpy(body, &e->type, 2);
-	memcpy(body + 2, &e->flags, 2);
+	memcpy(body + 2, &flags, 2);
 	memcpy(body + 4, &e->id, 4);
 	memcpy(body + 8, e->tag, BPF_TAG_SIZE);
 	memcpy(body + PD_BPF_EVENT_FIXED, &e->desc, pd_bpf_desc_size(e->type));
@@ -616,6 +617,11 @@ int pd_writer_add_link(struct pd_writer *w, const struct pd_link *l)
 int pd_writer_add_btf(struct pd_writer *w, const struct pd_btf *b)
 {
 	return fact_err(w, pd_fact_log_btf(w, w->facts, b));
+}
+
+int pd_writer_add_loader(struct pd_writer *w, const struct pd_loader *d)
+{
+	return fact_err(w, pd_fact_log_loader(w, w->facts, d));
 }
 
 int pd_writer_set_capture(struct pd_writer *w, const struct pd_capture *c)

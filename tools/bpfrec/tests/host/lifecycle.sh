@@ -1,0 +1,156 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lifecycle records from the capture on a kernel without the series'
+# records (this host's): a loader copied to a random path and run in a
+# new cgroup creates two maps, loads a program that uses them and
+# attaches it to its cgroup with a link; a second, differently named
+# binary detaches the link.  The file has the program's PROG_LOAD with
+# the loader's executable, its cgroup and the SHA-256 of its xlated
+# instructions (the syscall's, taken while it lived), MAP_CREATE for both
+# maps, the LINK_ATTACH with the cgroup as target, the LINK_DETACH by the
+# second binary, and the releases the end-of-recording scan found, each
+# in time order.  perf reads the file without a word on stderr.
+# Root, on the running kernel, with cgroup v2 mounted somewhere.
+#
+# Environment: BPFREC (the binary), CGROUP_LINK (tests/lifecycle/cgroup-link).
+set -u
+. "$(dirname "$0")/lib.sh"
+PERF=${PERF:-/usr/bin/perf}
+tmp=${KEEP_TMP:-$(mktemp -d)}
+cgroot=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+cg=
+cleanup() {
+	[ -n "$cg" ] && rmdir "$cg" 2>/dev/null
+	[ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+if [ -z "$cgroot" ]; then
+	skip "lifecycle" "no cgroup v2 hierarchy is mounted"
+	echo "lifecycle: $passed passed, $failed failed, $skipped skipped"
+	exit 0
+fi
+if "$BPFREC" record --capture=syscall -o "$tmp/probe.data" -- true 2>&1 | grep -q 'recording programs, maps, links'; then
+	skip "lifecycle" "the kernel writes the series' records itself (tests/guest/ covers it)"
+	echo "lifecycle: $passed passed, $failed failed, $skipped skipped"
+	exit 0
+fi
+
+# random names and paths, as a hidden loader would use
+r=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+mkdir -p "$tmp/.cache-$r/x" "$tmp/bin-$r"
+loader="$tmp/.cache-$r/x/.ld$r"
+detacher="$tmp/bin-$r/unlink$r"
+cp "$CGROUP_LINK" "$loader"
+cp "$CGROUP_LINK" "$detacher"
+cgname="bpfrec-lc-$r"
+cg="$cgroot/$cgname"
+mkdir "$cg" || { fail "lifecycle cgroup" "cannot create $cg"; exit 1; }
+
+# The workload: the loader in the cgroup, the detacher once the link is
+# there, the loader's end, and its maps gone (they go an RCU grace period
+# after the program): every step waits for the one before.
+cat >"$tmp/work.sh" <<'SH'
+set -e
+T=$1 CG=$2 LOADER=$3 DETACHER=$4
+mkfifo "$T/in"
+sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" load "$1"' sh "$CG" "$LOADER" <"$T/in" >"$T/ids" &
+exec 3>"$T/in"
+while ! grep -q link= "$T/ids"; do sleep 0.02; done
+eval "$(cat "$T/ids" | tr ' ' '\n' | sed 's/^/id_/')"
+"$DETACHER" detach "$id_link"
+"$DETACHER" xlated "$id_prog" >"$T/sha"
+echo done >&3
+exec 3>&-
+wait
+while bpftool map show id "$id_map" >/dev/null 2>&1 ||
+      bpftool map show id "$id_array" >/dev/null 2>&1; do sleep 0.02; done
+SH
+"$BPFREC" record --capture=syscall -o "$tmp/lc.data" -- sh "$tmp/work.sh" "$tmp" "$cg" "$loader" "$detacher" \
+	>"$tmp/rec.out" 2>"$tmp/rec.err"
+rc=$?
+result "lifecycle record" "$([ $rc -ne 0 ] && echo "exit $rc: $(tail -3 "$tmp/rec.err")")"
+"$BPFREC" script -i "$tmp/lc.data" --json >"$tmp/lc.json" 2>"$tmp/script.err"
+result "lifecycle script --json" "$([ -s "$tmp/script.err" ] && head -c 300 "$tmp/script.err")"
+
+python3 - "$tmp/lc.json" "$tmp/ids" "$tmp/sha" "$loader" "$detacher" "/$cgname" \
+	>"$tmp/check" <<'PY'
+import json, os, sys
+events = [json.loads(l) for l in open(sys.argv[1])]
+ids = dict(kv.split('=') for kv in open(sys.argv[2]).read().split())
+ids = {k: int(v) for k, v in ids.items()}
+sha = open(sys.argv[3]).read().strip()
+loader, detacher, cgroup = sys.argv[4], os.path.realpath(sys.argv[5]), sys.argv[6]
+loader = os.path.realpath(loader)
+
+def one(event, id):
+    found = [e for e in events if e['event'] == event and e.get('id') == id]
+    if len(found) != 1:
+        print(f'{event} {id}: {len(found)} records, want 1')
+        return None
+    return found[0]
+
+def want(e, what, key, value):
+    got = e['details'].get(key) if key != 'comm' else e.get('comm')
+    if got != value:
+        print(f'{what}: {key} is {got!r}, want {value!r}')
+
+def by_loader(e, what):
+    want(e, what, 'exe', loader)
+    want(e, what, 'cgroup', cgroup)
+
+p = one('PROG_LOAD', ids['prog'])
+m = one('MAP_CREATE', ids['map'])
+a = one('MAP_CREATE', ids['array'])
+l = one('LINK_ATTACH', ids['link'])
+d = one('LINK_DETACH', ids['link'])
+u = one('PROG_UNLOAD', ids['prog'])
+mf = one('MAP_FREE', ids['map'])
+af = one('MAP_FREE', ids['array'])
+lr = one('LINK_RELEASE', ids['link'])
+if p:
+    by_loader(p, 'PROG_LOAD')
+    want(p, 'PROG_LOAD', 'sha256', sha)
+    want(p, 'PROG_LOAD', 'maps', f"{ids['map']},{ids['array']}")
+for e, name in ((m, 'lc_hash'), (a, 'lc_array')):
+    if e:
+        by_loader(e, 'MAP_CREATE ' + name)
+        want(e, 'MAP_CREATE ' + name, 'captured', True)
+        if e.get('name') != name:
+            print(f'MAP_CREATE: name {e.get("name")!r}, want {name!r}')
+if l:
+    by_loader(l, 'LINK_ATTACH')
+    want(l, 'LINK_ATTACH', 'target', 'cgroup ' + cgroup)
+    want(l, 'LINK_ATTACH', 'prog', ids['prog'])
+    want(l, 'LINK_ATTACH', 'captured', True)
+if d:
+    want(d, 'LINK_DETACH', 'comm', os.path.basename(detacher)[:15])
+    want(d, 'LINK_DETACH', 'exe', detacher)
+    want(d, 'LINK_DETACH', 'captured', True)
+for e, what in ((mf, 'MAP_FREE'), (af, 'MAP_FREE'), (lr, 'LINK_RELEASE')):
+    if e:
+        want(e, what, 'captured', True)
+        if not e['details'].get('gone_after', 0) < e['time_ns']:
+            print(f'{what}: gone_after {e["details"].get("gone_after")} not before {e["time_ns"]}')
+order = [m, a, p, l, d, u, mf]
+if all(order) and [e['time_ns'] for e in order] != sorted(e['time_ns'] for e in order):
+    print('not in time order: ' + ' '.join(f"{e['event']}@{e['time_ns']}" for e in order))
+PY
+result "lifecycle records" "$(head -c 600 "$tmp/check")"
+
+# perf reads the records it does not know without a word
+if [ -x "$PERF" ] && "$PERF" version >/dev/null 2>&1; then
+	"$PERF" script -i "$tmp/lc.data" >/dev/null 2>"$tmp/perf.err"
+	result "lifecycle perf script quiet" "$([ -s "$tmp/perf.err" ] && head -c 300 "$tmp/perf.err")"
+	"$PERF" script -D -i "$tmp/lc.data" >"$tmp/perf.dump" 2>"$tmp/perf.err"
+	result "lifecycle perf script -D quiet" "$([ -s "$tmp/perf.err" ] && head -c 300 "$tmp/perf.err")"
+	# a file without samples is an error to perf report; --stats reads every record
+	"$PERF" report --stats -i "$tmp/lc.data" >/dev/null 2>"$tmp/perf.err"
+	result "lifecycle perf report --stats quiet" "$([ -s "$tmp/perf.err" ] && head -c 300 "$tmp/perf.err")"
+else
+	skip "lifecycle perf" "no perf at $PERF"
+fi
+
+echo "lifecycle: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
