@@ -145,36 +145,50 @@ static __always_inline void emit_prog_maps(struct bpf_prog_aux *aux, __u32 id, _
 	submit(e);
 }
 
+struct insns_ctx {
+	const __u8 *insns;
+	__u64 total;
+	__u32 id;
+};
+
+/* Piece @i of the instructions: a bpf_loop() callback, verified once rather than per piece. */
+static long insns_piece(__u32 i, void *data)
+{
+	struct insns_ctx *c = data;
+	struct cap_prog_insns *e;
+	__u64 off = (__u64)i * CAP_INSNS_CHUNK, len;
+
+	if (off >= c->total)
+		return 1;
+	len = c->total - off;
+	/* min(len, chunk) in a form the verifier follows, whatever clang makes of it */
+	asm volatile("if %[len] <= %[max] goto +1; %[len] = %[max]"
+		     : [len] "+r"(len) : [max] "i"(CAP_INSNS_CHUNK));
+	e = reserve(sizeof(*e));
+	if (!e)
+		return 1;
+	e->kind = CAP_PROG_INSNS;
+	e->id = c->id;
+	e->off = off;
+	e->total = c->total;
+	e->reserved = 0;
+	e->len = bpf_probe_read_kernel(e->data, len, c->insns + off) ? 0 : len;
+	submit(e);
+	return 0;
+}
+
 /* The xlated instructions, in pieces; none when there are too many. */
 static __always_inline void emit_insns(struct bpf_prog *prog, __u32 id)
 {
-	const __u8 *insns = (const void *)prog + bpf_core_field_offset(struct bpf_prog, insnsi);
-	__u64 total = BPF_CORE_READ(prog, len) * sizeof(struct bpf_insn);
-	struct cap_prog_insns *e;
-	__u64 off, len;
-	__u32 i;
+	struct insns_ctx c = {
+		.insns = (const void *)prog + bpf_core_field_offset(struct bpf_prog, insnsi),
+		.total = BPF_CORE_READ(prog, len) * sizeof(struct bpf_insn),
+		.id = id,
+	};
 
-	if (!total || total > CAP_INSNS_MAX_CHUNKS * CAP_INSNS_CHUNK)
+	if (!c.total || c.total > CAP_INSNS_MAX_CHUNKS * CAP_INSNS_CHUNK)
 		return;
-	for (i = 0; i < CAP_INSNS_MAX_CHUNKS; i++) {
-		off = i * CAP_INSNS_CHUNK;
-		if (off >= total)
-			break;
-		len = total - off;
-		/* min(len, chunk) in a form the verifier follows, whatever clang makes of it */
-		asm volatile("if %[len] <= %[max] goto +1; %[len] = %[max]"
-			     : [len] "+r"(len) : [max] "i"(CAP_INSNS_CHUNK));
-		e = reserve(sizeof(*e));
-		if (!e)
-			return;
-		e->kind = CAP_PROG_INSNS;
-		e->id = id;
-		e->off = off;
-		e->total = total;
-		e->reserved = 0;
-		e->len = bpf_probe_read_kernel(e->data, len, insns + off) ? 0 : len;
-		submit(e);
-	}
+	bpf_loop(CAP_INSNS_MAX_CHUNKS, insns_piece, &c, 0);
 }
 
 static __always_inline void emit_prog(struct bpf_prog *prog)
