@@ -551,8 +551,13 @@ static void say_recording(const struct recorder *r)
 				 "the bpf() syscall tracepoints");
 		else
 			snprintf(how, sizeof(how), "resolved by id afterwards (short-lived ones stay unresolved)");
-		pr_progress("bpfrec record: recording BPF programs on %d CPU%s, %s; not maps, links or BTF: kernel lacks bpf_obj_event, which records them\n",
-			    n, n == 1 ? "" : "s", how);
+		/* util/sink.c writes their records from the capture (PD_BPF_EVENT_FLAG_CAPTURED) */
+		if (r->have_cap && r->cap.kind[1].on && r->cap.kind[2].on && r->cap.kind[3].on)
+			pr_progress("bpfrec record: recording BPF programs on %d CPU%s, %s; maps, links and BTF from the capture, their records written by bpfrec (kernel lacks bpf_obj_event)\n",
+				    n, n == 1 ? "" : "s", how);
+		else
+			pr_progress("bpfrec record: recording BPF programs on %d CPU%s, %s; not maps, links or BTF: kernel lacks bpf_obj_event, which records them\n",
+				    n, n == 1 ? "" : "s", how);
 	}
 	if (r->have_cap)
 		capture_say_missing(&r->cap, r->evlist.obj_events ? CAPTURE_ALL : CAPTURE_PROGS);

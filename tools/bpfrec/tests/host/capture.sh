@@ -28,8 +28,9 @@ trap 'rm -rf "$tmp"' EXIT
 # the one line that says what is recorded, on this (stock) kernel, by path
 n=$(nproc)
 lacks="not maps, links or BTF: kernel lacks bpf_obj_event, which records them"
-syscall_line="bpfrec record: recording BPF programs on $n CPUs, described as they load (the bpf() syscall tracepoints); $lacks"
-fentry_line="bpfrec record: recording BPF programs on $n CPUs, described as they load (fentry); $lacks"
+captured="maps, links and BTF from the capture, their records written by bpfrec (kernel lacks bpf_obj_event)"
+syscall_line="bpfrec record: recording BPF programs on $n CPUs, described as they load (the bpf() syscall tracepoints); $captured"
+fentry_line="bpfrec record: recording BPF programs on $n CPUs, described as they load (fentry); $captured"
 off_line="bpfrec record: recording BPF programs on $n CPUs, resolved by id afterwards (short-lived ones stay unresolved); $lacks"
 
 # said NAME STATUS LINE ARGS...: `bpfrec record ARGS` exits STATUS, saying LINE alone

@@ -75,7 +75,7 @@ result "lifecycle record" "$([ $rc -ne 0 ] && echo "exit $rc: $(tail -3 "$tmp/re
 result "lifecycle script --json" "$([ -s "$tmp/script.err" ] && head -c 300 "$tmp/script.err")"
 
 python3 - "$tmp/lc.json" "$tmp/ids" "$tmp/sha" "$loader" "$detacher" "/$cgname" \
-	>"$tmp/check" <<'PY'
+	>"$tmp/check" 2>&1 <<'PY'
 import json, os, sys
 events = [json.loads(l) for l in open(sys.argv[1])]
 ids = dict(kv.split('=') for kv in open(sys.argv[2]).read().split())
@@ -150,6 +150,66 @@ if [ -x "$PERF" ] && "$PERF" version >/dev/null 2>&1; then
 	result "lifecycle perf report --stats quiet" "$([ -s "$tmp/perf.err" ] && head -c 300 "$tmp/perf.err")"
 else
 	skip "lifecycle perf" "no perf at $PERF"
+fi
+
+# libbpf-tools as users run them: every map, link and BTF object they hold
+# while they run (their fds' fdinfo: what bpftool's pids column shows, which
+# Debian's bpftool is built without) is in the file with its creator.
+tools=
+for t in execsnoop opensnoop; do
+	[ -x "/usr/sbin/$t" ] && tools="$tools /usr/sbin/$t"
+done
+if [ -z "$tools" ] || ! command -v bpftool >/dev/null; then
+	skip "lifecycle libbpf-tools" "no execsnoop or opensnoop (Debian's libbpf-tools) or no bpftool"
+else
+	cat >"$tmp/tools.sh" <<'SH'
+T=$1
+shift
+pids=
+for t in "$@"; do "$t" >/dev/null 2>&1 & pids="$pids $!"; done
+# each tool holds its links once it has attached
+for i in $(seq 1 500); do
+	n=0
+	for p in $pids; do cat /proc/$p/fdinfo/* 2>/dev/null | grep -q '^link_id:' && n=$((n + 1)); done
+	[ "$n" -eq "$#" ] && break
+	sleep 0.02
+done
+for p in $pids; do
+	for f in /proc/$p/fdinfo/*; do
+		sed -n "s/^\(map_id\|link_id\|btf_id\):[[:space:]]*/$p \1 /p" "$f"
+	done
+done >"$T/held"
+kill $pids
+wait
+SH
+	"$BPFREC" record --capture=syscall -o "$tmp/tools.data" -- sh "$tmp/tools.sh" "$tmp" $tools \
+		>/dev/null 2>"$tmp/tools.err"
+	"$BPFREC" script -i "$tmp/tools.data" --json >"$tmp/tools.json" 2>/dev/null
+	python3 - "$tmp" >"$tmp/tools.check" 2>&1 <<'PY'
+import json, os, sys
+T = sys.argv[1]
+events = [json.loads(l) for l in open(f'{T}/tools.json')]
+created = {}
+for e in events:
+    if e['event'] in ('MAP_CREATE', 'LINK_ATTACH', 'BTF_LOAD'):
+        created[(e['event'], e['id'])] = e
+event_of = {'map_id': 'MAP_CREATE', 'link_id': 'LINK_ATTACH', 'btf_id': 'BTF_LOAD'}
+held = set(tuple(l.split()) for l in open(f'{T}/held'))
+kinds = {k for _, k, _ in held}
+if kinds != set(event_of):
+    print(f'the tools held only {sorted(kinds)}')
+for pid, kind, id in sorted(held):
+    pid, id = int(pid), int(id)
+    exe = os.readlink(f'/proc/{pid}/exe') if os.path.exists(f'/proc/{pid}') else None
+    e = created.get((event_of[kind], id))
+    if not e:
+        print(f'{kind} {id} of pid {pid}: no {event_of[kind]}')
+    elif e['pid'] != pid or not e['details'].get('exe', '').startswith('/usr/sbin/'):
+        print(f'{kind} {id}: {event_of[kind]} by pid {e["pid"]} exe {e["details"].get("exe")!r}, '
+              f'held by pid {pid}')
+PY
+	result "lifecycle libbpf-tools: every object they hold has its creation and creator" \
+		"$(head -c 600 "$tmp/tools.check")"
 fi
 
 echo "lifecycle: $passed passed, $failed failed, $skipped skipped"
