@@ -44,6 +44,9 @@ static __always_inline void link_target(struct cap_link *e, struct bpf_link *lin
 		e->netns = BPF_CORE_READ(nl, net, ns.inum);
 		break;
 	case BPF_LINK_TYPE_STRUCT_OPS:
+		/* struct_ops links came with their struct in 6.4 */
+		if (!bpf_core_type_exists(struct bpf_struct_ops_link))
+			break;
 		e->target_kind = CAP_TARGET_STRUCT_OPS;
 		BPF_CORE_READ_STR_INTO(&e->ifname, sl, map, name);
 		break;
