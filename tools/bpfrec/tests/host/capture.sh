@@ -7,12 +7,18 @@
 #
 #   BPFREC=path/to/bpfrec STORM=path/to/storm tests/host/capture.sh
 #
-# Needs python3 and bpftool.  Last line: "N passed, N failed[, N skipped]".
+# Needs python3 and bpftool.  The capture is also loaded here relocated
+# against each kernel built in $KERNELS (the guests' kernels), as far as
+# the host can tell whether those kernels would take it.  Last line: "N passed, N failed[, N skipped]".
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 BPFREC=${BPFREC:-$here/../../bpfrec}
 STORM=${STORM:-$here/../../.output/storm}
+CORE_CHECK=${CORE_CHECK:-$here/../../.output/core-check}
+CAPTURE_OBJ=${CAPTURE_OBJ:-$here/../../.output/bpf_skel/capture.bpf.o}
+# the kernels scripts/build-kernel.sh built, one directory each
+KERNELS=${KERNELS:-${BPFREC_CACHE:-/var/cache/bpfrec}/build}
 N=500
 
 . "$here/lib.sh"
@@ -278,6 +284,30 @@ case $paths in
 *)
 	skip "self-check" "no syscall path here" ;;
 esac
+
+# Every kind of the capture relocates and verifies against the BTF of each
+# guest kernel built here: a field or type one of them lacks, read where
+# the program can reach it, refuses the kind on that kernel (6.1 has no
+# struct bpf_struct_ops_link).  The syscall path only: the host may refuse
+# trampolines; the fentry programs share its readers.
+kernels=$(ls "$KERNELS"/*/vmlinux 2>/dev/null)
+if [ ! -x "$CORE_CHECK" ] || [ ! -f "$CAPTURE_OBJ" ]; then
+	fail "the capture on each guest kernel" "missing $CORE_CHECK or $CAPTURE_OBJ: run 'make host-test'"
+elif [ -z "$kernels" ]; then
+	skip "the capture on each guest kernel" "no kernel built in $KERNELS (scripts/build-kernel.sh)"
+else
+	for k in $kernels; do
+		base=$(basename "$(dirname "$k")")
+		out=$("$CORE_CHECK" "$CAPTURE_OBJ" "$k" 2>&1)
+		rc=$?
+		if [ $rc -eq 0 ] && [ "$(echo $out)" = "prog ok map ok link ok btf ok" ]; then
+			pass "the capture relocates and verifies with $base's BTF, every kind"
+		else
+			fail "the capture relocates and verifies with $base's BTF" \
+				"exit $rc: $(echo "$out" | grep -v ' ok$' | tr '\n' ' ')"
+		fi
+	done
+fi
 
 if [ $skipped -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"
