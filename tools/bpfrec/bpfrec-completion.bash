@@ -79,6 +79,7 @@ _bpfrec_value()
 	*:--off-cpu-state) _bpfrec_list "R S D T I" "$cur" ;;
 	script:--kinds) _bpfrec_list "prog map link btf ksymbol lost output" "$cur" ;;
 	report:-s | report:--sort) _bpfrec_list "comm dso sym bpf" "$cur" ;;
+	report:--by) COMPREPLY=($(compgen -W "loader exe cgroup target" -- "$cur")) ;;
 	stat:--sort | top:--sort) COMPREPLY=($(compgen -W "time runs avg id name" -- "$cur")) ;;
 	stat:-b | stat:--bpf-prog)
 		# the ids of the programs loaded now (root only, as stat -b)

@@ -40,6 +40,16 @@ struct obj {
 	bool synthesised;
 	bool unresolved;
 	bool self;			/* the recorder's own (PD_F_SELF) */
+	const struct pd_loader *loader;	/* its creator, as the capture saw it (the reader's) */
+	char *target;			/* a link's, from the facts (malloc'ed); NULL: unknown */
+	size_t detaches, updates;	/* a link's LINK_DETACH and LINK_UPDATE records */
+};
+
+/* A LINK_DETACH or LINK_UPDATE, by whom (report --by). */
+struct change {
+	__u32 pid;
+	char *comm;			/* malloc'ed; NULL if unknown */
+	const struct pd_loader *loader;	/* the reader's */
 };
 
 /* What one reading of the file gathers. */
@@ -48,6 +58,8 @@ struct collection {
 	size_t nr, cap;
 	struct hashmap open;		/* kind << 32 | id -> its latest obj */
 	struct hashmap link_changes;	/* link type << 1 | updated -> LINK_DETACH/UPDATE records */
+	struct change *changes;		/* every LINK_DETACH and LINK_UPDATE, by whom */
+	size_t nr_changes, cap_changes;
 	__u64 lost, first, last;	/* LOST total, times of the records */
 	size_t nr_lost, nr_records;
 	bool recorded[PD_NR_KINDS];	/* a record of the kind was seen */
@@ -60,6 +72,13 @@ struct collection {
  */
 static bool recorded[PD_NR_KINDS];
 static int width;		/* of the output (util/fit.h); 0: no limit */
+
+/* report --by: what the objects are grouped by. */
+enum by { BY_NONE, BY_LOADER, BY_EXE, BY_CGROUP, BY_TARGET };
+
+static const char *const by_names[] = {
+	[BY_LOADER] = "loader", [BY_EXE] = "exe", [BY_CGROUP] = "cgroup", [BY_TARGET] = "target",
+};
 
 static const char report_doc[] =
 	"Summarise the BPF objects of a perf.data: counts by kind and type\n"
@@ -89,14 +108,20 @@ static const char report_doc[] =
 	"  bpfrec report --off-cpu\n"
 	"  bpfrec report -i wall.data --wall --svg wall.svg   # on and off CPU\n"
 	"  bpfrec report -i prof.data --lifecycle\n"
+	"  bpfrec report --by exe          # who created the objects, by executable\n"
+	"  bpfrec report --by target       # links by what they are attached to\n"
 	"\v"
 	"Exit status: 0 ok, 1 unreadable or malformed file, 2 usage error.";
 
-enum { OPT_LIFECYCLE = 0x100 };
+enum { OPT_LIFECYCLE = 0x100, OPT_BY };
 
 static const struct argp_option report_options[] = {
 	{ "lifecycle", OPT_LIFECYCLE, NULL, 0,
 	  "the summary of BPF objects, also of a file with samples (instead of its profile)", 0 },
+	{ "by", OPT_BY, "KEY", 0,
+	  "the objects by their creator's process (loader), executable (exe) or cgroup, each "
+	  "with the link detaches and updates it made (CHANGES); or the links by their target "
+	  "(target): one table after the summary's header (implies --lifecycle)", 0 },
 	{ 0 }
 };
 
@@ -110,14 +135,15 @@ static const struct argp_child report_children[] = {
 struct report_args {
 	const char *input;
 	bool lifecycle;			/* --lifecycle */
+	enum by by;			/* --by */
 	struct report_profile_args profile;
 };
 
 static error_t report_parse(int key, char *arg, struct argp_state *state)
 {
 	struct report_args *a = state->input;
+	int by;
 
-	(void)arg;
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->input;
@@ -126,9 +152,19 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 	case OPT_LIFECYCLE:
 		a->lifecycle = true;
 		return 0;
+	case OPT_BY:
+		for (by = BY_LOADER; by <= BY_TARGET && strcmp(arg, by_names[by]); by++)
+			;
+		if (by > BY_TARGET)
+			return cmd_usage_error(state, "--by: '%s' is not one of loader, exe, cgroup, target",
+					       arg);
+		a->by = by;
+		a->lifecycle = true;
+		return 0;
 	case ARGP_KEY_END:
 		if (a->lifecycle && report_profile_asked(&a->profile))
 			return cmd_usage_error(state, "%s",
+					       a->by ? "--by shows no profile: not with --sort, --off-cpu, --wall, --folded, --svg, --json or -g" :
 					       "--lifecycle shows no profile: not with --sort, --off-cpu, --wall, --folded, --svg, --json or -g");
 		return 0;
 	}
@@ -200,6 +236,7 @@ static void describe(struct obj *o, const struct timeline *tl,
 		if (l) {
 			flags = l->flags;
 			origin = &l->origin;
+			o->target = l->target[0] ? strndup(l->target, sizeof(l->target)) : NULL;
 		}
 		set_type(o, libbpf_bpf_link_type_str(t), "link", t);
 		break;
@@ -228,6 +265,8 @@ static void describe(struct obj *o, const struct timeline *tl,
 	o->self = flags & PD_F_SELF;
 	if (o->unresolved && o->kind == PD_PROG)
 		snprintf(o->type, sizeof(o->type), "unresolved");
+	if (origin)
+		o->loader = pd_reader_loader(rd, origin->loader);
 	/* the event's comm lives until the next one: the obj keeps a copy */
 	if (o->self) {
 		o->pid = origin->pid;
@@ -249,15 +288,35 @@ static void describe(struct obj *o, const struct timeline *tl,
 	}
 }
 
-/* A LINK_DETACH or LINK_UPDATE, counted by the link's type (in the record's flags). */
-static int link_changed(struct collection *c, const struct tl_event *e)
+/*
+ * A LINK_DETACH or LINK_UPDATE: counted by the link's type (in the
+ * record's flags), on its link, and kept with who made it.
+ */
+static int link_changed(struct collection *c, const struct timeline *tl,
+			const struct tl_event *e)
 {
-	__u64 *n = hashmap_add(&c->link_changes, (__u64)e->bpf.flags << 1 |
-			       (e->bpf.type == PERF_BPF_EVENT_LINK_UPDATE), NULL);
+	bool update = e->bpf.type == PERF_BPF_EVENT_LINK_UPDATE;
+	__u64 *n = hashmap_add(&c->link_changes, (__u64)e->bpf.flags << 1 | update, NULL);
+	__u64 *latest = hashmap_find(&c->open, (__u64)PD_LINK << 32 | e->bpf.id);
+	struct change *ch;
 
 	if (!n)
 		return -ENOMEM;
 	(*n)++;
+	if (latest && update)
+		c->objs[*latest].updates++;
+	else if (latest)
+		c->objs[*latest].detaches++;
+	if (array_room(&c->changes, &c->cap_changes, c->nr_changes, sizeof(*c->changes)))
+		return -ENOMEM;
+	ch = &c->changes[c->nr_changes++];
+	memset(ch, 0, sizeof(*ch));
+	if (!e->has_sample)
+		return 0;
+	ch->pid = e->sample.pid;
+	ch->loader = pd_reader_loader_of(tl->reader, e->sample.tid, e->sample.time);
+	if (timeline_comm(tl, e))
+		ch->comm = strdup(timeline_comm(tl, e));
 	return 0;
 }
 
@@ -278,7 +337,7 @@ static int add_change(struct collection *c, const struct timeline *tl,
 	if (e->type != PERF_RECORD_BPF_EVENT || !pd_bpf_event_kind(e->bpf.type, &kind, &change))
 		return 0;
 	if (change == PD_BPF_CHANGE)
-		return link_changed(c, e);
+		return link_changed(c, tl, e);
 	create = change == PD_BPF_CREATE;
 	c->recorded[kind] = true;
 	latest = hashmap_add(&c->open, (__u64)kind << 32 | e->bpf.id, &added);
@@ -340,9 +399,14 @@ static void collection_free(struct collection *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->nr; i++)
+	for (i = 0; i < c->nr; i++) {
 		free(c->objs[i].comm);
+		free(c->objs[i].target);
+	}
 	free(c->objs);
+	for (i = 0; i < c->nr_changes; i++)
+		free(c->changes[i].comm);
+	free(c->changes);
 	hashmap_free(&c->open);
 	hashmap_free(&c->link_changes);
 }
@@ -509,6 +573,202 @@ static int by_process(struct obj **v, size_t n)
 		loader_line("-", others, rest);
 	}
 	free(l);
+	return 0;
+}
+
+/*
+ * One object, or one LINK_DETACH or LINK_UPDATE, with what --by groups it
+ * by: its creator (who made the change), or a link's target.
+ */
+struct by_item {
+	int kind;			/* enum pd_kind, or -1: a link change it made */
+	__u32 pid;
+	const char *comm;
+	const struct pd_loader *loader;
+	const char *type;		/* a link's */
+	const char *target;
+	bool alive;
+	bool synthesised;		/* existed at start: no creator seen */
+	size_t detaches, updates;
+};
+
+static enum by by_key;
+
+/* What stands for a creator the capture did not see. */
+static const char *item_unknown(const struct by_item *x)
+{
+	return x->synthesised ? "(existed at start)" : "-";
+}
+
+static const char *item_exe(const struct by_item *x)
+{
+	return x->loader && x->loader->exe[0] ? x->loader->exe : item_unknown(x);
+}
+
+static const char *item_cgroup(const struct by_item *x)
+{
+	return x->loader && x->loader->cgroup[0] ? x->loader->cgroup : item_unknown(x);
+}
+
+static const char *item_target(const struct by_item *x)
+{
+	return x->target && x->target[0] ? x->target : "-";
+}
+
+/* Whether two items are in one group of --by. */
+static int by_cmp(const void *a, const void *b)
+{
+	const struct by_item *x = a, *y = b;
+	int r;
+
+	switch (by_key) {
+	case BY_LOADER:
+		if (x->pid != y->pid)
+			return x->pid < y->pid ? -1 : 1;
+		r = strcmp(item_exe(x), item_exe(y));
+		return r ? r : strcmp(x->comm ? x->comm : "", y->comm ? y->comm : "");
+	case BY_EXE:
+		return strcmp(item_exe(x), item_exe(y));
+	case BY_CGROUP:
+		return strcmp(item_cgroup(x), item_cgroup(y));
+	default:
+		r = strcmp(x->type, y->type);
+		return r ? r : strcmp(item_target(x), item_target(y));
+	}
+}
+
+/* One row of --by: its first item, the objects of each kind and the link changes. */
+struct by_group {
+	const struct by_item *x;
+	size_t cnt[PD_NR_KINDS], total, changes, alive, detaches, updates;
+};
+
+static int by_group_cmp(const void *a, const void *b)
+{
+	const struct by_group *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return by_cmp(x->x, y->x);
+}
+
+static void by_line(const struct by_group *g, const char *others)
+{
+	char text[4 * PD_PATH_LEN + 1], pid[16], uid[16];
+	const struct by_item *x = g->x;
+	int k;
+
+	if (by_key == BY_TARGET) {
+		printf("  %7zu %7zu %8zu %8zu %-24s %s\n", g->total, g->alive, g->detaches,
+		       g->updates, others ? "-" : x->type,
+		       others ? others : printable(item_target(x), text, sizeof(text)));
+		return;
+	}
+	if (by_key == BY_LOADER) {
+		snprintf(pid, sizeof(pid), x->pid && !others ? "%u" : "-", x->pid);
+		snprintf(uid, sizeof(uid), x->loader && !others ? "%u" : "-",
+			 x->loader ? x->loader->uid : 0);
+		printf("  %8s %-18s %6s", pid,
+		       others ? "-" : printable(x->comm ? x->comm : item_unknown(x), text,
+						sizeof(text)), uid);
+	}
+	for (k = 0; k < PD_NR_KINDS; k++)
+		if (recorded[k])
+			printf(" %7zu", g->cnt[k]);
+	printf(" %7zu %s\n", g->changes,
+	       others ? others : printable(by_key == BY_CGROUP ? item_cgroup(x) : item_exe(x),
+					   text, sizeof(text)));
+}
+
+/*
+ * report --by: the user's objects grouped by their creator's process,
+ * executable or cgroup (with the link changes each made), or the links by
+ * their target; the most objects first, MAX_LOADERS_LISTED rows, then one
+ * line for the rest.
+ */
+static int by_table(const struct collection *c)
+{
+	struct by_item *v = calloc(c->nr + c->nr_changes + 1, sizeof(*v));
+	struct by_group *g = calloc(c->nr + c->nr_changes + 1, sizeof(*g));
+	size_t i, j, n = 0, nr = 0, self[PD_NR_KINDS] = { 0 };
+	struct by_group rest = {};
+	char others[32];
+	int k;
+
+	if (!v || !g) {
+		free(v);
+		free(g);
+		return -1;
+	}
+	for (i = 0; i < c->nr; i++) {
+		const struct obj *o = &c->objs[i];
+
+		if (o->self) {
+			self[o->kind]++;
+			continue;
+		}
+		if (by_key == BY_TARGET && o->kind != PD_LINK)
+			continue;
+		v[n++] = (struct by_item){ .kind = o->kind, .pid = o->pid, .comm = o->comm,
+					   .loader = o->loader, .type = o->type,
+					   .target = o->target, .alive = alive(o),
+					   .synthesised = o->synthesised && !o->loader,
+					   .detaches = o->detaches, .updates = o->updates };
+	}
+	for (i = 0; by_key != BY_TARGET && i < c->nr_changes; i++)
+		v[n++] = (struct by_item){ .kind = -1, .pid = c->changes[i].pid,
+					   .comm = c->changes[i].comm,
+					   .loader = c->changes[i].loader, .type = "" };
+	qsort(v, n, sizeof(*v), by_cmp);
+	for (i = 0; i < n; i = j, nr++) {
+		g[nr].x = &v[i];
+		for (j = i; j < n && !by_cmp(&v[i], &v[j]); j++) {
+			if (v[j].kind < 0) {
+				g[nr].changes++;
+				continue;
+			}
+			g[nr].cnt[v[j].kind]++;
+			g[nr].total++;
+			g[nr].alive += v[j].alive;
+			g[nr].detaches += v[j].detaches;
+			g[nr].updates += v[j].updates;
+		}
+	}
+	qsort(g, nr, sizeof(*g), by_group_cmp);
+	if (by_key == BY_TARGET) {
+		printf("\nLinks by target:\n");
+		printf("  %7s %7s %8s %8s %-24s %s\n", "LINKS", "ALIVE", "DETACHES", "UPDATES",
+		       "TYPE", "TARGET");
+	} else {
+		printf("\nObjects by %s:\n", by_key == BY_LOADER ? "loader" :
+		       by_key == BY_EXE ? "executable" : "cgroup");
+		if (by_key == BY_LOADER)
+			printf("  %8s %-18s %6s", "PID", "COMM", "UID");
+		for (k = 0; k < PD_NR_KINDS; k++)
+			if (recorded[k])
+				printf(" %7s", (const char *[]){ "PROGS", "MAPS", "LINKS", "BTF" }[k]);
+		printf(" %7s %s\n", "CHANGES", by_key == BY_CGROUP ? "CGROUP" : "EXE");
+	}
+	for (i = 0; i < nr && i < MAX_LOADERS_LISTED; i++)
+		by_line(&g[i], NULL);
+	for (; i < nr; i++) {
+		for (k = 0; k < PD_NR_KINDS; k++)
+			rest.cnt[k] += g[i].cnt[k];
+		rest.total += g[i].total;
+		rest.changes += g[i].changes;
+		rest.alive += g[i].alive;
+		rest.detaches += g[i].detaches;
+		rest.updates += g[i].updates;
+	}
+	if (nr > MAX_LOADERS_LISTED) {
+		rest.x = &v[0];
+		snprintf(others, sizeof(others), "(%zu others)", nr - MAX_LOADERS_LISTED);
+		by_line(&rest, others);
+	}
+	if (by_key != BY_TARGET)
+		self_line("not counted", self);
+	free(v);
+	free(g);
 	return 0;
 }
 
@@ -785,10 +1045,12 @@ static void only_comms(struct collection *c, const struct report_profile_args *a
 		for (j = 0; j < a->nr_comms; j++)
 			if (c->objs[i].comm && !strcmp(c->objs[i].comm, a->comms[j]))
 				break;
-		if (j < a->nr_comms)
+		if (j < a->nr_comms) {
 			c->objs[n++] = c->objs[i];
-		else
+		} else {
 			free(c->objs[i].comm);
+			free(c->objs[i].target);
+		}
 	}
 	c->nr = n;
 }
@@ -885,6 +1147,15 @@ int cmd_report(int argc, char **argv)
 	summary(input, &tl, &c);
 	if (args.profile.header_only)
 		goto flush;
+	by_key = args.by;
+	if (by_key) {
+		if (by_table(&c)) {
+			fprintf(stderr, "bpfrec report: out of memory\n");
+			ret = BPFREC_EXIT_ERROR;
+			goto out;
+		}
+		goto flush;
+	}
 	by_type(v, c.nr);
 	if (by_process(v, c.nr) || lifetimes(c.objs, c.nr) || map_lifetimes(c.objs, c.nr) ||
 	    link_changes(&c)) {

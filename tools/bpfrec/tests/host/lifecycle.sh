@@ -139,6 +139,95 @@ if all(order) and [e['time_ns'] for e in order] != sorted(e['time_ns'] for e in 
 PY
 result "lifecycle records" "$(head -c 600 "$tmp/check")"
 
+# report --by: the objects grouped by their creator's executable, cgroup
+# and process, and the links by their target, as the records name them.
+# The loader also loads libbpf's probe programs: its counts are those of
+# script's records by the same creator, and its maps and link exactly.
+for by in loader exe cgroup target; do
+	"$BPFREC" report -i "$tmp/lc.data" --by $by >"$tmp/by-$by.out" 2>"$tmp/by-$by.err"
+	echo $? >"$tmp/by-$by.rc"
+done
+"$BPFREC" report -i "$tmp/lc.data" --by comm >/dev/null 2>"$tmp/by-bad.err"
+echo $? >"$tmp/by-bad.rc"
+python3 - "$tmp" "$loader" "$detacher" "/$cgname" >"$tmp/by.check" 2>&1 <<'PY'
+import json, os, sys
+T, loader, detacher, cgroup = sys.argv[1], os.path.realpath(sys.argv[2]), \
+    os.path.realpath(sys.argv[3]), sys.argv[4]
+events = [json.loads(l) for l in open(f'{T}/lc.json')]
+ids = {k: int(v) for k, v in (kv.split('=') for kv in open(f'{T}/ids').read().split())}
+
+def table(by, title):
+    """The rows of report --by BY: dicts by the header's column names."""
+    if open(f'{T}/by-{by}.rc').read().strip() != '0' or os.path.getsize(f'{T}/by-{by}.err'):
+        print(f'--by {by}: exit {open(f"{T}/by-{by}.rc").read().strip()}, '
+              f'{open(f"{T}/by-{by}.err").read()[:200]}')
+        return []
+    lines = open(f'{T}/by-{by}.out').read().split('\n')
+    if title not in lines:
+        print(f'--by {by}: no "{title}" line')
+        return []
+    at = lines.index(title)
+    head = lines[at + 1].split()
+    rows = []
+    for l in lines[at + 2:]:
+        if not l.startswith('  ') or l.startswith('  bpfrec (self)'):
+            break
+        rows.append(dict(zip(head, l.split(None, len(head) - 1))))
+    return rows
+
+def row(rows, by, col, value):
+    found = [r for r in rows if r.get(col) == value]
+    if len(found) != 1:
+        print(f'--by {by}: {len(found)} rows of {col} {value!r}, want 1')
+        return {}
+    return found[0]
+
+def want(r, by, what, expect):
+    for col, value in expect.items():
+        if r and r.get(col) != str(value):
+            print(f'--by {by} {what}: {col} {r.get(col)!r}, want {value}')
+
+creations = {'PROG_LOAD': 'PROGS', 'MAP_CREATE': 'MAPS', 'LINK_ATTACH': 'LINKS', 'BTF_LOAD': 'BTF'}
+def counted(key, value):
+    """What script's records say this creator made and changed."""
+    n = {c: 0 for c in creations.values()}
+    n['CHANGES'] = 0
+    for e in events:
+        if e['details'].get(key) != value:
+            continue
+        if e['event'] in creations:
+            n[creations[e['event']]] += 1
+        elif e['event'] in ('LINK_DETACH', 'LINK_UPDATE'):
+            n['CHANGES'] += 1
+    return n
+
+exe = table('exe', 'Objects by executable:')
+want(row(exe, 'exe', 'EXE', loader), 'exe', 'loader', counted('exe', loader))
+want(row(exe, 'exe', 'EXE', loader), 'exe', 'loader', {'MAPS': 2, 'LINKS': 1, 'CHANGES': 0})
+want(row(exe, 'exe', 'EXE', detacher), 'exe', 'detacher',
+     {'PROGS': 0, 'MAPS': 0, 'LINKS': 0, 'BTF': 0, 'CHANGES': 1})
+cg = table('cgroup', 'Objects by cgroup:')
+want(row(cg, 'cgroup', 'CGROUP', cgroup), 'cgroup', cgroup, counted('cgroup', cgroup))
+want(row(cg, 'cgroup', 'CGROUP', cgroup), 'cgroup', cgroup, {'MAPS': 2, 'LINKS': 1})
+ld = table('loader', 'Objects by loader:')
+p = [e for e in events if e['event'] == 'PROG_LOAD' and e['id'] == ids['prog']]
+d = [e for e in events if e['event'] == 'LINK_DETACH' and e['id'] == ids['link']]
+if p and d:
+    want(row(ld, 'loader', 'EXE', loader), 'loader', 'loader',
+         {'PID': p[0]['pid'], 'COMM': os.path.basename(loader)[:15], 'UID': 0, 'MAPS': 2,
+          'LINKS': 1, 'CHANGES': 0})
+    want(row(ld, 'loader', 'EXE', detacher), 'loader', 'detacher',
+         {'PID': d[0]['pid'], 'COMM': os.path.basename(detacher)[:15], 'LINKS': 0, 'CHANGES': 1})
+tg = table('target', 'Links by target:')
+want(row(tg, 'target', 'TARGET', 'cgroup ' + cgroup), 'target', cgroup,
+     {'TYPE': 'cgroup', 'LINKS': 1, 'ALIVE': 0, 'DETACHES': 1, 'UPDATES': 0})
+bad = open(f'{T}/by-bad.err').read()
+if open(f'{T}/by-bad.rc').read().strip() != '2' or \
+   bad != "bpfrec report: --by: 'comm' is not one of loader, exe, cgroup, target (see bpfrec report --help)\n":
+    print(f'--by comm: {bad!r}')
+PY
+result "lifecycle report --by loader, exe, cgroup and target" "$(head -c 600 "$tmp/by.check")"
+
 # perf reads the records it does not know without a word
 if [ -x "$PERF" ] && "$PERF" version >/dev/null 2>&1; then
 	"$PERF" script -i "$tmp/lc.data" >/dev/null 2>"$tmp/perf.err"
