@@ -3,6 +3,7 @@
  * Unit tests of the facts a reader looks up one at a time: a file of
  * many objects (many groups of entries) gives every fact back by id and
  * in id order; entries a writer stored out of order are found as well.
+ * The loaders of a file of many tasks, by index and by task and time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,9 +160,85 @@ static void test_many(void)
 	pd_reader_close(r);
 }
 
+#define NR_TASKS	20000
+
+/*
+ * A file of NR_TASKS tasks that each said who they are once (tids 100
+ * up, at times 1000 up), task 7 three times (an exec, a move to another
+ * cgroup), and task 101's index 5 written twice (the second one wins).
+ */
+static void test_loaders(void)
+{
+	static const __u64 ids[1] = { 1 };
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(attr),
+		.config = PERF_COUNT_SW_DUMMY, .bpf_event = 1,
+	};
+	struct pd_event ev = { .attr = &attr, .name = "bpf-events", .ids = ids, .nr_ids = 1 };
+	struct pd_writer_config cfg = { .events = &ev, .nr_events = 1 };
+	const struct pd_loader *d, *e, *f, *g;
+	struct pd_loader l;
+	struct pd_writer *w;
+	struct pd_reader *r;
+	char err[256];
+	__u32 i, index = 0, wrong = 0;
+
+	if (!CHECK(!pd_writer_open(&w, path("loaders.data"), &cfg), "loaders: file opened"))
+		return;
+	for (i = 0; i < 3; i++) {
+		l = (struct pd_loader){ .index = ++index, .pid = 7, .tid = 7, .time = 10 + 10 * i };
+		snprintf(l.exe, sizeof(l.exe), "/bin/exe%u", i);
+		snprintf(l.cgroup, sizeof(l.cgroup), i == 2 ? "/other" : "/");
+		pd_writer_add_loader(w, &l);
+	}
+	for (i = 0; i < NR_TASKS; i++) {
+		l = (struct pd_loader){ .index = ++index, .pid = 100 + i, .tid = 100 + i,
+					.time = 1000 + i };
+		snprintf(l.exe, sizeof(l.exe), "/usr/bin/task%u", i);
+		snprintf(l.cgroup, sizeof(l.cgroup), "/");
+		pd_writer_add_loader(w, &l);
+	}
+	l = (struct pd_loader){ .index = 5, .pid = 101, .tid = 101, .time = 1001 };
+	snprintf(l.exe, sizeof(l.exe), "/usr/bin/again");
+	pd_writer_add_loader(w, &l);
+	pd_write_finished_round(w);
+	if (!CHECK(!pd_writer_close(w), "loaders: written"))
+		return;
+	r = pd_reader_open(path("loaders.data"), err, sizeof(err));
+	if (!CHECK(r, "loaders: opens: %s", r ? "" : err))
+		return;
+	for (i = 0; i < NR_TASKS; i++) {
+		if (i == 1)
+			continue;
+		d = pd_reader_loader(r, 4 + i);
+		e = pd_reader_loader_of(r, 100 + i, 1000 + i);
+		if (!d || d != e || d->tid != 100 + i || d->index != 4 + i)
+			wrong++;
+	}
+	CHECK(!wrong, "loaders: each of %u tasks by index and by tid at its time (%u wrong)",
+	      NR_TASKS, wrong);
+	d = pd_reader_loader(r, 5);
+	CHECK(d && !strcmp(d->exe, "/usr/bin/again") && pd_reader_loader_of(r, 101, 5000) == d,
+	      "loaders: index 5 written twice: the second wins (%s)", d ? d->exe : "none");
+	CHECK(!pd_reader_loader(r, 0) && !pd_reader_loader(r, index + 1) &&
+	      !pd_reader_loader_of(r, 99, 5000) && !pd_reader_loader_of(r, 100, 999),
+	      "loaders: none for index 0, an unknown index, an unknown task, before its first");
+	d = pd_reader_loader_of(r, 7, 10);
+	e = pd_reader_loader_of(r, 7, 29);
+	f = pd_reader_loader_of(r, 7, 30);
+	g = pd_reader_loader_of(r, 7, 1 << 30);
+	CHECK(d && e && f && g && !strcmp(d->exe, "/bin/exe0") && !strcmp(e->exe, "/bin/exe1") &&
+	      !strcmp(f->exe, "/bin/exe2") && !strcmp(f->cgroup, "/other") && f == g &&
+	      !pd_reader_loader_of(r, 7, 9),
+	      "loaders: task 7 as it was at each time: %s, %s, %s", d ? d->exe : "none",
+	      e ? e->exe : "none", f ? f->exe : "none");
+	pd_reader_close(r);
+}
+
 int main(void)
 {
 	unit_setup();
 	test_many();
+	test_loaders();
 	return unit_done();
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "util/array.h"
+#include "util/hashmap.h"
 #include "util/perf_data/format.h"
 
 /* A group: at most this many entries, of at most about this many bytes. */
@@ -69,6 +70,14 @@ struct pd_fact_index {
 	bool has_capture;
 	struct pd_loader *loaders;	/* by index, the last one of each */
 	size_t nr_loaders, cap_loaders;
+	/*
+	 * Where each loader is (index -> position + 1), and each task's
+	 * latest (tid -> position + 1), the one before it of the same task
+	 * in prev_of_tid[] (position + 1, 0: none): lookups in a file of
+	 * many loaders must not scan them all.
+	 */
+	struct hashmap loader_at, tid_latest;
+	__u32 *prev_of_tid;
 	struct cached cache[PD_FACTS_CACHE];
 	unsigned int next;		/* the cache slot to reuse next */
 };
@@ -102,6 +111,9 @@ void pd_fact_index_free(struct pd_fact_index *x)
 	for (i = 0; i < PD_FACTS_CACHE; i++)
 		release(&x->cache[i]);
 	free(x->loaders);
+	free(x->prev_of_tid);
+	hashmap_free(&x->loader_at);
+	hashmap_free(&x->tid_latest);
 	for (i = 0; i < PD_NR_KINDS; i++) {
 		free(x->kinds[i][PERF].g);
 		free(x->kinds[i][PERF].buf);
@@ -386,22 +398,47 @@ static int ext_item(struct pd_cursor *c, struct pd_ext_item *item, union ext_fix
 	return 0;
 }
 
-/* A loader item: kept whole (they are few), the last one of an index wins. */
+/*
+ * A loader item: kept whole (they are few per task), the last one of an
+ * index wins.  A task's loaders are chained newest first, as the
+ * recorder writes them.
+ */
 static int add_loader(struct pd_fact_index *x, const struct pd_loader *d)
 {
-	struct pd_loader *slot = NULL;
-	size_t i;
+	size_t cap = x->cap_loaders;
+	struct pd_loader *slot;
+	__u64 *at, *latest;
+	__u32 *prev;
 
 	if (!d->index)
 		return 0;
-	for (i = x->nr_loaders; i > 0 && !slot; i--)
-		if (x->loaders[i - 1].index == d->index)
-			slot = &x->loaders[i - 1];
-	if (!slot) {
-		if (array_room(&x->loaders, &x->cap_loaders, x->nr_loaders, sizeof(*x->loaders)))
-			return -ENOMEM;
-		slot = &x->loaders[x->nr_loaders++];
+	at = hashmap_add(&x->loader_at, d->index, NULL);
+	if (!at)
+		return -ENOMEM;
+	if (*at) {
+		/* the same task, said again: its place in the chain stays */
+		slot = &x->loaders[*at - 1];
+		if (slot->tid == d->tid)
+			goto fill;
+		/* another task under the same index: the old one is lost for its tid */
+		slot->index = 0;
 	}
+	if (array_room(&x->loaders, &x->cap_loaders, x->nr_loaders, sizeof(*x->loaders)))
+		return -ENOMEM;
+	if (x->cap_loaders != cap || !x->prev_of_tid) {
+		prev = realloc(x->prev_of_tid, x->cap_loaders * sizeof(*prev));
+		if (!prev)
+			return -ENOMEM;
+		x->prev_of_tid = prev;
+	}
+	latest = hashmap_add(&x->tid_latest, d->tid, NULL);
+	if (!latest)
+		return -ENOMEM;
+	x->prev_of_tid[x->nr_loaders] = *latest;
+	*latest = x->nr_loaders + 1;
+	*at = x->nr_loaders + 1;
+	slot = &x->loaders[x->nr_loaders++];
+fill:
 	*slot = *d;
 	TERMINATE(slot->comm);
 	TERMINATE(slot->pcomm);
@@ -412,24 +449,30 @@ static int add_loader(struct pd_fact_index *x, const struct pd_loader *d)
 
 const struct pd_loader *pd_fact_index_loader(const struct pd_fact_index *x, __u32 index)
 {
-	size_t i;
+	const __u64 *at = index ? hashmap_find(&x->loader_at, index) : NULL;
 
-	for (i = 0; index && i < x->nr_loaders; i++)
-		if (x->loaders[i].index == index)
-			return &x->loaders[i];
-	return NULL;
+	return at && *at ? &x->loaders[*at - 1] : NULL;
 }
+
+/*
+ * At most this many of a task's loaders are looked at, newest first: a
+ * task says who it is again only when its executable or cgroup changes,
+ * and a crafted file must not make each lookup walk a long chain.
+ */
+#define LOADERS_OF_TASK_LOOKED_AT	1024
 
 const struct pd_loader *pd_fact_index_loader_of(const struct pd_fact_index *x, __u32 tid,
 						__u64 time)
 {
 	const struct pd_loader *best = NULL;
-	size_t i;
+	const __u64 *latest = hashmap_find(&x->tid_latest, tid);
+	__u64 pos = latest ? *latest : 0;
+	int n;
 
-	for (i = 0; i < x->nr_loaders; i++) {
-		const struct pd_loader *d = &x->loaders[i];
+	for (n = 0; pos && n < LOADERS_OF_TASK_LOOKED_AT; n++, pos = x->prev_of_tid[pos - 1]) {
+		const struct pd_loader *d = &x->loaders[pos - 1];
 
-		if (d->tid == tid && d->time <= time && (!best || d->time >= best->time))
+		if (d->index && d->tid == tid && d->time <= time && (!best || d->time >= best->time))
 			best = d;
 	}
 	return best;
