@@ -102,6 +102,25 @@ static void printk_lines(char *text)
 	*out = 0;
 }
 
+/*
+ * Whether libtraceevent 1.7 can parse @p safely: it dereferences a NULL
+ * token when an array's '[' is followed by the end of the text or by a
+ * byte it has no token for (found by the script fuzzer).  Kernel formats
+ * are printable ASCII, tabs and newlines, each '[' closed.
+ */
+static bool format_safe(const char *p, __u64 size)
+{
+	__u64 i;
+
+	for (i = 0; i < size; i++) {
+		if ((p[i] < 0x20 || p[i] > 0x7e) && p[i] != '\t' && p[i] != '\n')
+			return false;
+		if (p[i] == '[' && !memchr(p + i, ']', size - i))
+			return false;
+	}
+	return true;
+}
+
 /* @nr formats of @sys, each a u64 size and the text. */
 static int parse_formats(struct tep_handle *tep, struct blob_cur *c, const char *sys, __u32 nr)
 {
@@ -113,7 +132,7 @@ static int parse_formats(struct tep_handle *tep, struct blob_cur *c, const char 
 		size = take_num(c, 8);
 		p = take(c, size);
 		/* one format libtraceevent cannot parse leaves the others usable */
-		if (p)
+		if (p && format_safe(p, size))
 			tep_parse_event(tep, p, size, sys);
 	}
 	return c->bad ? -EINVAL : 0;

@@ -450,8 +450,9 @@ if [ -x "$CRAFT" ]; then
 		"$(read_ok script "$c/dataloc.data" script
 		   grep -q 'msg=(out of the record) name=ABCD$' "$tmp/out" ||
 			echo "shown: $(tail -1 "$tmp/out" | cat -v | cut -c 1-200)")"
-	# libtraceevent 1.7 drops the format (so the fields are not shown); a
-	# version that keeps the name gets it escaped (tests/unit/test_safety.c)
+	# bpfrec hands libtraceevent no format with control bytes (so the
+	# fields are not shown); were it parsed, the name would be escaped
+	# (tests/unit/test_safety.c)
 	"$CRAFT" tp-names "$c/tp-names.data" || fail "craft tp-names"
 	result "script of a tracepoint field named with escapes: escaped, or not shown" \
 		"$(read_ok script "$c/tp-names.data" script; no_escapes "$tmp/out"
@@ -459,7 +460,7 @@ if [ -x "$CRAFT" ]; then
 		   read_ok script "$c/tp-names.data" script
 		   line=$(grep ' test:tp ' "$tmp/out")
 		   case "$line" in
-		   *'ip=0xffffffff81000100') ;;
+		   *'ip=0xffffffff81000100 fields=(no format in the file)') ;;
 		   *' \x1b[2J\xc2\x9bmsg=13107212 name=ABCD') ;;
 		   *) echo "shown: $(echo "$line" | cat -v | cut -c 1-200)";;
 		   esac)"
