@@ -112,12 +112,18 @@ else
 	p99=$(jfield p99_ns "$hs/h.line")
 	l50=$(jfield p50_ns "$hs/l.line")
 	l90=$(jfield p90_ns "$hs/l.line")
-	if steady "$l50" "$l90" 10; then
-		result "stat -b --hist: p99 $p99 ns within 10 % of the long mode's $long ns" \
-			"$(steady "$long" "$p99" 10 || echo "off by more than 10 %: $(head -c 400 "$hs/h.line")")"
+	# The long mode is the long runs' p50 under --hist, taken right after
+	# the bimodal histogram: stat-prog's own measure of it came first, and
+	# a loaded host can change the runs' time in between (a p99 10 % off it
+	# failed twice beside a kernel build while the long runs alone were
+	# steady).  When the two measures of the long mode disagree by 10 %,
+	# the clock moved between them, and the check cannot be judged.
+	if steady "$l50" "$l90" 10 && steady "$l50" "$long" 10; then
+		result "stat -b --hist: p99 $p99 ns within 10 % of the long mode's $l50 ns" \
+			"$(steady "$l50" "$p99" 10 || echo "off by more than 10 %: $(head -c 400 "$hs/h.line")")"
 	else
 		skip "stat -b --hist: p99 within 10 % of the long mode" \
-			"the long runs alone spread from p50 $l50 to p90 $l90 ns: this guest's clock is not steady enough to judge 10 % (p99 $p99 ns, long mode $long ns)"
+			"the long runs alone spread from p50 $l50 to p90 $l90 ns, and stat-prog measured their mode at $long ns: this guest's clock is not steady enough to judge 10 % (p99 $p99 ns)"
 	fi
 	"$BPFREC" stat -b "$bim" --hist -- "$STAT_PROG" -i "$bim" -r 1000 -k 100 \
 		>"$hs/h.txt" 2>&1
