@@ -36,48 +36,6 @@ ids = [json.loads(l)["id"] for l in sys.stdin if "\"PROG_LOAD\"" in l]
 print("ok" if want in ids else "no PROG_LOAD of %d among %d" % (want, len(ids)))' "$1"
 }
 
-# The start line.  The recorder's stderr is a FIFO read line by line; the
-# moment its line "recording ..." arrives, a storm loads one program and
-# closes it at once, too early for the listing of existing objects to
-# find it: only the enabled events can have seen it.  With samples (-e
-# cpu-clock -a) the recorder lists every task before it starts, which
-# widens the window a line said too early opens.  Three runs each: every
-# run must have the program.
-start_line() {
-	local name=$1 i rc id got bad=""
-	shift
-	for i in 1 2 3; do
-		rm -f "$tmp/err.fifo" "$tmp/first.list"
-		mkfifo "$tmp/err.fifo"
-		"$BPFREC" record -o "$tmp/first.data" "$@" >/dev/null 2>"$tmp/err.fifo" &
-		pid=$!
-		exec 4<"$tmp/err.fifo"
-		: >"$tmp/first.err"
-		while IFS= read -r line <&4; do
-			printf '%s\n' "$line" >>"$tmp/first.err"
-			case $line in
-			"bpfrec record: recording "*) break ;;
-			esac
-		done
-		"$STORM" -n 1 -p first$i -l "$tmp/first.list"
-		kill -INT $pid
-		cat <&4 >>"$tmp/first.err"
-		exec 4<&-
-		wait $pid
-		rc=$?
-		id=$(cut -d' ' -f1 "$tmp/first.list")
-		got=$(loaded "${id:-0}" "$tmp/first.data")
-		if [ $rc -ne 130 ] || [ "$got" != ok ]; then
-			bad="run $i: exit $rc, $got: $(tr '\n' ' ' <"$tmp/first.err" | head -c 300)"
-			break
-		fi
-	done
-	result "$name" "$bad"
-}
-start_line "start line: a workload started when it appears is recorded"
-start_line "start line with -e cpu-clock -a: a workload started when it appears is recorded" \
-	-e cpu-clock -a
-
 # start_rec FILE ARGS...: record into FILE with ARGS in the background ($pid),
 # its stderr read through a FIFO (fd 4) up to the start line, kept in $tmp/rec.err
 start_rec() {
@@ -103,6 +61,35 @@ end_rec() {
 	wait $pid 2>/dev/null
 	rc=$?
 }
+
+# The start line.  The recorder's stderr is a FIFO read line by line; the
+# moment its line "recording ..." arrives, a storm loads one program and
+# closes it at once, too early for the listing of existing objects to
+# find it: only the enabled events can have seen it.  With samples (-e
+# cpu-clock -a) the recorder lists every task before it starts, which
+# widens the window a line said too early opens.  Three runs each: every
+# run must have the program.
+start_line() {
+	local name=$1 i rc id got bad=""
+	shift
+	for i in 1 2 3; do
+		rm -f "$tmp/first.list"
+		start_rec "$tmp/first.data" "$@" >/dev/null
+		"$STORM" -n 1 -p first$i -l "$tmp/first.list"
+		kill -INT $pid
+		end_rec
+		id=$(cut -d' ' -f1 "$tmp/first.list")
+		got=$(loaded "${id:-0}" "$tmp/first.data")
+		if [ $rc -ne 130 ] || [ "$got" != ok ]; then
+			bad="run $i: exit $rc, $got: $(tr '\n' ' ' <"$tmp/rec.err" | head -c 300)"
+			break
+		fi
+	done
+	result "$name" "$bad"
+}
+start_line "start line: a workload started when it appears is recorded"
+start_line "start line with -e cpu-clock -a: a workload started when it appears is recorded" \
+	-e cpu-clock -a
 
 # A loss with nothing after it.  The kernel writes a LOST record only
 # before the next record that fits in the ring: a recorder stopped while
