@@ -14,7 +14,8 @@
 #   - a BPF program (*.bpf.c) includes only vmlinux.h, libbpf's BPF headers
 #     and the headers of its own folder; a header bpf_skel/ shares with
 #     user space includes nothing;
-#   - no two headers include each other.
+#   - no two headers include each other, and no two .c files call each
+#     other's functions.
 # The tests (tests/, fuzz/) may include anything they test.
 #   usage: tests/docs/tree.sh        (exit 1 and a line per fault)
 set -uo pipefail
@@ -113,5 +114,65 @@ for h in $(printf '%s\n' $files | grep -E '\.h$'); do
 			[[ $h < $inc ]] && fault "$h and $inc include each other"
 	done < <(includes "$h")
 done
+
+# No two files depend on each other.  Beyond includes, two .c files whose
+# functions call each other are a circle too: neither can be understood,
+# tested or replaced without the other.  A file defines the functions it
+# does not declare static, and uses one of another file where its name
+# stands in its code (comments and strings left out).
+# shellcheck disable=SC2016 # the awk program is in single quotes
+calls_awk='
+	# The code of a line, without comments and string literals.
+	function code(s) {
+		if (incomment) {
+			if (!sub(/^([^*]|\*+[^*\/])*\*+\//, "", s))
+				return ""
+			incomment = 0
+		}
+		gsub(/"([^"\\]|\\.)*"/, "\"\"", s)
+		gsub(/'"'"'([^'"'"'\\]|\\.)*'"'"'/, "0", s)
+		gsub(/\/\*([^*]|\*+[^*\/])*\*+\//, " ", s)
+		sub(/\/\/.*/, "", s)
+		if (sub(/\/\*.*/, "", s))
+			incomment = 1
+		return s
+	}
+	FNR == 1 {
+		incomment = 0
+		if (FILENAME == first)
+			pass = 2
+		if (!first)
+			first = FILENAME
+	}
+	{ s = code($0) }
+	# the first reading: who defines what (a definition starts at column 0)
+	pass != 2 && s ~ /^[A-Za-z_][A-Za-z_0-9 *]*\(/ && s !~ /^(static|typedef|extern|return)[ \t]/ &&
+	s !~ /;[ \t]*$/ {
+		name = s
+		sub(/\(.*/, "", name)
+		n = split(name, w, /[^A-Za-z_0-9]+/)
+		if (w[n] != "")
+			def[w[n]] = FILENAME
+		next
+	}
+	# the second: who uses whose
+	pass == 2 {
+		n = split(s, w, /[^A-Za-z_0-9]+/)
+		for (i = 1; i <= n; i++)
+			if ((w[i] in def) && def[w[i]] != FILENAME)
+				uses[FILENAME " " def[w[i]]] = 1
+	}
+	END {
+		for (k in uses) {
+			split(k, ab, " ")
+			if (ab[1] < ab[2] && ((ab[2] " " ab[1]) in uses))
+				print ab[1], ab[2]
+		}
+	}'
+sources=$(printf '%s\n' $files | grep -E '\.c$' | grep -vE '^(tests|fuzz|examples|bpf_skel)/')
+# shellcheck disable=SC2086 # one word per file
+while read -r a b; do
+	[ -n "$a" ] && fault "$a and $b call each other's functions: one of them should depend on the other only"
+done < <(awk "$calls_awk" $sources $sources | sort)
 
 [ "$faults" -eq 0 ]

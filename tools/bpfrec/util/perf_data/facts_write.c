@@ -44,6 +44,7 @@ struct places {
 #define TAIL_MAX	64
 
 struct pd_fact_log {
+	struct pd_fact_store store;	/* where the records go, and are read back */
 	struct places where[PD_NR_KINDS];
 	/* BTF data too large for a record: written in BPF_BTF at close only */
 	struct pd_btf *big;
@@ -54,9 +55,13 @@ struct pd_fact_log {
 	size_t nr_loaders, cap_loaders;
 };
 
-struct pd_fact_log *pd_fact_log_new(void)
+struct pd_fact_log *pd_fact_log_new(const struct pd_fact_store *store)
 {
-	return calloc(1, sizeof(struct pd_fact_log));
+	struct pd_fact_log *l = calloc(1, sizeof(*l));
+
+	if (l)
+		l->store = *store;
+	return l;
 }
 
 void pd_fact_log_free(struct pd_fact_log *l)
@@ -153,15 +158,15 @@ static int remember(struct pd_fact_log *l, enum pd_kind kind, __u32 id, __u64 of
 }
 
 /* Append the entry built in @e as a record (and empty @e for the next). */
-static int append(struct pd_writer *w, __u32 feat, struct pd_buf *e, __u64 *off)
+static int append(struct pd_fact_log *l, __u32 feat, struct pd_buf *e, __u64 *off)
 {
-	int err = e->err ? e->err : pd_writer_append_fact(w, feat, e, off);
+	int err = e->err ? e->err : l->store.append(l->store.ctx, feat, e, off);
 
 	e->len = 0;
 	return err;
 }
 
-int pd_fact_log_prog(struct pd_writer *w, struct pd_fact_log *l, const struct pd_prog *p)
+int pd_fact_log_prog(struct pd_fact_log *l, const struct pd_prog *p)
 {
 	bool perf = !(p->flags & PD_F_UNRESOLVED);
 	struct pd_buf e = { 0 };
@@ -171,11 +176,11 @@ int pd_fact_log_prog(struct pd_writer *w, struct pd_fact_log *l, const struct pd
 
 	if (perf) {
 		pd_encode_prog_info(p, true, &e);
-		err = append(w, PD_HEADER_BPF_PROG_INFO, &e, &first);
+		err = append(l, PD_HEADER_BPF_PROG_INFO, &e, &first);
 		/* line info beyond a record: perf has no use of it without instructions */
 		if (err == -E2BIG) {
 			pd_encode_prog_info(p, false, &e);
-			err = append(w, PD_HEADER_BPF_PROG_INFO, &e, &first);
+			err = append(l, PD_HEADER_BPF_PROG_INFO, &e, &first);
 		}
 		if (err == -E2BIG) {
 			perf = false;
@@ -184,14 +189,14 @@ int pd_fact_log_prog(struct pd_writer *w, struct pd_fact_log *l, const struct pd
 	}
 	if (!err) {
 		pd_encode_ext_prog(p, &e);
-		err = append(w, PD_FEAT_BPFREC, &e, &off);
+		err = append(l, PD_FEAT_BPFREC, &e, &off);
 	}
 	if (err == -E2BIG) {
 		/* thousands of sub-programs: their names do not fit */
 		bare = *p;
 		bare.nr_func_names = 0;
 		pd_encode_ext_prog(&bare, &e);
-		err = append(w, PD_FEAT_BPFREC, &e, &off);
+		err = append(l, PD_FEAT_BPFREC, &e, &off);
 	}
 	pd_buf_free(&e);
 	if (err)
@@ -200,27 +205,27 @@ int pd_fact_log_prog(struct pd_writer *w, struct pd_fact_log *l, const struct pd
 }
 
 /* A map or a link: one BPFREC item, the struct as it is (@size bytes, id first). */
-static int log_item(struct pd_writer *w, struct pd_fact_log *l, enum pd_kind kind, __u16 item,
-		    const void *fact, __u16 size)
+static int log_item(struct pd_fact_log *l, enum pd_kind kind, __u16 item, const void *fact,
+		    __u16 size)
 {
 	struct pd_buf e = { 0 };
 	__u64 off;
 	int err;
 
 	pd_encode_ext_item(&e, item, fact, size, NULL);
-	err = append(w, PD_FEAT_BPFREC, &e, &off);
+	err = append(l, PD_FEAT_BPFREC, &e, &off);
 	pd_buf_free(&e);
 	return err ? err : remember(l, kind, *(const __u32 *)fact, off, false);
 }
 
-int pd_fact_log_map(struct pd_writer *w, struct pd_fact_log *l, const struct pd_map *m)
+int pd_fact_log_map(struct pd_fact_log *l, const struct pd_map *m)
 {
-	return log_item(w, l, PD_MAP, PD_EXT_MAP, m, sizeof(*m));
+	return log_item(l, PD_MAP, PD_EXT_MAP, m, sizeof(*m));
 }
 
-int pd_fact_log_link(struct pd_writer *w, struct pd_fact_log *l, const struct pd_link *k)
+int pd_fact_log_link(struct pd_fact_log *l, const struct pd_link *k)
 {
-	return log_item(w, l, PD_LINK, PD_EXT_LINK, k, sizeof(*k));
+	return log_item(l, PD_LINK, PD_EXT_LINK, k, sizeof(*k));
 }
 
 static struct pd_btf *big_btf(struct pd_fact_log *l, __u32 id)
@@ -252,7 +257,7 @@ static int keep_big(struct pd_fact_log *l, const struct pd_btf *b)
 	return 0;
 }
 
-int pd_fact_log_btf(struct pd_writer *w, struct pd_fact_log *l, const struct pd_btf *b)
+int pd_fact_log_btf(struct pd_fact_log *l, const struct pd_btf *b)
 {
 	bool perf = b->data_len != 0;
 	struct pd_buf e = { 0 };
@@ -261,7 +266,7 @@ int pd_fact_log_btf(struct pd_writer *w, struct pd_fact_log *l, const struct pd_
 
 	if (perf) {
 		pd_encode_btf_data(b, &e);
-		err = append(w, PD_HEADER_BPF_BTF, &e, &first);
+		err = append(l, PD_HEADER_BPF_BTF, &e, &first);
 		if (err == -E2BIG) {
 			perf = false;
 			err = keep_big(l, b);
@@ -269,13 +274,13 @@ int pd_fact_log_btf(struct pd_writer *w, struct pd_fact_log *l, const struct pd_
 	}
 	if (!err) {
 		pd_encode_ext_btf(b, &e);
-		err = append(w, PD_FEAT_BPFREC, &e, &off);
+		err = append(l, PD_FEAT_BPFREC, &e, &off);
 	}
 	pd_buf_free(&e);
 	return err ? err : remember(l, PD_BTF, b->id, perf ? first : off, perf);
 }
 
-int pd_fact_log_capture(struct pd_writer *w, struct pd_fact_log *l, const struct pd_capture *c)
+int pd_fact_log_capture(struct pd_fact_log *l, const struct pd_capture *c)
 {
 	struct pd_buf e = { 0 };
 	__u64 off;
@@ -284,12 +289,12 @@ int pd_fact_log_capture(struct pd_writer *w, struct pd_fact_log *l, const struct
 	l->capture = *c;
 	l->has_capture = true;
 	pd_encode_ext_item(&e, PD_EXT_CAPTURE, c, sizeof(*c), NULL);
-	err = append(w, PD_FEAT_BPFREC, &e, &off);
+	err = append(l, PD_FEAT_BPFREC, &e, &off);
 	pd_buf_free(&e);
 	return err;
 }
 
-int pd_fact_log_loader(struct pd_writer *w, struct pd_fact_log *l, const struct pd_loader *d)
+int pd_fact_log_loader(struct pd_fact_log *l, const struct pd_loader *d)
 {
 	struct pd_buf e = { 0 };
 	__u64 off;
@@ -299,7 +304,7 @@ int pd_fact_log_loader(struct pd_writer *w, struct pd_fact_log *l, const struct 
 		return -ENOMEM;
 	l->loaders[l->nr_loaders++] = *d;
 	pd_encode_ext_item(&e, PD_EXT_LOADER, d, sizeof(*d), NULL);
-	err = append(w, PD_FEAT_BPFREC, &e, &off);
+	err = append(l, PD_FEAT_BPFREC, &e, &off);
 	pd_buf_free(&e);
 	return err;
 }
@@ -310,13 +315,13 @@ int pd_fact_log_loader(struct pd_writer *w, struct pd_fact_log *l, const struct 
  * The entry of the record at @off into @e; returns the record's size (the
  * next record of the object follows), or a negative errno.
  */
-static int read_record(struct pd_writer *w, __u64 off, __u32 feat, struct pd_buf *e)
+static int read_record(struct pd_fact_log *l, __u64 off, __u32 feat, struct pd_buf *e)
 {
 	struct pd_fact_header h;
 	size_t len;
 	int err;
 
-	err = pd_writer_read(w, off, &h, sizeof(h));
+	err = l->store.read(l->store.ctx, off, &h, sizeof(h));
 	if (err)
 		return err;
 	if (h.header.type != PD_RECORD_FACTS || h.magic != PD_EXT_MAGIC || h.feat != feat ||
@@ -327,14 +332,14 @@ static int read_record(struct pd_writer *w, __u64 off, __u32 feat, struct pd_buf
 	pd_buf_zero(e, len);
 	if (e->err)
 		return e->err;
-	err = pd_writer_read(w, off + sizeof(h), e->p, len);
+	err = l->store.read(l->store.ctx, off + sizeof(h), e->p, len);
 	if (!err)
 		e->len = pd_fact_entry_len(feat, (const __u8 *)e->p, len);
 	return err ? err : e->len ? h.header.size : -EIO;
 }
 
 /* The entries of an object: perf's in @perf (when it has one), ours in @ours. */
-static int read_object(struct pd_writer *w, enum pd_kind kind, __u64 v, struct pd_buf *perf,
+static int read_object(struct pd_fact_log *l, enum pd_kind kind, __u64 v, struct pd_buf *perf,
 		       struct pd_buf *ours)
 {
 	__u64 off = WHERE_OFF(v);
@@ -342,18 +347,17 @@ static int read_object(struct pd_writer *w, enum pd_kind kind, __u64 v, struct p
 
 	perf->len = 0;
 	if (WHERE_PERF(v)) {
-		size = read_record(w, off, kind == PD_PROG ? PD_HEADER_BPF_PROG_INFO :
+		size = read_record(l, off, kind == PD_PROG ? PD_HEADER_BPF_PROG_INFO :
 				   PD_HEADER_BPF_BTF, perf);
 		if (size < 0)
 			return size;
 		off += size;
 	}
-	size = read_record(w, off, PD_FEAT_BPFREC, ours);
+	size = read_record(l, off, PD_FEAT_BPFREC, ours);
 	return size < 0 ? size : 0;
 }
 
-int pd_fact_log_read(struct pd_writer *w, struct pd_fact_log *l, enum pd_kind kind, __u32 id,
-		     void *fact)
+int pd_fact_log_read(struct pd_fact_log *l, enum pd_kind kind, __u32 id, void *fact)
 {
 	const struct place *v = find(&l->where[kind], id);
 	struct pd_buf perf = { 0 }, ours = { 0 };
@@ -362,7 +366,7 @@ int pd_fact_log_read(struct pd_writer *w, struct pd_fact_log *l, enum pd_kind ki
 
 	if (!v)
 		return -ENOENT;
-	err = read_object(w, kind, v->where, &perf, &ours);
+	err = read_object(l, kind, v->where, &perf, &ours);
 	if (!err)
 		err = pd_fact_decode(kind, perf.len ? (const __u8 *)perf.p : NULL, perf.len,
 				     (const __u8 *)ours.p, ours.len, fact);
@@ -399,7 +403,7 @@ struct btf_cache {
 	__u32 len;
 };
 
-static void btf_data(struct pd_writer *w, struct pd_fact_log *l, __u32 id, struct btf_cache *c)
+static void btf_data(struct pd_fact_log *l, __u32 id, struct btf_cache *c)
 {
 	const struct place *v = find(&l->where[PD_BTF], id);
 	struct pd_btf *big;
@@ -414,13 +418,13 @@ static void btf_data(struct pd_writer *w, struct pd_fact_log *l, __u32 id, struc
 		c->data = big->data;
 		c->len = big->data_len;
 	} else if (v && WHERE_PERF(v->where) &&
-		   read_record(w, WHERE_OFF(v->where), PD_HEADER_BPF_BTF, &c->entry) > 0) {
+		   read_record(l, WHERE_OFF(v->where), PD_HEADER_BPF_BTF, &c->entry) > 0) {
 		c->data = c->entry.p + 8;
 		c->len = c->entry.len - 8;
 	}
 }
 
-static int stream_prog_info(struct pd_writer *w, struct pd_fact_log *l, struct pd_out *o)
+static int stream_prog_info(struct pd_fact_log *l, struct pd_out *o)
 {
 	struct btf_cache cache = { 0 };
 	struct pd_buf e = { 0 };
@@ -438,7 +442,7 @@ static int stream_prog_info(struct pd_writer *w, struct pd_fact_log *l, struct p
 	for (i = 0; i < nr && !err; i++) {
 		if (!WHERE_PERF(a[i].where))
 			continue;
-		err = read_record(w, WHERE_OFF(a[i].where), PD_HEADER_BPF_PROG_INFO, &e);
+		err = read_record(l, WHERE_OFF(a[i].where), PD_HEADER_BPF_PROG_INFO, &e);
 		if (err < 0)
 			break;
 		err = 0;
@@ -446,7 +450,7 @@ static int stream_prog_info(struct pd_writer *w, struct pd_fact_log *l, struct p
 		memset(&info, 0, sizeof(info));
 		memcpy(&info, e.p + 16, info_len < sizeof(info) ? info_len : sizeof(info));
 		if (info.btf_id) {
-			btf_data(w, l, info.btf_id, &cache);
+			btf_data(l, info.btf_id, &cache);
 			pd_prog_info_check_btf((__u8 *)e.p, e.len, cache.data, cache.len);
 		}
 		pd_out_put(o, e.p, e.len);
@@ -456,7 +460,7 @@ static int stream_prog_info(struct pd_writer *w, struct pd_fact_log *l, struct p
 	return err ? err : 1;
 }
 
-static int stream_btf(struct pd_writer *w, struct pd_fact_log *l, struct pd_out *o)
+static int stream_btf(struct pd_fact_log *l, struct pd_out *o)
 {
 	struct pd_buf e = { 0 };
 	size_t i, nr;
@@ -471,7 +475,7 @@ static int stream_btf(struct pd_writer *w, struct pd_fact_log *l, struct pd_out 
 	pd_out_put(o, &count, sizeof(count));
 	for (i = 0; i < nr && err >= 0; i++)
 		if (WHERE_PERF(a[i].where) &&
-		    (err = read_record(w, WHERE_OFF(a[i].where), PD_HEADER_BPF_BTF, &e)) > 0)
+		    (err = read_record(l, WHERE_OFF(a[i].where), PD_HEADER_BPF_BTF, &e)) > 0)
 			pd_out_put(o, e.p, e.len);
 	for (i = 0; i < l->nr_big && err >= 0; i++) {
 		e.len = 0;
@@ -482,7 +486,7 @@ static int stream_btf(struct pd_writer *w, struct pd_fact_log *l, struct pd_out 
 	return err < 0 ? err : e.err ? e.err : 1;
 }
 
-static int stream_bpfrec(struct pd_writer *w, struct pd_fact_log *l, struct pd_out *o)
+static int stream_bpfrec(struct pd_fact_log *l, struct pd_out *o)
 {
 	struct pd_ext_header h = { .magic = PD_EXT_MAGIC, .version = PD_EXT_VERSION };
 	struct pd_buf perf = { 0 }, ours = { 0 };
@@ -503,7 +507,7 @@ static int stream_bpfrec(struct pd_writer *w, struct pd_fact_log *l, struct pd_o
 	for (kind = 0; kind < PD_NR_KINDS && !err; kind++) {
 		a = in_order(l, kind, &nr);
 		for (i = 0; i < nr && !err; i++)
-			if (!(err = read_object(w, kind, a[i].where, &perf, &ours)))
+			if (!(err = read_object(l, kind, a[i].where, &perf, &ours)))
 				pd_out_put(o, ours.p, ours.len);
 	}
 	pd_buf_free(&perf);
@@ -511,14 +515,14 @@ static int stream_bpfrec(struct pd_writer *w, struct pd_fact_log *l, struct pd_o
 	return err ? err : 1;
 }
 
-int pd_fact_log_feature(struct pd_writer *w, struct pd_fact_log *l, int feat, struct pd_out *o)
+int pd_fact_log_feature(struct pd_fact_log *l, int feat, struct pd_out *o)
 {
 	switch (feat) {
 	case PD_HEADER_BPF_PROG_INFO:
-		return stream_prog_info(w, l, o);
+		return stream_prog_info(l, o);
 	case PD_HEADER_BPF_BTF:
-		return stream_btf(w, l, o);
+		return stream_btf(l, o);
 	default:
-		return stream_bpfrec(w, l, o);
+		return stream_bpfrec(l, o);
 	}
 }

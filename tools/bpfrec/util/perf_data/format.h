@@ -318,30 +318,37 @@ __u64 pd_out_tell(const struct pd_out *o);
 int pd_out_flush(struct pd_out *o);
 
 /*
+ * Where a fact log keeps its records: the data of a file being written.
+ * The log reaches it only through these calls, so that it depends on no
+ * writer; the writer owns its log and hands it them (writer.c).
+ */
+struct pd_fact_store {
+	/* Append @entry as a PD_RECORD_FACTS record of feature @feat; its offset in *@off. */
+	int (*append)(void *ctx, __u32 feat, const struct pd_buf *entry, __u64 *off);
+	/* Read @len bytes at offset @off of the data into @dst. */
+	int (*read)(void *ctx, __u64 off, void *dst, size_t len);
+	void *ctx;
+};
+
+/*
  * The writer's record of the facts written (facts_write.c): where the
  * latest records of each object are, to read them back.
  */
 struct pd_fact_log;
 
-struct pd_fact_log *pd_fact_log_new(void);
+struct pd_fact_log *pd_fact_log_new(const struct pd_fact_store *store);
 void pd_fact_log_free(struct pd_fact_log *l);
-int pd_fact_log_prog(struct pd_writer *w, struct pd_fact_log *l, const struct pd_prog *p);
-int pd_fact_log_map(struct pd_writer *w, struct pd_fact_log *l, const struct pd_map *m);
-int pd_fact_log_link(struct pd_writer *w, struct pd_fact_log *l, const struct pd_link *k);
-int pd_fact_log_btf(struct pd_writer *w, struct pd_fact_log *l, const struct pd_btf *b);
-int pd_fact_log_capture(struct pd_writer *w, struct pd_fact_log *l, const struct pd_capture *c);
-int pd_fact_log_loader(struct pd_writer *w, struct pd_fact_log *l, const struct pd_loader *d);
+int pd_fact_log_prog(struct pd_fact_log *l, const struct pd_prog *p);
+int pd_fact_log_map(struct pd_fact_log *l, const struct pd_map *m);
+int pd_fact_log_link(struct pd_fact_log *l, const struct pd_link *k);
+int pd_fact_log_btf(struct pd_fact_log *l, const struct pd_btf *b);
+int pd_fact_log_capture(struct pd_fact_log *l, const struct pd_capture *c);
+int pd_fact_log_loader(struct pd_fact_log *l, const struct pd_loader *d);
 /* The facts of @id as written last (deep: the caller frees), -ENOENT without. */
-int pd_fact_log_read(struct pd_writer *w, struct pd_fact_log *l, enum pd_kind kind, __u32 id,
-		     void *fact);
+int pd_fact_log_read(struct pd_fact_log *l, enum pd_kind kind, __u32 id, void *fact);
 bool pd_fact_log_has(const struct pd_fact_log *l, enum pd_kind kind, __u32 id);
 /* Stream feature @feat (BPF_PROG_INFO, BPF_BTF, BPFREC) to @o: 0 when it is empty. */
-int pd_fact_log_feature(struct pd_writer *w, struct pd_fact_log *l, int feat, struct pd_out *o);
-
-/* For facts_write.c: append one PD_RECORD_FACTS record; read data back. */
-int pd_writer_append_fact(struct pd_writer *w, __u32 feat, const struct pd_buf *entry,
-			  __u64 *off);
-int pd_writer_read(struct pd_writer *w, __u64 off, void *dst, size_t len);
+int pd_fact_log_feature(struct pd_fact_log *l, int feat, struct pd_out *o);
 
 /* A bounds-checked view of bytes being parsed. */
 struct pd_cursor {

@@ -224,6 +224,8 @@ static void writer_free(struct pd_writer *w)
 }
 
 static int pipe_start(struct pd_writer *w);
+static int append_fact(void *ctx, __u32 feat, const struct pd_buf *entry, __u64 *off);
+static int read_data(void *ctx, __u64 off, void *dst, size_t len);
 
 static int writer_open(struct pd_writer **wp, int fd, int pipe_fd, const char *path,
 		       const struct pd_writer_config *cfg)
@@ -243,7 +245,8 @@ static int writer_open(struct pd_writer **wp, int fd, int pipe_fd, const char *p
 		return -ENOMEM;
 	w->fd = -1;
 	w->pipe_fd = pipe_fd;
-	w->facts = pd_fact_log_new();
+	w->facts = pd_fact_log_new(&(struct pd_fact_store){
+		.append = append_fact, .read = read_data, .ctx = w });
 	err = w->facts ? copy_config(w, cfg) : -ENOMEM;
 	if (err)
 		goto fail;
@@ -543,9 +546,10 @@ int pd_write_finished_round(struct pd_writer *w)
 	return err ? err : pd_writer_flush(w);
 }
 
-int pd_writer_append_fact(struct pd_writer *w, __u32 feat, const struct pd_buf *entry,
-			  __u64 *off)
+/* The fact log's store (format.h: pd_fact_store): a PD_RECORD_FACTS record appended. */
+static int append_fact(void *ctx, __u32 feat, const struct pd_buf *entry, __u64 *off)
 {
+	struct pd_writer *w = ctx;
 	struct pd_fact_header h = {
 		.header = { .type = PD_RECORD_FACTS },
 		.magic = PD_EXT_MAGIC,
@@ -568,8 +572,10 @@ int pd_writer_append_fact(struct pd_writer *w, __u32 feat, const struct pd_buf *
 	return w->out.err ? set_err(w, w->out.err) : 0;
 }
 
-int pd_writer_read(struct pd_writer *w, __u64 off, void *dst, size_t len)
+/* The fact log's store: bytes of the data read back, through a window of the file. */
+static int read_data(void *ctx, __u64 off, void *dst, size_t len)
 {
+	struct pd_writer *w = ctx;
 	ssize_t n;
 	int err;
 
@@ -601,37 +607,37 @@ static int fact_err(struct pd_writer *w, int err)
 
 int pd_writer_add_prog(struct pd_writer *w, const struct pd_prog *p)
 {
-	return fact_err(w, pd_fact_log_prog(w, w->facts, p));
+	return fact_err(w, pd_fact_log_prog(w->facts, p));
 }
 
 int pd_writer_add_map(struct pd_writer *w, const struct pd_map *m)
 {
-	return fact_err(w, pd_fact_log_map(w, w->facts, m));
+	return fact_err(w, pd_fact_log_map(w->facts, m));
 }
 
 int pd_writer_add_link(struct pd_writer *w, const struct pd_link *l)
 {
-	return fact_err(w, pd_fact_log_link(w, w->facts, l));
+	return fact_err(w, pd_fact_log_link(w->facts, l));
 }
 
 int pd_writer_add_btf(struct pd_writer *w, const struct pd_btf *b)
 {
-	return fact_err(w, pd_fact_log_btf(w, w->facts, b));
+	return fact_err(w, pd_fact_log_btf(w->facts, b));
 }
 
 int pd_writer_add_loader(struct pd_writer *w, const struct pd_loader *d)
 {
-	return fact_err(w, pd_fact_log_loader(w, w->facts, d));
+	return fact_err(w, pd_fact_log_loader(w->facts, d));
 }
 
 int pd_writer_set_capture(struct pd_writer *w, const struct pd_capture *c)
 {
-	return fact_err(w, pd_fact_log_capture(w, w->facts, c));
+	return fact_err(w, pd_fact_log_capture(w->facts, c));
 }
 
 int pd_writer_fact(struct pd_writer *w, enum pd_kind kind, __u32 id, void *fact)
 {
-	return pd_fact_log_read(w, w->facts, kind, id, fact);
+	return pd_fact_log_read(w->facts, kind, id, fact);
 }
 
 bool pd_writer_has_fact(const struct pd_writer *w, enum pd_kind kind, __u32 id)
@@ -745,7 +751,7 @@ static int write_features(struct pd_writer *w, struct pd_file_header *h)
 		pd_out_align8(&o);
 		start = pd_out_tell(&o);
 		if (streamed(features[i])) {
-			ret = pd_fact_log_feature(w, w->facts, features[i], &o);
+			ret = pd_fact_log_feature(w->facts, features[i], &o);
 		} else if (features[i] == PD_HEADER_TRACING_DATA) {
 			/* megabytes of kallsyms: written as they are */
 			ret = w->tracing_data.len > 0;
