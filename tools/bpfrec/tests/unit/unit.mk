@@ -43,8 +43,9 @@ USER_SYMS_SRCS := util/intern.c util/proc_maps.c util/dso_syms.c util/user_syms.
 PROFILE_SRCS := $(USER_SYMS_SRCS) util/ksyms.c util/bpf_images.c \
 		util/profile.c util/unwind.c util/profile_print.c util/flamegraph.c util/trace_fields.c util/fit.c \
 		util/printable.c util/pprof.c $(OUTPUT)/util/pprof.pb-c.c
-# builtin-report.c with its profile
-REPORT_SRCS := builtin-report.c report_profile.c util/out_file.c $(PROFILE_SRCS)
+# builtin-report.c with its lifecycle summary and its profile
+REPORT_SRCS := builtin-report.c report_profile.c util/lifecycle.c util/lifecycle_print.c \
+	       util/out_file.c $(PROFILE_SRCS)
 UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 		       util/sample_view.c builtin-script.c input_option.c \
 		       cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
