@@ -46,8 +46,10 @@ PROFILE_SRCS := $(USER_SYMS_SRCS) util/ksyms.c util/bpf_images.c \
 # builtin-report.c with its lifecycle summary and its profile
 REPORT_SRCS := builtin-report.c report_profile.c util/lifecycle.c util/lifecycle_print.c \
 	       util/out_file.c $(PROFILE_SRCS)
+# builtin-script.c with its rows, their text layout and JSON
+SCRIPT_SRCS := builtin-script.c util/script_row.c util/script_layout.c util/script_json.c
 UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-		       util/sample_view.c builtin-script.c input_option.c \
+		       util/sample_view.c $(SCRIPT_SRCS) input_option.c \
 		       cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
 UNIT_test_sample := $(PERF_DATA_SRCS)
 UNIT_test_safety := $(PERF_DATA_SRCS) util/out_file.c util/printable.c util/trace_fields.c
@@ -55,11 +57,11 @@ UNIT_test_ordered := $(PERF_DATA_SRCS)
 UNIT_test_facts := $(PERF_DATA_SRCS)
 UNIT_test_streams := $(PERF_DATA_SRCS)
 UNIT_test_script := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-		    util/sample_view.c builtin-script.c input_option.c \
+		    util/sample_view.c $(SCRIPT_SRCS) input_option.c \
 		    cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
 UNIT_test_desc := $(UNIT_test_script)
 UNIT_test_output := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
-		    util/printable.c util/sample_view.c util/bpf_images.c util/trace_fields.c builtin-script.c \
+		    util/printable.c util/sample_view.c util/bpf_images.c util/trace_fields.c $(SCRIPT_SRCS) \
 		    input_option.c cmd_args.c util/debug.c util/fit.c util/ksyms.c \
 		    $(USER_SYMS_SRCS)
 UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf.c util/file_read.c \
@@ -67,7 +69,7 @@ UNIT_test_evlist := $(PERF_DATA_SRCS) util/ring.c util/evlist.c util/vmlinux_btf
 UNIT_test_kallsyms := $(PERF_DATA_SRCS) util/kallsyms_copy.c util/file_read.c
 UNIT_test_profile := $(PERF_DATA_SRCS) util/timeline.c util/json.c $(PROFILE_SRCS)
 UNIT_test_script_samples := $(PERF_DATA_SRCS) tests/lib/tracing_data.c util/timeline.c util/json.c util/output_decode.c \
-			    util/sample_view.c builtin-script.c \
+			    util/sample_view.c $(SCRIPT_SRCS) \
 			    input_option.c cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
 UNIT_test_sample_view := $(PERF_DATA_SRCS) util/sample_view.c util/bpf_images.c util/trace_fields.c \
 			 util/ksyms.c util/printable.c
