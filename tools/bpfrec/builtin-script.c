@@ -295,6 +295,22 @@ static bool wanted(const struct script_args *a, const struct script_row *r)
 	}
 	return true;
 }
+/* The next row the user wants, from @tl: 1, or 0 at the end, or a negative errno. */
+static int next_row(const struct script_args *args, struct script_rows *rs, struct timeline *tl,
+		    struct tl_event *e, struct script_row *row, char *err, size_t errlen)
+{
+	int ret;
+
+	while ((ret = timeline_next(tl, e, err, errlen)) > 0) {
+		if (!script_row_shown(tl, e))
+			continue;
+		script_row_build(rs, row, tl, e);
+		if (wanted(args, row))
+			return 1;
+	}
+	return ret;
+}
+
 /* The widest value of each text column over the file: a first reading. */
 static int measure(const struct script_args *args, struct script_rows *rs,
 		   struct script_widths *w, char *err, size_t errlen)
@@ -310,12 +326,7 @@ static int measure(const struct script_args *args, struct script_rows *rs,
 		return -EINVAL;
 	script_measure_init(&m);
 	script_rows_open(rs, &tl, args->kallsyms, warn, sizeof(warn));
-	while ((ret = timeline_next(&tl, &e, err, errlen)) > 0) {
-		if (!script_row_shown(&tl, &e))
-			continue;
-		script_row_build(rs, &row, &tl, &e);
-		if (!wanted(args, &row))
-			continue;
+	while ((ret = next_row(args, rs, &tl, &e, &row, err, errlen)) > 0) {
 		ret = script_measure_row(&m, &row);
 		if (ret)
 			break;
@@ -348,12 +359,7 @@ static int print(const struct script_args *args, struct script_rows *rs,
 		fprintf(stderr, "bpfrec script: warning: %s: %s\n", args->input, warn);
 	if (!args->json)
 		script_print_header(w, args->cut, args->fields);
-	while ((ret = timeline_next(&tl, &e, err, errlen)) > 0) {
-		if (!script_row_shown(&tl, &e))
-			continue;
-		script_row_build(rs, &row, &tl, &e);
-		if (!wanted(args, &row))
-			continue;
+	while ((ret = next_row(args, rs, &tl, &e, &row, err, errlen)) > 0) {
 		if (args->json) {
 			script_print_json(rs, &row);
 		} else {

@@ -138,6 +138,25 @@ static void prog_row(struct script_row *r, struct pd_reader *rd, bool load)
 }
 
 /*
+ * The marks of a map, a link or BTF: "unresolved" when neither its facts
+ * nor its record describe it (@known false: nothing more is said of it),
+ * "user-object" of the user's objects, "synthesised" on the creation of
+ * one that existed before the recording.
+ */
+static bool object_marks(struct script_row *r, bool known, __u32 flags, bool create)
+{
+	if (!known) {
+		kv_flag(r, "unresolved");
+		return false;
+	}
+	if (flags & PD_F_OBJECT)
+		kv_flag(r, "user-object");
+	if (create && (flags & PD_F_SYNTHESISED))
+		kv_flag(r, "synthesised");
+	return true;
+}
+
+/*
  * A map's name and type, and on its creation what it holds: from the
  * description its record carries, else from the facts the file has.
  */
@@ -155,16 +174,8 @@ static void map_row(struct script_row *r, struct pd_reader *rd, bool create)
 		r->name = m->name;
 	}
 	r->type = type_name(r, libbpf_bpf_map_type_str(type), "map", type);
-	if (!known && !e->described) {
-		kv_flag(r, "unresolved");
+	if (!object_marks(r, known || e->described, m ? m->flags : 0, create) || !create)
 		return;
-	}
-	if (m && (m->flags & PD_F_OBJECT))
-		kv_flag(r, "user-object");
-	if (!create)
-		return;
-	if (m && (m->flags & PD_F_SYNTHESISED))
-		kv_flag(r, "synthesised");
 	if (e->described) {
 		kv_num(r, "key", SR_KV_U64, e->desc.map.key_size);
 		kv_num(r, "value", SR_KV_U64, e->desc.map.value_size);
@@ -222,14 +233,8 @@ static void link_row(struct script_row *r, struct pd_reader *rd, bool attach)
 	if (known && !e->described)
 		type = l->type;
 	r->type = type_name(r, libbpf_bpf_link_type_str(type), "link", type);
-	if (!known && !e->described) {
-		kv_flag(r, "unresolved");
+	if (!object_marks(r, known || e->described, l ? l->flags : 0, attach))
 		return;
-	}
-	if (l && (l->flags & PD_F_OBJECT))
-		kv_flag(r, "user-object");
-	if (attach && l && (l->flags & PD_F_SYNTHESISED))
-		kv_flag(r, "synthesised");
 	if (e->described)
 		link_desc(r);
 	else if (attach && l->prog_id)
@@ -255,16 +260,8 @@ static void btf_row(struct script_row *r, struct pd_reader *rd, bool load)
 		r->name = pd_bpf_btf_name(e);
 	else if (known && b->name[0])
 		r->name = b->name;
-	if (!known && !e->described) {
-		kv_flag(r, "unresolved");
+	if (!object_marks(r, known || e->described, b ? b->flags : 0, load) || !load)
 		return;
-	}
-	if (b && (b->flags & PD_F_OBJECT))
-		kv_flag(r, "user-object");
-	if (!load)
-		return;
-	if (b && (b->flags & PD_F_SYNTHESISED))
-		kv_flag(r, "synthesised");
 	if (e->described)
 		kv_num(r, "size", SR_KV_U64, e->desc.btf.size);
 	else if (b->size)

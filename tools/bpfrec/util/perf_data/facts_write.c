@@ -394,6 +394,17 @@ static const struct place *in_order(struct pd_fact_log *l, enum pd_kind kind, si
 	return l->where[kind].a;
 }
 
+/* How many of the @nr places @a start with perf's entry. */
+static __u32 perf_entries(const struct place *a, size_t nr)
+{
+	__u32 count = 0;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		count += WHERE_PERF(a[i].where);
+	return count;
+}
+
 /* The BTF data of @id, for the programs that name it: the last one read is kept. */
 struct btf_cache {
 	__u32 id;
@@ -431,11 +442,9 @@ static int stream_prog_info(struct pd_fact_log *l, struct pd_out *o)
 	struct bpf_prog_info info;
 	size_t i, nr;
 	const struct place *a = in_order(l, PD_PROG, &nr);
-	__u32 count = 0, info_len;
+	__u32 count = perf_entries(a, nr), info_len;
 	int err = 0;
 
-	for (i = 0; i < nr; i++)
-		count += WHERE_PERF(a[i].where);
 	if (!count)
 		return 0;
 	pd_out_put(o, &count, sizeof(count));
@@ -465,11 +474,9 @@ static int stream_btf(struct pd_fact_log *l, struct pd_out *o)
 	struct pd_buf e = { 0 };
 	size_t i, nr;
 	const struct place *a = in_order(l, PD_BTF, &nr);
-	__u32 count = l->nr_big;
+	__u32 count = l->nr_big + perf_entries(a, nr);
 	int err = 0;
 
-	for (i = 0; i < nr; i++)
-		count += WHERE_PERF(a[i].where);
 	if (!count)
 		return 0;
 	pd_out_put(o, &count, sizeof(count));
