@@ -18,7 +18,8 @@
 
 /*
  * Text columns whose values vary in length are as wide as their longest
- * value in the file, within bounds; a longer value is cut and ends in '~'.
+ * value in the file, within bounds; a longer comm, event, name or type is
+ * cut in the middle, where FIT_MARK shows the cut (put_col()).
  * COMM stays at 16: a task's comm is at most 15 characters (only /proc's
  * names of kernel threads are longer) and readers of the text rely on it.
  */

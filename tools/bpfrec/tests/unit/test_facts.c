@@ -4,13 +4,16 @@
  * many objects (many groups of entries) gives every fact back by id and
  * in id order; entries a writer stored out of order are found as well.
  * The loaders of a file of many tasks, by index and by task and time.
+ * The writer's fact log alone, on a store in memory: it needs no writer.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include "tests/unit/unit.h"
+#include "util/perf_data/format.h"
 #include "util/perf_data/perf_data.h"
 
 #define NR_PROGS	300
@@ -235,10 +238,91 @@ static void test_loaders(void)
 	pd_reader_close(r);
 }
 
+/* A fact log's store in memory: the records appended, as the writer frames them. */
+struct mem_store {
+	struct pd_buf data;
+	int appends;
+	int fail;			/* the error of the next append, 0: none */
+};
+
+static int mem_append(void *ctx, __u32 feat, const struct pd_buf *entry, __u64 *off)
+{
+	struct mem_store *m = ctx;
+	struct pd_fact_header h = {
+		.header = { .type = PD_RECORD_FACTS, .size = PD_ALIGN8(sizeof(h) + entry->len) },
+		.magic = PD_EXT_MAGIC,
+		.feat = feat,
+	};
+
+	if (m->fail)
+		return m->fail;
+	*off = m->data.len;
+	pd_buf_put(&m->data, &h, sizeof(h));
+	pd_buf_put(&m->data, entry->p, entry->len);
+	pd_buf_zero(&m->data, h.header.size - sizeof(h) - entry->len);
+	m->appends++;
+	return m->data.err;
+}
+
+static int mem_read(void *ctx, __u64 off, void *dst, size_t len)
+{
+	struct mem_store *m = ctx;
+
+	if (off + len > m->data.len)
+		return -EIO;
+	memcpy(dst, m->data.p + off, len);
+	return 0;
+}
+
+/*
+ * The fact log (facts_write.c) depends on no writer: given a store, it
+ * writes each fact as records, reads the latest back by id, and passes
+ * the store's errors on.
+ */
+static void test_fact_log(void)
+{
+	struct mem_store m = { 0 };
+	struct pd_fact_log *l = pd_fact_log_new(&(struct pd_fact_store){
+		.append = mem_append, .read = mem_read, .ctx = &m });
+	struct pd_prog p = { .id = 7, .type = 2, .name = "first" }, got = { 0 };
+	struct pd_map map = { .id = 3, .type = 1, .key_size = 4, .value_size = 8, .name = "counts" };
+	struct pd_map got_map = { 0 };
+	int err, appends;
+
+	if (!CHECK(l, "fact log: created on a store in memory"))
+		return;
+	err = pd_fact_log_prog(l, &p);
+	appends = m.appends;
+	CHECK(!err && appends == 2,
+	      "fact log: a program is two records, perf's BPF_PROG_INFO and ours (%d, %d)", err,
+	      appends);
+	snprintf(p.name, sizeof(p.name), "second");
+	err = pd_fact_log_prog(l, &p) ?: pd_fact_log_map(l, &map);
+	CHECK(!err && m.appends == appends + 3, "fact log: a rewrite and a map appended (%d)",
+	      m.appends);
+	err = pd_fact_log_read(l, PD_PROG, 7, &got);
+	CHECK(!err && !strcmp(got.name, "second") && got.type == 2,
+	      "fact log: program 7 read back as written last: %d '%s'", err, got.name);
+	pd_prog_free_arrays(&got);
+	err = pd_fact_log_read(l, PD_MAP, 3, &got_map);
+	CHECK(!err && !strcmp(got_map.name, "counts") && got_map.value_size == 8,
+	      "fact log: map 3 read back: %d '%s'", err, got_map.name);
+	CHECK(pd_fact_log_has(l, PD_MAP, 3) && !pd_fact_log_has(l, PD_MAP, 4) &&
+	      pd_fact_log_read(l, PD_PROG, 8, &got) == -ENOENT,
+	      "fact log: an id never written is not there");
+	m.fail = -ENOSPC;
+	map.id = 4;
+	CHECK(pd_fact_log_map(l, &map) == -ENOSPC && !pd_fact_log_has(l, PD_MAP, 4),
+	      "fact log: the store's error is returned, the map not remembered");
+	pd_fact_log_free(l);
+	pd_buf_free(&m.data);
+}
+
 int main(void)
 {
 	unit_setup();
 	test_many();
 	test_loaders();
+	test_fact_log();
 	return unit_done();
 }

@@ -7,7 +7,8 @@
 #   test_safety     output files created beside their name and renamed;
 #                   text escaped for a terminal, tracepoint field names too
 #   test_ordered    time-ordered reading, round by round, within a budget
-#   test_facts      facts looked up by id in files of many objects
+#   test_facts      facts looked up by id in files of many objects; the
+#                   writer's fact log alone, on a store in memory
 #   test_output     the user's objects' output in script: decoded, or hex
 #   test_script     what script shows: full names, KSYMBOL folded, filters,
 #                   escapes, width; script's and report's help and errors
