@@ -36,6 +36,10 @@ static const char report_doc[] =
 	"file kept (perf's keep none: this machine's, or --kallsyms).  --folded,\n"
 	"--svg, --json and --pprof (for go tool pprof) are its other outputs.\n"
 	"\n"
+	"A stat file of 'bpfrec stat -b ID --hist -o FILE' gets its run-time\n"
+	"histograms: per program its runs, p50/p90/p99/max and the log2 bars as\n"
+	"bpftrace draws them; --json gives a line per program with its buckets.\n"
+	"\n"
 	"Reads files written by 'bpfrec record' and by 'perf record': without\n"
 	"-i, bpfrec.data, or perf.data when there is no bpfrec.data.\n"
 	"\n"
@@ -49,6 +53,7 @@ static const char report_doc[] =
 	"  bpfrec report --off-cpu\n"
 	"  bpfrec report -i wall.data --wall --svg wall.svg   # on and off CPU\n"
 	"  bpfrec report -i prof.data --lifecycle\n"
+	"  bpfrec report -i hist.data --json   # of stat -b 42 --hist -o hist.data\n"
 	"  bpfrec report --by exe          # who created the objects, by executable\n"
 	"  bpfrec report --by target       # links by what they are attached to\n"
 	"\v"
@@ -139,6 +144,11 @@ int cmd_report(int argc, char **argv)
 	}
 	input = args.input;
 	if (!args.lifecycle) {
+		ret = report_hist(input, &args.profile);
+		if (ret != REPORT_NO_HIST) {
+			free(args.profile.comm_list);
+			return ret;
+		}
 		ret = report_profile(input, &args.profile);
 		if (ret != REPORT_NO_PROFILE) {
 			free(args.profile.comm_list);

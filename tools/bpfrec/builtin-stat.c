@@ -27,6 +27,7 @@
 #include "util/stat_profile.h"
 #include "util/stat_progs.h"
 #include "util/stat_record.h"
+#include "util/stat_tailcall.h"
 #include "util/workload.h"
 
 enum stat_mode { MODE_NONE, MODE_ALL_PROGS, MODE_PROFILE, MODE_BPERF };
@@ -62,6 +63,13 @@ static const char doc[] =
 "of every BPF program meanwhile.  Other events, or --trampoline, are read by\n"
 "fentry and fexit programs attached to each target on entry and exit, which\n"
 "needs a kernel that allows BPF trampolines and targets with BTF.\n"
+"--hist adds each target's run times as a log2 histogram (bpftrace's bars,\n"
+"p50/p90/p99/max; with -o FILE also into the file, for bpfrec report).\n"
+"A program reached by tail call cannot be timed apart, by either way: a tail\n"
+"call enters its callee past the callee's fentry/fexit and its run time\n"
+"stats, and the callee's time is in its caller's.  -b says so at the start,\n"
+"in one line for each callee of a target (the programs in the PROG_ARRAYs\n"
+"it uses) and for each target that is in a PROG_ARRAY itself.\n"
 "\n"
 "--bpf-counters: count events (-e) with counters shared by every bpfrec\n"
 "session on the machine: one perf event per CPU for each distinct event, read\n"
@@ -92,6 +100,7 @@ static const char doc[] =
 "    bpfrec stat --bpf-counters -e task-clock -G system.slice,user.slice 5\n"
 "    bpfrec stat --bpf-counters -p 1234 --json\n"
 "    bpfrec stat --all-progs 10                  # 10 seconds, one table\n"
+"    bpfrec stat --all-progs --hist 1            # which ones -b --hist can time\n"
 "    bpfrec stat --all-progs -I 1000 --json      # JSON lines every second\n"
 "    bpfrec stat --all-progs --sort runs -- ./loader\n"
 "    bpfrec stat --all-progs -o stat.data 10 && perf stat report -i stat.data\n";
@@ -114,7 +123,7 @@ static const struct argp_option options[] = {
 	{ "trampoline", OPT_TRAMPOLINE, NULL, 0,
 	  "-b: read time through fentry/fexit too, not from the run time stats", 0 },
 	{ "hist", OPT_HIST, NULL, 0,
-	  "-b: each run's time as a log2 histogram with p50/p90/p99/max, through fentry/fexit on the targets only", 0 },
+	  "-b: each run's time as a log2 histogram with p50/p90/p99/max, through fentry/fexit on the targets only; --all-progs: which programs it can time", 0 },
 	{ "bpf-counters", OPT_BPERF, NULL, 0, "Count with counters shared by all sessions", 0 },
 	{ "all-cpus", 'a', NULL, 0, "--bpf-counters: the whole machine (default)", 0 },
 	{ "cpu", 'C', "CPUS", 0, "--bpf-counters: these CPUs only (0,2-3)", 0 },
@@ -220,9 +229,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->trampoline = true;
 		break;
 	case OPT_HIST:
-		/* the run time stats give a mean only: a trampoline times each run */
+		/* with -b through a trampoline (open_mode()); with --all-progs a column */
 		o->hist = true;
-		o->trampoline = true;
 		break;
 	case 'a':
 		return set_filter(state, o, "a", BPERF_FILTER_GLOBAL, NULL);
@@ -291,8 +299,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (o->filter_opt && o->cmd)
 			return cmd_usage_error(state, "-%s and a command: the command's process is the filter",
 					       o->filter_opt);
-		if (o->hist && o->mode != MODE_PROFILE)
-			return cmd_usage_error(state, "--hist is for -b");
+		if (o->hist && o->mode != MODE_PROFILE && o->mode != MODE_ALL_PROGS)
+			return cmd_usage_error(state, "--hist is for -b and --all-progs");
 		if (o->trampoline && o->mode != MODE_PROFILE)
 			return cmd_usage_error(state, "--trampoline is for -b");
 		if (o->es.nr && o->mode == MODE_ALL_PROGS)
@@ -329,6 +337,23 @@ static int record_counts(struct stat_run *r, __u64 now)
 					  stat_profile_counts(&r->prof, true, r->counts);
 
 	return stat_record_counts(&r->rec, r->counts, n, now - r->start);
+}
+
+/* -o with --hist: each target's histogram into the file too, for bpfrec report. */
+static int record_hists(struct stat_run *r)
+{
+	const struct stat_target *t;
+	int i, err = 0;
+
+	for (i = 0; !err && i < r->prof.nr; i++) {
+		t = &r->prof.t[i];
+		if (t->hist)
+			err = stat_record_hist(&r->rec, t->id, t->name, t->hist, t->max);
+	}
+	if (err)
+		fprintf(stderr, "bpfrec stat: keeping the histograms for %s: %s\n", r->o.output,
+			strerror(-err));
+	return err;
 }
 
 /* The time is taken after the reading: the counts are up to then. */
@@ -515,6 +540,32 @@ static int open_bperf(struct stat_run *r)
 	return err;
 }
 
+/*
+ * -b: each program a target reaches by tail call, and each target that is
+ * reached so, said once at the start: their runs through a tail call are
+ * counted in the caller's time and nowhere else (util/stat_tailcall.h).
+ */
+static void say_tail_calls(struct stat_run *r)
+{
+	struct stat_tail *t;
+	size_t nr, i;
+	int err = stat_tail_find(r->o.ids, r->o.nr_ids, &t, &nr);
+
+	if (err) {
+		fprintf(stderr, "bpfrec stat: -b: looking for tail calls: %s\n", strerror(-err));
+		return;
+	}
+	for (i = 0; i < nr; i++) {
+		if (t[i].callee)
+			fprintf(stderr, "bpfrec stat: -b: prog %u %s, tail-called by prog %u (map %u), cannot be timed apart: a tail call enters a program past its fentry/fexit and its run time stats; its runs are in prog %u's time\n",
+				t[i].prog, t[i].name, t[i].target, t[i].map, t[i].target);
+		else
+			fprintf(stderr, "bpfrec stat: -b: prog %u %s is in prog array map %u: its runs reached by tail call are not counted (a tail call enters a program past its fentry/fexit and its run time stats), only those a hook runs\n",
+				t[i].prog, t[i].name, t[i].map);
+	}
+	free(t);
+}
+
 static int open_mode(struct stat_run *r)
 {
 	int err;
@@ -524,7 +575,8 @@ static int open_mode(struct stat_run *r)
 	r->es = r->o.es;
 	if (!r->es.nr && stat_events_parse(&r->es, DEFAULT_EVENTS))
 		return -EINVAL;
-	r->prof.by_stats = r->o.mode == MODE_PROFILE && !r->o.trampoline &&
+	/* the run time stats give a mean only: a trampoline times each run */
+	r->prof.by_stats = r->o.mode == MODE_PROFILE && !r->o.trampoline && !r->o.hist &&
 			   stat_profile_can_use_stats(&r->es);
 	r->prof.hist = r->o.hist;
 	if (r->o.mode == MODE_PROFILE && !r->prof.by_stats) {
@@ -535,9 +587,12 @@ static int open_mode(struct stat_run *r)
 	r->counts = calloc((STAT_MAX_TARGETS + BPERF_MAX_CGROUPS) * r->es.nr, sizeof(*r->counts));
 	if (!r->counts)
 		return -ENOMEM;
-	if (r->o.mode == MODE_PROFILE)
-		return stat_profile_open(&r->prof, r->o.ids, r->o.nr_ids, &r->es);
-	return open_bperf(r);
+	if (r->o.mode != MODE_PROFILE)
+		return open_bperf(r);
+	err = stat_profile_open(&r->prof, r->o.ids, r->o.nr_ids, &r->es);
+	if (!err)
+		say_tail_calls(r);
+	return err;
 }
 
 static int run(struct stat_run *r)
@@ -578,8 +633,11 @@ static int run(struct stat_run *r)
 	 */
 	if (!err && !(r->o.interval_ms && r->prof.nr && !stat_profile_alive(&r->prof)))
 		err = show(r, true);
-	if (!err && r->o.hist)
+	if (!err && r->o.hist && r->o.mode == MODE_PROFILE) {
 		stat_profile_print_hist(&r->prof, stdout, r->o.json);
+		if (r->o.output)
+			err = record_hists(r);
+	}
 	if (!err && r->o.output)
 		err = stat_record_write(&r->rec, r->o.output, r->argc, r->argv);
 	if (!err && r->progs.lost)
@@ -629,6 +687,7 @@ int cmd_stat(int argc, char **argv)
 		.json = r.o.json,
 		.interval = r.o.interval_ms,
 		.target = target,
+		.hist = r.o.hist,
 	};
 	err = run(&r);
 	/* what util/ built of the error, once */

@@ -66,6 +66,13 @@ bool report_profile_asked(const struct report_profile_args *a);
 #define REPORT_NO_PROFILE	(-1)
 /* An exit code, or REPORT_NO_PROFILE: the lifecycle summary is the report. */
 int report_profile(const char *path, const struct report_profile_args *a);
+/* What report_hist() returns for a file without histograms. */
+#define REPORT_NO_HIST		(-1)
+/*
+ * The run-time histograms of a stat file (report_hist.c), unless a
+ * profile's output is asked: an exit code, or REPORT_NO_HIST.
+ */
+int report_hist(const char *path, const struct report_profile_args *a);
 struct pd_capture;
 /* The header line that says whether the file keeps kallsyms (PD_CAP_KALLSYMS). */
 void report_kallsyms_line(const struct pd_capture *cap);

@@ -62,10 +62,13 @@ static void progs_line(const struct stat_print *pr, double ts, __u64 wall_ns,
 		snprintf(id, sizeof(id), "%u", p->id);
 	if (pr->interval)
 		fprintf(pr->f, "%16.9f ", ts);
-	fprintf(pr->f, "%8s %-14.14s %12llu %14llu %10.2f %7.2f %-22s %s%s%s\n", id,
+	fprintf(pr->f, "%8s %-14.14s %12llu %14llu %10.2f %7.2f %-22s ", id,
 		prog_type(p->type), (unsigned long long)r->runs, (unsigned long long)r->run_ns,
 		r->runs ? (double)r->run_ns / r->runs : 0.0,
-		wall_ns ? 100.0 * r->run_ns / wall_ns : 0.0, loader, p->name,
+		wall_ns ? 100.0 * r->run_ns / wall_ns : 0.0, loader);
+	if (pr->hist)
+		fprintf(pr->f, "%-4s ", p->hist_ok ? "yes" : "no");
+	fprintf(pr->f, "%s%s%s\n", p->name,
 		p->self ? " [bpfrec]" : "",
 		p->state != SP_LIVE ? " [freed]" : p->born ? " [new]" : "");
 }
@@ -85,9 +88,9 @@ void stat_print_progs(struct stat_print *pr, double ts, __u64 wall_ns,
 		fprintf(pr->f, "\n Cost of BPF programs, %s, over %.3f seconds (CPU %% of one CPU):\n\n",
 			pr->target, wall_ns / 1e9);
 	if (!pr->header_done)
-		fprintf(pr->f, "%s%8s %-14s %12s %14s %10s %7s %-22s %s\n",
+		fprintf(pr->f, "%s%8s %-14s %12s %14s %10s %7s %-22s %s%s\n",
 			pr->interval ? "#           time " : "", "id", "type", "runs", "run_ns",
-			"ns/run", "cpu%", "loader", "name");
+			"ns/run", "cpu%", "loader", pr->hist ? "hist " : "", "name");
 	pr->header_done = pr->interval;
 	for (i = 0; i < nr; i++)
 		progs_line(pr, ts, wall_ns, &rows[i]);

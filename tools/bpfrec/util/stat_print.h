@@ -19,6 +19,7 @@ struct stat_print {
 	bool interval;		/* -I: lines start with the time */
 	const char *target;	/* "system wide", "'CMD'", ... */
 	bool header_done;	/* -I and --json: said once */
+	bool hist;		/* --all-progs --hist: whether stat -b --hist could time each */
 };
 
 /* @ts: seconds since start; @wall_ns: the span the rows cover. */

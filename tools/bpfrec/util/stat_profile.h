@@ -91,8 +91,6 @@ int stat_profile_counts(struct stat_profile *sp, bool total, struct stat_count *
  * with @json one JSON line per target with the buckets instead.
  */
 void stat_profile_print_hist(const struct stat_profile *sp, FILE *f, bool json);
-/* The time under which a share @q (0 to 1) of @n runs of @hist took: interpolated in its bucket. */
-double stat_hist_quantile(const __u64 *hist, __u64 n, __u64 max, double q);
 void stat_profile_close(struct stat_profile *sp);
 
 #endif /* BPFREC_STAT_PROFILE_H */

@@ -105,6 +105,23 @@ int stat_record_prog(struct stat_record *sr, const struct pd_prog *p)
 	return 0;
 }
 
+int stat_record_hist(struct stat_record *sr, __u32 id, const char *name, const __u64 *hist,
+		     __u64 max)
+{
+	struct pd_hist *h = realloc(sr->h, (sr->nr_h + 1) * sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	sr->h = h;
+	h = &sr->h[sr->nr_h++];
+	memset(h, 0, sizeof(*h));
+	h->id = id;
+	snprintf(h->name, sizeof(h->name), "%s", name);
+	h->max_ns = max;
+	memcpy(h->buckets, hist, sizeof(h->buckets));
+	return 0;
+}
+
 static int write_rounds(struct stat_record *sr, struct pd_writer *w)
 {
 	struct pd_sample s = { .id = SR_FIRST_ID };
@@ -162,6 +179,8 @@ static int write_file(struct stat_record *sr, const char *path, int argc, char *
 		err = pd_write_stat_maps(w, getpid(), "bpfrec");
 	if (!err)
 		err = write_rounds(sr, w);
+	for (i = 0; !err && i < sr->nr_h; i++)
+		err = pd_write_hist(w, &sr->h[i]);
 	if (err) {
 		pd_writer_close(w);
 		out_file_abort(&out);
@@ -267,6 +286,7 @@ void stat_record_free(struct stat_record *sr)
 	free(sr->r);
 	free(sr->e);
 	free(sr->p);
+	free(sr->h);
 	hashmap_free(&sr->by_key);
 	memset(sr, 0, sizeof(*sr));
 }

@@ -57,6 +57,8 @@ struct stat_record {
 	size_t nr_e, cap_e;
 	struct pd_prog *p;
 	size_t nr_p, cap_p;
+	struct pd_hist *h;		/* -b --hist: the run-time histograms, at the end */
+	size_t nr_h;
 };
 
 /*
@@ -89,6 +91,13 @@ int stat_record_counts(struct stat_record *sr, const struct stat_count *c, int n
  */
 int stat_record_progs(struct stat_record *sr, const struct stat_progs *s, __u64 now, __u64 wall,
 		      bool idle);
+/*
+ * -b --hist: program @id's (@name) run times, @hist of STAT_HIST_BUCKETS
+ * and the longest, @max ns; written after the counts, one record each
+ * (util/perf_data/hist.c), for bpfrec report.
+ */
+int stat_record_hist(struct stat_record *sr, __u32 id, const char *name, const __u64 *hist,
+		     __u64 max);
 /* Writes @path; errmsg_set() says why it failed. */
 int stat_record_write(struct stat_record *sr, const char *path, int argc, char **argv);
 void stat_record_free(struct stat_record *sr);

@@ -4,7 +4,7 @@
  * (tests/stat/target.bpf.c, with BTF), or one without BTF, or test-runs a
  * program already loaded, with BPF_PROG_TEST_RUN.
  *
- *   stat-prog [-n] [-f] [-m] [-W] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]
+ *   stat-prog [-n] [-f] [-m] [-T] [-W] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]
  *
  * Prints "id N" (and flushes) once the program is loaded, then runs it
  * RUNS times (test runs of REPEAT each: RUNS must be a multiple), prints
@@ -17,6 +17,11 @@
  *   -m       with -w: every tenth run adds up 100 x SPIN numbers (SPIN at
  *            most 100): run times of two modes, for stat -b --hist
  *   -i ID    run the loaded program ID instead of loading one
+ *   -T       a caller and its callee (tests/stat/tailcall.bpf.c): each run
+ *            of the caller tail-calls the callee once; "id CALLER" and
+ *            "callee ID" are printed.  With -i ID, a caller loaded so: after
+ *            the runs, "tail calls N", the callee's runs since its load as
+ *            the programs count them in their .bss
  *   -W       wait for a line on stdin before the runs (a test's cue)
  *   -f       attach fentry and fexit programs that do nothing to it first
  *            (tests/stat/floor.bpf.c: the floor of the stat -b benchmark)
@@ -30,6 +35,7 @@
 #include <bpf/libbpf.h>
 #include "tests/stat/floor.skel.h"
 #include "tests/stat/target.skel.h"
+#include "tests/stat/tailcall.skel.h"
 
 static int load_no_btf(void)
 {
@@ -63,6 +69,55 @@ static int test_run(int fd, unsigned long runs, unsigned long repeat, double *ns
 	return 0;
 }
 
+/* -T: the caller and callee loaded, the callee in the caller's slot 0; the caller's fd. */
+static int load_tailcall(struct tailcall_bpf **tp)
+{
+	struct tailcall_bpf *t = tailcall_bpf__open_and_load();
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info), key = 0;
+	int fd;
+
+	*tp = t;
+	if (!t)
+		return -1;
+	fd = bpf_program__fd(t->progs.stat_tail_callee);
+	if (bpf_map_update_elem(bpf_map__fd(t->maps.callees), &key, &fd, BPF_ANY) ||
+	    bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -1;
+	printf("callee %u\n", info.id);
+	return bpf_program__fd(t->progs.stat_tail_caller);
+}
+
+/* -T -i: the callee's runs, from the .bss of the caller @fd (tailcall.bpf.c's struct). */
+static int tail_calls(int fd, unsigned long long *n)
+{
+	__u32 ids[16], len = sizeof(struct bpf_prog_info), key = 0, i;
+	struct bpf_prog_info info = { .nr_map_ids = 16, .map_ids = (unsigned long)ids };
+	__u64 val[64];
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -1;
+	for (i = 0; i < info.nr_map_ids && i < 16; i++) {
+		struct bpf_map_info m = {};
+		__u32 mlen = sizeof(m);
+		int mfd = bpf_map_get_fd_by_id(ids[i]);
+		size_t nl;
+
+		if (mfd < 0)
+			continue;
+		nl = bpf_obj_get_info_by_fd(mfd, &m, &mlen) ? 0 : strlen(m.name);
+		if (nl >= 4 && !strcmp(m.name + nl - 4, ".bss") && m.value_size >= 16 &&
+		    m.value_size <= sizeof(val) && !bpf_map_lookup_elem(mfd, &key, val)) {
+			close(mfd);
+			*n = val[1];
+			return 0;
+		}
+		close(mfd);
+	}
+	errno = ENOENT;
+	return -1;
+}
+
 /* The benchmark's floor: bare fentry and fexit on the target @fd. */
 static struct floor_bpf *attach_floor(int fd)
 {
@@ -85,17 +140,20 @@ int main(int argc, char **argv)
 	double hold = 0;
 	struct target_bpf *skel = NULL;
 	struct floor_bpf *floor = NULL;
+	struct tailcall_bpf *tail = NULL;
+	unsigned long long calls;
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
-	bool no_btf = false, with_floor = false, bimodal = false, cue = false;
+	bool no_btf = false, with_floor = false, bimodal = false, cue = false, tailcall = false;
 	char line[16];
 	double ns;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "nfmWr:k:s:w:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "nfmTWr:k:s:w:i:")) != -1) {
 		switch (opt) {
 		case 'n': no_btf = true; break;
 		case 'm': bimodal = true; break;
+		case 'T': tailcall = true; break;
 		case 'f': with_floor = true; break;
 		case 'W': cue = true; break;
 		case 'r': runs = strtoul(optarg, NULL, 10); break;
@@ -104,7 +162,7 @@ int main(int argc, char **argv)
 		case 'w': spin = strtoul(optarg, NULL, 10); break;
 		case 'i': id = strtoul(optarg, NULL, 10); break;
 		default:
-			fprintf(stderr, "usage: stat-prog [-n] [-f] [-m] [-W] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]\n");
+			fprintf(stderr, "usage: stat-prog [-n] [-f] [-m] [-T] [-W] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]\n");
 			return 2;
 		}
 	}
@@ -118,6 +176,8 @@ int main(int argc, char **argv)
 	}
 	if (id) {
 		fd = bpf_prog_get_fd_by_id(id);
+	} else if (tailcall) {
+		fd = load_tailcall(&tail);
 	} else if (no_btf) {
 		fd = load_no_btf();
 	} else {
@@ -148,9 +208,17 @@ int main(int argc, char **argv)
 	if (test_run(fd, runs, repeat, &ns))
 		return 1;
 	printf("ran %lu %.2f ns/run\n", runs, ns);
+	if (tailcall && id) {
+		if (tail_calls(fd, &calls)) {
+			fprintf(stderr, "stat-prog: reading the tail calls: %s\n", strerror(errno));
+			return 1;
+		}
+		printf("tail calls %llu\n", calls);
+	}
 	fflush(stdout);
 	usleep(hold * 1e6);
 	floor_bpf__destroy(floor);
 	target_bpf__destroy(skel);
+	tailcall_bpf__destroy(tail);
 	return 0;
 }

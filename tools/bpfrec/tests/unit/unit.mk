@@ -3,6 +3,9 @@
 # Unit tests, built with ASan and UBSan from the sources they test
 # (included by tools/bpfrec/Makefile):
 #   test_perf_data  perf.data writer/reader, script, report, JSON
+#   test_hist       stat's run-time histograms in a file: report shows them
+#                   as text and JSON, perf stat report skips them, every
+#                   malformed record an error
 #   test_sample     every sample field, files of many events, perf reading them
 #   test_safety     output files created beside their name and renamed;
 #                   text escaped for a terminal, tracepoint field names too
@@ -44,15 +47,17 @@ USER_SYMS_SRCS := util/intern.c util/proc_maps.c util/dso_syms.c util/user_syms.
 PROFILE_SRCS := $(USER_SYMS_SRCS) util/ksyms.c util/bpf_images.c \
 		util/profile.c util/unwind.c util/profile_print.c util/flamegraph.c util/trace_fields.c util/fit.c \
 		util/printable.c util/pprof.c $(OUTPUT)/util/pprof.pb-c.c
-# builtin-report.c with its lifecycle summary and its profile
-REPORT_SRCS := builtin-report.c report_profile.c util/lifecycle.c util/lifecycle_print.c \
-	       util/out_file.c $(PROFILE_SRCS)
+# builtin-report.c with its lifecycle summary, its profile and its histograms
+REPORT_SRCS := builtin-report.c report_profile.c report_hist.c util/stat_hist.c \
+	       util/lifecycle.c util/lifecycle_print.c util/out_file.c $(PROFILE_SRCS)
 # builtin-script.c with its rows, their text layout and JSON
 SCRIPT_SRCS := builtin-script.c util/script_row.c util/script_layout.c util/script_json.c
 UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 		       util/sample_view.c $(SCRIPT_SRCS) input_option.c \
 		       cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
 UNIT_test_sample := $(PERF_DATA_SRCS)
+UNIT_test_hist := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
+		  util/sample_view.c input_option.c cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
 UNIT_test_safety := $(PERF_DATA_SRCS) util/out_file.c util/printable.c util/trace_fields.c
 UNIT_test_ordered := $(PERF_DATA_SRCS)
 UNIT_test_facts := $(PERF_DATA_SRCS)
@@ -82,7 +87,7 @@ UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c util/
 UNIT_test_metrics := util/prog_metrics.c util/stat_progs.c util/capture.c util/bpf_resolve.c \
 		     util/vmlinux_btf.c util/file_read.c util/facts.c util/bpf_desc.c util/debug.c \
 		     $(PERF_DATA_SRCS)
-UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_sample test_safety test_ordered test_facts test_streams test_script \
+UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_hist test_sample test_safety test_ordered test_facts test_streams test_script \
 	     test_desc \
 	     test_record test_output test_evlist test_kallsyms test_profile test_script_samples \
 	     test_sample_view test_metrics)

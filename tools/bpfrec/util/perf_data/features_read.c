@@ -136,6 +136,9 @@ int pd_feat_decode(int feat, const __u8 *p, size_t len, __u64 file_off,
 	case PD_HEADER_EVENT_DESC:
 		ret = decode_event_desc(&c, info);
 		break;
+	case PD_HEADER_STAT:
+		info->stat = true;
+		break;
 	case PD_HEADER_CLOCKID:
 		info->clock_res_ns = pd_cur_u64(&c);
 		break;

@@ -386,6 +386,30 @@ int pd_write_stat(struct pd_writer *w, __u64 id, __u64 val, __u64 ena, __u64 run
 /* @time: ns since the start (INTERVAL), or the whole run's (FINAL). */
 int pd_write_stat_round(struct pd_writer *w, enum pd_stat_round type, __u64 time);
 
+/*
+ * The run-time histogram of one program, as `stat -b --hist -o FILE`
+ * writes it into a stat file (hist.c): the log-linear buckets of
+ * bpf_skel/stat_profile.h (below 16 ns one per ns, then 16 per power of
+ * two), each its runs.
+ */
+#define PD_HIST_BUCKETS		976
+#define PD_HIST_NAME_LEN	128
+
+struct pd_hist {
+	__u32 id;
+	char name[PD_HIST_NAME_LEN];	/* NUL-terminated */
+	__u64 max_ns;			/* the longest run */
+	__u64 buckets[PD_HIST_BUCKETS];
+};
+
+int pd_write_hist(struct pd_writer *w, const struct pd_hist *h);
+/*
+ * Whether @rec (a record of pd_reader_next(), size checked) is a
+ * histogram: 1 and *@h decoded, 0 when it is not one, or -EINVAL with
+ * *@why when it is one but malformed.
+ */
+int pd_hist_decode(const struct perf_event_header *rec, struct pd_hist *h, const char **why);
+
 /* Write buffered records and commit the data size in the file header. */
 int pd_writer_flush(struct pd_writer *w);
 
@@ -465,6 +489,7 @@ struct pd_file_info {
 	__u32 nr_cpus_online;
 	__u32 nr_cpus_avail;
 	__u64 total_mem_kb;
+	bool stat;			/* HEADER_STAT: written by perf stat record or bpfrec stat -o */
 	__u64 first_sample_time;
 	__u64 last_sample_time;
 	/* HEADER_CLOCKID and HEADER_CLOCK_DATA */
