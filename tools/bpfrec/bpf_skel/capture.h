@@ -33,6 +33,8 @@ enum cap_kind {
 	CAP_LINK_UPDATE,	/* BPF_LINK_UPDATE succeeded */
 	CAP_PROG_MAPS,		/* where a program's maps are, for its instructions */
 	CAP_PROG_INSNS,		/* a piece of a program's xlated instructions */
+	CAP_LEGACY_ATTACH,	/* BPF_PROG_ATTACH of a cgroup program succeeded */
+	CAP_LEGACY_DETACH,	/* BPF_PROG_DETACH of a cgroup program succeeded */
 };
 
 /* One kind per capture object, so that a kind that fails loses only itself. */
@@ -179,6 +181,22 @@ struct cap_link_change {
 	__u32 prog_id;		/* the link's program after the call */
 	__u32 old_prog_id;	/* LINK_UPDATE: before it */
 	__u32 attach_type;
+};
+
+/*
+ * A legacy attachment, which makes no link: BPF_PROG_ATTACH or
+ * BPF_PROG_DETACH of a cgroup program, by the task that called it.  The
+ * program is the one the call named; a detach may name none (a cgroup
+ * that takes one program of the type needs no fd), and then id is 0.
+ */
+struct cap_legacy {
+	struct cap_hdr hdr;	/* id: the program, or 0 */
+	__u32 attach_type;	/* the call's enum bpf_attach_type */
+	__u32 attach_flags;	/* BPF_F_ALLOW_MULTI, BPF_F_REPLACE, ... */
+	__u32 old_prog_id;	/* BPF_F_REPLACE: the program replaced */
+	__u32 target_kind;	/* enum cap_target: CAP_TARGET_CGROUP */
+	__u64 target_id;	/* the cgroup's id */
+	struct cap_path path;	/* the cgroup, below the cgroup v2 root */
 };
 
 /*

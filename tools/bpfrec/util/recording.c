@@ -106,9 +106,11 @@ int recording_start(struct recording *rec, __u64 time, bool obj_events)
 	 * the capture, and those that exist now synthesised ones, watched
 	 * until they go.
 	 */
+	/* legacy attachments get records from the capture on every kernel */
+	if (rec->cap)
+		rec->sink->event_id = rec->evlist->ev[0]->ids[0];
 	if (rec->cap && !obj_events) {
 		rec->sink->write_records = true;
-		rec->sink->event_id = rec->evlist->ev[0]->ids[0];
 		rec->sink->scan.last = time;
 		s.obj_events = true;
 		s.scan = &rec->sink->scan;

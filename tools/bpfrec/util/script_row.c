@@ -239,7 +239,10 @@ static void link_row(struct script_row *r, struct pd_reader *rd, bool attach)
 		link_desc(r);
 	else if (attach && l->prog_id)
 		kv_num(r, "prog", SR_KV_U64, l->prog_id);
-	if (attach && known && l->target[0])
+	/* a legacy attachment's detach names its cgroup too: it has no link to look up */
+	if (e->marks & PD_BPF_EVENT_FLAG_LEGACY)
+		kv_flag(r, "legacy");
+	if ((attach || (e->marks & PD_BPF_EVENT_FLAG_LEGACY)) && known && l->target[0])
 		kv_str(r, "target", l->target);
 }
 

@@ -448,6 +448,86 @@ static int on_link_change(struct sink *k, const struct cap_link_change *c)
 	return pd_write_bpf_object(k->w, &e, &s);
 }
 
+/*
+ * The attachment a legacy detach ends: the latest one of the cgroup and
+ * attach type with its program (any program, when the detach named none).
+ */
+static struct sink_legacy *legacy_find(struct sink *k, const struct cap_legacy *c)
+{
+	size_t i = k->nr_legacy;
+
+	while (i--) {
+		struct sink_legacy *a = &k->legacy[i];
+
+		if (a->cgroup_id == c->target_id && a->attach_type == c->attach_type &&
+		    (!c->hdr.id || a->prog_id == c->hdr.id))
+			return a;
+	}
+	return NULL;
+}
+
+/*
+ * A legacy attachment made or ended (BPF_PROG_ATTACH, BPF_PROG_DETACH of
+ * a cgroup program): no link, so no kernel writes a record of it, with
+ * the series or without.  It is written as a link's LINK_ATTACH and
+ * LINK_DETACH, marked legacy, with an id of bpfrec's (PD_LEGACY_ID_BASE
+ * and above) that the two share, and facts that name the cgroup; a
+ * detach of an attachment made before the recording gets an id of its
+ * own.
+ */
+static int on_legacy(struct sink *k, const struct cap_legacy *c)
+{
+	bool attach = c->hdr.kind == CAP_LEGACY_ATTACH;
+	struct pd_bpf_event e = {
+		.type = attach ? PERF_BPF_EVENT_LINK_ATTACH : PERF_BPF_EVENT_LINK_DETACH,
+		.flags = BPF_LINK_TYPE_CGROUP,
+		.marks = PD_BPF_EVENT_FLAG_CAPTURED | PD_BPF_EVENT_FLAG_LEGACY,
+		.described = true,
+		.desc.link = { .prog_id = c->hdr.id, .attach_type = c->attach_type },
+	};
+	struct sink_legacy *a = attach ? NULL : legacy_find(k, c);
+	char path[PD_TARGET_LEN - 8];
+	struct pd_sample s;
+	struct pd_link *l;
+	bool cut;
+	int err;
+
+	if (!k->w)
+		return 0;
+	if (a) {
+		e.id = a->id;
+		if (!e.desc.link.prog_id)
+			e.desc.link.prog_id = a->prog_id;
+		*a = k->legacy[--k->nr_legacy];
+	} else {
+		e.id = PD_LEGACY_ID_BASE + k->legacy_ids++;
+		l = facts_link(k->facts, e.id, NULL);
+		if (!l)
+			return -ENOMEM;
+		l->flags |= PD_F_CAPTURED | PD_F_RECORDED;
+		l->type = BPF_LINK_TYPE_CGROUP;
+		l->prog_id = c->hdr.id;
+		l->attach_type = c->attach_type;
+		join_path(path, sizeof(path), &c->path, &cut);
+		snprintf(l->target, sizeof(l->target), "cgroup %s", path);
+		origin_from(&l->origin, &c->hdr);
+		l->origin.loader = loader_of(k, &c->hdr);
+		err = facts_write_now(k->facts, PD_LINK, e.id);
+		if (err)
+			return err;
+	}
+	if (attach) {
+		if (array_room(&k->legacy, &k->cap_legacy, k->nr_legacy, sizeof(*k->legacy)))
+			return -ENOMEM;
+		k->legacy[k->nr_legacy++] = (struct sink_legacy){
+			.cgroup_id = c->target_id, .attach_type = c->attach_type,
+			.prog_id = c->hdr.id, .id = e.id,
+		};
+	}
+	capture_sample(k, &c->hdr, &s);
+	return pd_write_bpf_object(k->w, &e, &s);
+}
+
 /* The instructions' hash, for the facts of program @id (read back if written). */
 static int prog_hashed(void *ctx, __u32 id, const __u8 *sha256, const void *insns, size_t len)
 {
@@ -500,6 +580,9 @@ int sink_capture(void *ctx, void *data, size_t size)
 	case CAP_LINK_DETACH:
 	case CAP_LINK_UPDATE:
 		return size >= sizeof(struct cap_link_change) ? on_link_change(k, data) : 0;
+	case CAP_LEGACY_ATTACH:
+	case CAP_LEGACY_DETACH:
+		return size >= sizeof(struct cap_legacy) ? on_legacy(k, data) : 0;
 	case CAP_PROG_MAPS:
 		return size >= sizeof(struct cap_prog_maps) ? prog_insns_maps(&k->insns, data) : 0;
 	case CAP_PROG_INSNS:
@@ -751,6 +834,9 @@ void sink_free(struct sink *k)
 {
 	gone_free(&k->scan);
 	hashmap_free(&k->loaders);
+	free(k->legacy);
+	k->legacy = NULL;
+	k->nr_legacy = k->cap_legacy = 0;
 	prog_insns_free(&k->insns);
 }
 

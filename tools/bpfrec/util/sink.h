@@ -28,6 +28,14 @@ struct sink_held {
 	__u64 raw[64];
 };
 
+/* A legacy attachment (BPF_PROG_ATTACH) not detached yet, and its id. */
+struct sink_legacy {
+	__u64 cgroup_id;
+	__u32 attach_type;
+	__u32 prog_id;
+	__u32 id;
+};
+
 struct sink {
 	struct pd_writer *w;
 	struct facts *facts;
@@ -63,6 +71,10 @@ struct sink {
 	struct hashmap loaders;
 	__u32 nr_loaders;
 	struct prog_insns insns;
+	/* the legacy attachments alive, to give a detach its attach's id */
+	struct sink_legacy *legacy;
+	size_t nr_legacy, cap_legacy;
+	__u32 legacy_ids;	/* legacy attachments seen: PD_LEGACY_ID_BASE + n */
 };
 
 /* A record of @ring, decoded as its event lays it out (a ring_fn). */

@@ -82,7 +82,17 @@
  */
 #define PD_BPF_EVENT_FLAG_CAPTURED	(1U << 15)
 #define PD_BPF_EVENT_FLAG_GONE		(1U << 14)
-#define PD_BPF_EVENT_FLAGS_BPFREC	(PD_BPF_EVENT_FLAG_CAPTURED | PD_BPF_EVENT_FLAG_GONE)
+/*
+ * A legacy attachment (BPF_PROG_ATTACH, BPF_PROG_DETACH of a cgroup
+ * program), which makes no link: its LINK_ATTACH and LINK_DETACH records
+ * carry an id of bpfrec's, PD_LEGACY_ID_BASE and above, where the kernel
+ * never gives a link id (its ids are positive ints).  Its facts are a
+ * link's: the program, the attach type, the cgroup as target.
+ */
+#define PD_BPF_EVENT_FLAG_LEGACY	(1U << 13)
+#define PD_BPF_EVENT_FLAGS_BPFREC	(PD_BPF_EVENT_FLAG_CAPTURED | PD_BPF_EVENT_FLAG_GONE | \
+					 PD_BPF_EVENT_FLAG_LEGACY)
+#define PD_LEGACY_ID_BASE		(1U << 31)
 /* the last type this reader knows */
 #define PD_BPF_EVENT_LAST		PERF_BPF_EVENT_LINK_UPDATE
 
