@@ -89,7 +89,7 @@ _bpfrec_value()
 	*:--object) COMPREPLY=($(compgen -f -X '!*.o' -- "$cur") $(compgen -d -- "$cur")) ;;
 	*:--off-cpu-cgroup | *:-G | *:--cgroup | *:--bpf-registry)
 		COMPREPLY=($(compgen -d -- "$cur")) ;;
-	*:-i | *:--input | *:-o | *:--output | *:--svg | *:--kallsyms | serve:--events)
+	*:-i | *:--input | *:-o | *:--output | *:--svg | *:--kallsyms | serve:--events | record:--exe)
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	*)
 		# any other option that takes a value: --help shows it with '=',

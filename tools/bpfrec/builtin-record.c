@@ -38,6 +38,7 @@
 #include "util/recording.h"
 #include "util/sampler.h"
 #include "util/sink.h"
+#include "util/tenant.h"
 #include "util/tracing_data.h"
 #include "util/user_obj.h"
 #include "util/workload.h"
@@ -63,6 +64,7 @@ struct opts {
 	bool pipe;			/* -o -: perf's pipe mode on stdout */
 	int pipe_store;			/* an unnamed file the writer keeps the data in */
 	int pipe_fd;			/* the stdout the stream goes to */
+	struct tenant tenant;		/* --cgroup, --exe */
 };
 
 
@@ -81,6 +83,8 @@ static const char doc[] =
 "    bpfrec record -e bpf-events -o out.data -- bpftool prog list\n"
 "    bpfrec record -e bpf-events -m 1024 --capture-size 64\n"
 "    bpfrec record --capture=syscall --duration 10\n"
+"    bpfrec record --cgroup system.slice/app.scope --duration 60\n"
+"    bpfrec record --exe /usr/sbin/execsnoop -- /usr/sbin/execsnoop\n"
 "    bpfrec record --object execs.bpf.o -- sh -c 'true; true'\n"
 "    bpfrec record --object latency.bpf.o --set min_ns=1000 --duration 5\n"
 "    bpfrec record --off-cpu -- ./server          # where it waits\n"
@@ -114,6 +118,14 @@ static const char doc[] =
 "short-lived objects stay unresolved).  A kernel whose records describe maps,\n"
 "links and BTF (series v2) needs no capture for them: their records name them.\n"
 "\n"
+"--cgroup and --exe keep one tenant's objects: those created by a task of the\n"
+"cgroup (or below it) and by the executable (both, when both are given), as\n"
+"the capture saw the task at the creation, with every later record of them\n"
+"(release, detach, update), whoever made it.  Other objects' records, the\n"
+"kernel's too, and their JIT images' KSYMBOL records stay out of the file;\n"
+"so do the objects that existed before the recording (their creator is not\n"
+"known).  A legacy cgroup attachment goes with its program.\n"
+"\n"
 "--off-cpu records the time threads spend off CPU (event offcpu-time, PERIOD\n"
 "in ns) with their kernel and user stacks: an interval of at least\n"
 "--off-cpu-thresh is a sample of its own, written as it ends; shorter ones\n"
@@ -143,6 +155,8 @@ enum {
 	OPT_OFF_CPU_CGROUP,
 	OPT_CALL_GRAPH,
 	OPT_WAKERS,
+	OPT_CGROUP,
+	OPT_EXE,
 };
 
 static const struct argp_option options[] = {
@@ -171,6 +185,11 @@ static const struct argp_option options[] = {
 	  "In-kernel capture buffer in MiB, power of two (default 16)", 0 },
 	{ "capture", OPT_CAPTURE_PATH, "PATH", 0,
 	  "In-kernel capture: auto (default), fentry, syscall or off", 0 },
+	{ "cgroup", OPT_CGROUP, "PATH", 0,
+	  "Only the BPF objects created by tasks of cgroup v2 PATH or below it (a path, or relative "
+	  "to its mount), and every later record of theirs", 0 },
+	{ "exe", OPT_EXE, "PATH", 0,
+	  "Only the BPF objects created by the executable PATH, and every later record of theirs", 0 },
 	{ "object", OPT_OBJECT, "FILE", 0, "Load, attach and record the BPF object FILE (repeatable)", 0 },
 	{ "set", OPT_SET, "NAME=VALUE", 0,
 	  "Set global NAME of the objects (.rodata, .data, .bss) before load (repeatable)", 0 },
@@ -302,6 +321,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				break;
 		if (o->capture > CAPTURE_OFF)
 			return cmd_usage_error(state, "--capture wants auto, fentry, syscall or off, not '%s'", arg);
+		break;
+	case OPT_CGROUP:
+		if (tenant_set_cgroup(&o->tenant, arg))
+			return cmd_usage_built();
+		break;
+	case OPT_EXE:
+		if (tenant_set_exe(&o->tenant, arg))
+			return cmd_usage_built();
 		break;
 	case OPT_OBJECT:
 		if (user_objs_add(&o->objs, arg))
@@ -504,6 +531,11 @@ static int start_capture(struct recorder *r)
 	if (r->o.capture == CAPTURE_OFF)
 		return 0;
 	err = capture_start(&r->cap, &o, sink_capture, &r->sink);
+	/* who created an object is the capture's to say: without it, no verdict */
+	if (err && r->o.tenant.on) {
+		capture_say_failed(&r->cap, "bpfrec record: --cgroup, --exe: the capture failed: ");
+		return err;
+	}
 	if (err == -EPERM && r->o.capture == CAPTURE_FENTRY) {
 		fprintf(stderr, "bpfrec record: --capture=fentry: the kernel refuses BPF trampolines (%s); try --capture=syscall\n",
 			strerror(-err));
@@ -561,6 +593,11 @@ static void say_recording(const struct recorder *r)
 	}
 	if (r->have_cap)
 		capture_say_missing(&r->cap, r->evlist.obj_events ? CAPTURE_ALL : CAPTURE_PROGS);
+	if (r->o.tenant.on)
+		pr_progress("bpfrec record: only the objects created%s%s%s%s%s; not those that existed before\n",
+			    r->o.tenant.cgroup[0] ? " in cgroup " : "", r->o.tenant.cgroup,
+			    r->o.tenant.cgroup[0] ? " (and below)" : "",
+			    r->o.tenant.exe[0] ? " by " : "", r->o.tenant.exe);
 }
 
 static int start(struct recorder *r)
@@ -644,6 +681,9 @@ static void report(struct recorder *r, const struct pd_writer_stats *ws,
 			(unsigned long long)r->sink.lost_records, (unsigned long long)lost_facts);
 	if (r->have_cap)
 		capture_report_missed(&r->cap);
+	if (r->o.tenant.on)
+		pr_progress("bpfrec record: %llu records of other objects left out (--cgroup, --exe)\n",
+			    (unsigned long long)r->o.tenant.left_out);
 }
 
 /*
@@ -813,6 +853,7 @@ static void cleanup(struct recorder *r)
 	facts_free(r->sink.facts);
 	names_free(&r->sink.names);
 	sink_free(&r->sink);
+	tenant_free(&r->o.tenant);
 	linger_free(&r->linger);
 	free(r->scratch);
 	cmd_loop_close(&r->loop);
@@ -870,6 +911,7 @@ static int record(struct recorder *r, int argc, char **argv)
 		return err;
 	}
 	r->sink.w = r->w;
+	r->sink.tenant = r->o.tenant.on ? &r->o.tenant : NULL;
 	facts_set_writer(r->sink.facts, r->w);
 	err = watch_fds(r);
 	if (!err && r->o.cmd) {
@@ -915,6 +957,7 @@ int cmd_record(int argc, char **argv)
 	err = argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_ERRS | ARGP_NO_HELP, NULL, &r.o);
 	if (err) {
 		sampler_free(&r.o.sampler);
+		tenant_free(&r.o.tenant);
 		opts_free(&r.o);
 		return BPFREC_EXIT_USAGE;
 	}
@@ -945,6 +988,10 @@ int cmd_record(int argc, char **argv)
 		if (err == -EOPNOTSUPP)
 			status = BPFREC_EXIT_ERROR;
 	}
+	if (!err && r.o.tenant.on && r.o.capture == CAPTURE_OFF) {
+		fprintf(stderr, "bpfrec record: --cgroup and --exe need the capture, which names who created each object: not with --capture=off\n");
+		err = -EINVAL;
+	}
 	if (!err && r.o.off_cpu_filtered && !r.o.sampler.off_cpu) {
 		fprintf(stderr, "bpfrec record: the --off-cpu-* options and --wakers need --off-cpu (see bpfrec record --help)\n");
 		err = -EINVAL;
@@ -962,6 +1009,7 @@ int cmd_record(int argc, char **argv)
 		errmsg_print();
 		user_objs_free(&r.o.objs);
 		sampler_free(&r.o.sampler);
+		tenant_free(&r.o.tenant);
 		opts_free(&r.o);
 		return status;
 	}

@@ -124,6 +124,9 @@ int recording_start(struct recording *rec, __u64 time, bool obj_events)
 	s.sample.time = time;
 	/* in the name of the side-band event, the first of the list */
 	s.sample.id = rec->evlist->ev[0]->ids[0];
+	/* who created what exists now is not known: no tenant's (record --cgroup, --exe) */
+	if (rec->sink->tenant)
+		return 0;
 	err = synth_existing(&s);
 	/* listing ids needs CAP_SYS_ADMIN; recording needs only CAP_PERFMON and CAP_BPF */
 	if (err == -EPERM) {

@@ -23,6 +23,7 @@
 #include "util/hashmap.h"
 #include "util/linger.h"
 #include "util/sink.h"
+#include "util/tenant.h"
 #include "util/perf_data/oversized.h"
 /* after the types it uses: it is shared with the BPF side, which has no uapi headers */
 #include "bpf_skel/capture.h"
@@ -37,12 +38,57 @@ static void origin_from(struct pd_origin *o, const struct cap_hdr *h)
 	memcpy(o->comm, h->comm, sizeof(o->comm));
 }
 
-/* The loader the capture said last for the task of @h, 0 if none. */
-static __u32 loader_of(const struct sink *k, const struct cap_hdr *h)
-{
-	const __u64 *index = hashmap_find(&k->loaders, h->tid);
+/* Loaders are tids' values: the index, and this bit when the task is the tenant's. */
+#define LOADER_TENANT	(1ULL << 32)
 
-	return index ? *index : 0;
+/*
+ * The loader the capture said last for the task of @h, 0 if none.  With
+ * a tenant, only the loaders that a kept record names go to the file:
+ * written here, the first time.
+ */
+static __u32 loader_of(struct sink *k, const struct cap_hdr *h)
+{
+	const __u64 *v = hashmap_find(&k->loaders, h->tid);
+	__u32 index = v ? (__u32)*v : 0;
+	struct sink_loader *l;
+
+	if (!index || !k->tenant || !k->w)
+		return index;
+	l = &k->loader_defs[index - 1];
+	if (!l->written && !pd_writer_add_loader(k->w, &l->d))
+		l->written = true;
+	return index;
+}
+
+/* Whether the task of @h is the tenant's, as the capture said it last. */
+static bool tenant_task_of(const struct sink *k, const struct cap_hdr *h)
+{
+	const __u64 *v = hashmap_find(&k->loaders, h->tid);
+
+	return v && (*v & LOADER_TENANT);
+}
+
+/*
+ * The verdict on an object the capture saw created by the task of @h:
+ * the first one holds.  True when it is to be written.
+ */
+static bool tenant_keeps(struct sink *k, enum pd_kind kind, __u32 id, const struct cap_hdr *h)
+{
+	if (!k->tenant)
+		return true;
+	if (tenant_decide(k->tenant, kind, id, tenant_task_of(k, h)) == TENANT_KEEP)
+		return true;
+	k->tenant->left_out++;
+	return false;
+}
+
+/* A record of object @id of @kind (not its creation), with a tenant: its creation's verdict. */
+static bool tenant_follows(struct sink *k, enum pd_kind kind, __u32 id)
+{
+	if (!k->tenant || tenant_verdict(k->tenant, kind, id) == TENANT_KEEP)
+		return true;
+	k->tenant->left_out++;
+	return false;
 }
 
 /* "/a/b/c" from the capture's names, leaf first. */
@@ -103,7 +149,16 @@ static int on_task(struct sink *k, const struct cap_task *c)
 		return -ENOMEM;
 	d.index = ++k->nr_loaders;
 	*index = d.index;
-	return k->w ? pd_writer_add_loader(k->w, &d) : 0;
+	if (!k->tenant)
+		return k->w ? pd_writer_add_loader(k->w, &d) : 0;
+	/* another tenant's task goes to the file only if a kept record names it */
+	if (tenant_task(k->tenant, &d))
+		*index |= LOADER_TENANT;
+	if (array_room(&k->loader_defs, &k->cap_loader_defs, d.index - 1,
+		       sizeof(*k->loader_defs)))
+		return -ENOMEM;
+	k->loader_defs[d.index - 1] = (struct sink_loader){ .d = d };
+	return 0;
 }
 
 /* The sample_id of a record written from the capture's header @h. */
@@ -258,11 +313,35 @@ static bool capture_has_all(const struct pd_prog *p, const struct cap_prog *c)
 	       p->nr_func_info == c->nr_func_info && names_whole(p);
 }
 
+/* With a tenant: the verdict on program @c's JIT images, for their KSYMBOL records. */
+static int ksyms_verdict(struct sink *k, const struct cap_prog *c, bool keep)
+{
+	__u32 i;
+	__u64 *v;
+
+	for (i = 0; i < c->nr_ksyms && i < CAP_MAX_FUNCS; i++) {
+		v = hashmap_add(&k->ksym_verdicts, c->ksym_addrs[i], NULL);
+		if (!v)
+			return -ENOMEM;
+		/* an address a program freed may come again: the latest holds */
+		*v = keep ? TENANT_KEEP : TENANT_DROP;
+	}
+	return 0;
+}
+
 static int on_prog(struct sink *k, const struct cap_prog *c)
 {
-	struct pd_prog *p = facts_prog(k->facts, c->hdr.id, NULL);
+	struct pd_prog *p;
 	int err;
 
+	if (k->tenant) {
+		bool keep = tenant_keeps(k, PD_PROG, c->hdr.id, &c->hdr);
+
+		err = ksyms_verdict(k, c, keep);
+		if (err || !keep)
+			return err;
+	}
+	p = facts_prog(k->facts, c->hdr.id, NULL);
 	if (!p)
 		return -ENOMEM;
 	prog_from_capture(p, c);
@@ -302,6 +381,8 @@ static int on_map(struct sink *k, const struct cap_map *c)
 	__u64 *want = creator_wanted(k, c->hdr.id);
 	struct pd_map *m;
 
+	if (!tenant_keeps(k, PD_MAP, c->hdr.id, &c->hdr))
+		return 0;
 	/* a later fd of a map whose facts are written: nothing new */
 	if (!want && facts_written(k->facts, PD_MAP, c->hdr.id))
 		return 0;
@@ -397,10 +478,12 @@ static bool link_target(char *dst, size_t len, const struct cap_link *c)
 
 static int on_link(struct sink *k, const struct cap_link *c)
 {
-	struct pd_link *l = facts_link(k->facts, c->hdr.id, NULL);
-	struct pd_link s = {};
+	struct pd_link *l, s = {};
 	bool named;
 
+	if (!tenant_keeps(k, PD_LINK, c->hdr.id, &c->hdr))
+		return 0;
+	l = facts_link(k->facts, c->hdr.id, NULL);
 	if (!l)
 		return -ENOMEM;
 	l->flags |= PD_F_CAPTURED;
@@ -442,8 +525,10 @@ static int on_link_change(struct sink *k, const struct cap_link_change *c)
 	};
 	struct pd_sample s;
 
-	if (!k->write_records || !k->w)
+	if (!k->write_records || !k->w || !tenant_follows(k, PD_LINK, c->hdr.id))
 		return 0;
+	/* who did it: a task of another tenant is named when it changed the tenant's link */
+	loader_of(k, &c->hdr);
 	capture_sample(k, &c->hdr, &s);
 	return pd_write_bpf_object(k->w, &e, &s);
 }
@@ -494,6 +579,23 @@ static int on_legacy(struct sink *k, const struct cap_legacy *c)
 
 	if (!k->w)
 		return 0;
+	/*
+	 * With a tenant: the program's verdict (an attachment of the
+	 * tenant's program, by whomever), else the task's; an attachment
+	 * found alive was kept.
+	 */
+	if (k->tenant && !a) {
+		enum tenant_verdict v = c->hdr.id ? tenant_verdict(k->tenant, PD_PROG, c->hdr.id) :
+					TENANT_UNDECIDED;
+
+		if (v == TENANT_UNDECIDED)
+			v = tenant_task_of(k, &c->hdr) ? TENANT_KEEP : TENANT_DROP;
+		if (v != TENANT_KEEP) {
+			k->tenant->left_out++;
+			return 0;
+		}
+	}
+	loader_of(k, &c->hdr);
 	if (a) {
 		e.id = a->id;
 		if (!e.desc.link.prog_id)
@@ -545,8 +647,11 @@ static int prog_hashed(void *ctx, __u32 id, const __u8 *sha256, const void *insn
 
 static int on_btf(struct sink *k, const struct cap_btf *c)
 {
-	struct pd_btf *b = facts_btf(k->facts, c->hdr.id, NULL);
+	struct pd_btf *b;
 
+	if (!tenant_keeps(k, PD_BTF, c->hdr.id, &c->hdr))
+		return 0;
+	b = facts_btf(k->facts, c->hdr.id, NULL);
 	if (!b)
 		return -ENOMEM;
 	b->flags |= PD_F_CAPTURED;
@@ -584,8 +689,13 @@ int sink_capture(void *ctx, void *data, size_t size)
 	case CAP_LEGACY_DETACH:
 		return size >= sizeof(struct cap_legacy) ? on_legacy(k, data) : 0;
 	case CAP_PROG_MAPS:
+		/* of a program the tenant's verdict left out: nothing to put together */
+		if (k->tenant && tenant_verdict(k->tenant, PD_PROG, h->id) != TENANT_KEEP)
+			return 0;
 		return size >= sizeof(struct cap_prog_maps) ? prog_insns_maps(&k->insns, data) : 0;
 	case CAP_PROG_INSNS:
+		if (k->tenant && tenant_verdict(k->tenant, PD_PROG, h->id) != TENANT_KEEP)
+			return 0;
 		return size >= sizeof(struct cap_prog_insns) ?
 		       prog_insns_piece(&k->insns, data, prog_hashed, k) : 0;
 	}
@@ -728,11 +838,56 @@ static int hold(struct sink *k, const struct pd_bpf_event *e, const struct perf_
  * A held record, once its object is resolved by id if it still needs
  * to be (or marked unresolved): its facts, then itself.
  */
-static int release_held(struct sink *k, const struct sink_held *h)
+/* A KSYMBOL record of a BPF image: its address, else 0. */
+static __u64 bpf_ksym_addr(const struct perf_event_header *hdr)
+{
+	const struct {
+		__u64 addr;
+		__u32 len;
+		__u16 ksym_type;
+		__u16 flags;
+	} *b = (const void *)(hdr + 1);
+
+	if (hdr->type != PERF_RECORD_KSYMBOL || hdr->size < sizeof(*hdr) + sizeof(*b) ||
+	    b->ksym_type != PERF_RECORD_KSYMBOL_TYPE_BPF)
+		return 0;
+	return b->addr;
+}
+
+/*
+ * With a tenant: whether held record @h is to be written, now that the
+ * capture had a drain's time to decide on its object; what was not
+ * decided is not the tenant's, as far as anyone can tell.
+ */
+static bool tenant_releases(struct sink *k, const struct sink_held *h)
+{
+	const struct perf_event_header *hdr = (const void *)h->raw;
+	enum pd_kind kind;
+	__u64 addr, *v;
+
+	if (!k->tenant)
+		return true;
+	addr = bpf_ksym_addr(hdr);
+	if (addr) {
+		v = hashmap_find(&k->ksym_verdicts, addr);
+		if (v && *v == TENANT_KEEP)
+			return true;
+	} else if (kind_of(h->e.type, &kind) &&
+		   tenant_verdict(k->tenant, kind, h->e.id) == TENANT_KEEP) {
+		return true;
+	}
+	k->tenant->left_out++;
+	return false;
+}
+
+static int write_held(struct sink *k, const struct sink_held *h)
 {
 	const struct perf_event_header *hdr = (const void *)h->raw;
 	enum pd_kind kind;
 	int err = 0;
+
+	if (bpf_ksym_addr(hdr))
+		return pd_write_raw(k->w, hdr);
 
 	resolve_announced(k, &h->e, NULL, true);
 	if (kind_of(h->e.type, &kind)) {
@@ -740,6 +895,11 @@ static int release_held(struct sink *k, const struct sink_held *h)
 		err = facts_write_now(k->facts, kind, h->e.id);
 	}
 	return err ? err : pd_write_raw(k->w, hdr);
+}
+
+static int release_held(struct sink *k, const struct sink_held *h)
+{
+	return tenant_releases(k, h) ? write_held(k, h) : 0;
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -763,9 +923,11 @@ static int resolve_older(struct sink *k)
 
 	for (i = 0; i < k->nr_older && !err; i++) {
 		/* the capture's self-check: it should have had them by now */
+		if (!tenant_releases(k, &k->pending[i]))
+			continue;
 		if (resolve_announced(k, &k->pending[i].e, NULL, false))
 			capture_missed(k->cap, &k->pending[i].e);
-		err = release_held(k, &k->pending[i]);
+		err = write_held(k, &k->pending[i]);
 	}
 	memmove(k->pending, k->pending + k->nr_older,
 		(k->nr_pending - k->nr_older) * sizeof(*k->pending));
@@ -836,6 +998,10 @@ void sink_free(struct sink *k)
 	hashmap_free(&k->loaders);
 	free(k->legacy);
 	k->legacy = NULL;
+	free(k->loader_defs);
+	k->loader_defs = NULL;
+	k->cap_loader_defs = 0;
+	hashmap_free(&k->ksym_verdicts);
 	k->nr_legacy = k->cap_legacy = 0;
 	prog_insns_free(&k->insns);
 }
@@ -846,9 +1012,30 @@ static int on_bpf_event(struct sink *k, const struct perf_event_header *hdr,
 	enum pd_kind kind;
 	int err;
 
-	err = names_seen(&k->names, s);
-	if (!err && k->linger)
+	if (k->linger) {
 		err = linger_record(k->linger, bpf->type, bpf->id, s->pid);
+		if (err)
+			return err;
+	}
+	/*
+	 * With a tenant, a record is written only once its object's verdict
+	 * says so: those of objects not decided yet (the capture comes after
+	 * the kernel's record) wait a drain for it, whatever they say.
+	 */
+	if (k->tenant && kind_of(bpf->type, &kind)) {
+		switch (tenant_verdict(k->tenant, kind, bpf->id)) {
+		case TENANT_KEEP:
+			break;
+		case TENANT_UNDECIDED:
+			if (hdr->size <= sizeof(k->pending->raw))
+				return hold(k, bpf, hdr);
+			/* fall through */
+		default:
+			k->tenant->left_out++;
+			return 0;
+		}
+	}
+	err = names_seen(&k->names, s);
 	if (!err && bpf->type == PERF_BPF_EVENT_PROG_UNLOAD && k->nr_ask)
 		err = note_gone(k, bpf->id);
 	if (err)
@@ -858,6 +1045,27 @@ static int on_bpf_event(struct sink *k, const struct perf_event_header *hdr,
 		return hold(k, bpf, hdr);
 	err = kind_of(bpf->type, &kind) ? facts_write_now(k->facts, kind, bpf->id) : 0;
 	return err ? err : pd_write_raw(k->w, hdr);
+}
+
+/*
+ * With a tenant, the KSYMBOL record of a BPF image: written when the image
+ * is a kept program's.  A new image waits a drain for its program's
+ * capture (which also decides on an address a freed program had), and so
+ * does the removal of an image not decided yet.
+ */
+static int on_tenant_ksym(struct sink *k, const struct perf_event_header *hdr)
+{
+	const __u64 *v = hashmap_find(&k->ksym_verdicts, bpf_ksym_addr(hdr));
+	bool unregister = ((const __u16 *)(hdr + 1))[7] & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER;
+	struct pd_bpf_event none = {};
+
+	if (unregister && v && *v == TENANT_KEEP)
+		return pd_write_raw(k->w, hdr);
+	if ((unregister && v && *v == TENANT_DROP) || hdr->size > sizeof(k->pending->raw)) {
+		k->tenant->left_out++;
+		return 0;
+	}
+	return hold(k, &none, hdr);
 }
 
 int sink_record(void *ctx, const struct ring *ring, const struct perf_event_header *hdr)
@@ -883,6 +1091,8 @@ int sink_record(void *ctx, const struct ring *ring, const struct perf_event_head
 	if (hdr->type == PERF_RECORD_BPF_EVENT && has_s && hdr->size >= sizeof(*hdr) + trailer &&
 	    pd_bpf_event_decode(hdr + 1, hdr->size - sizeof(*hdr) - trailer, &bpf))
 		return on_bpf_event(k, hdr, &bpf, &s);
+	if (k->tenant && bpf_ksym_addr(hdr))
+		return on_tenant_ksym(k, hdr);
 	err = pd_write_raw(k->w, hdr);
 	if (err)
 		return err;

@@ -28,6 +28,12 @@ struct sink_held {
 	__u64 raw[64];
 };
 
+/* A loader of record --cgroup or --exe, written to the file once a kept record names it. */
+struct sink_loader {
+	struct pd_loader d;
+	bool written;
+};
+
 /* A legacy attachment (BPF_PROG_ATTACH) not detached yet, and its id. */
 struct sink_legacy {
 	__u64 cgroup_id;
@@ -71,6 +77,16 @@ struct sink {
 	struct hashmap loaders;
 	__u32 nr_loaders;
 	struct prog_insns insns;
+	/*
+	 * record --cgroup, --exe: the tenant whose objects alone are written
+	 * (NULL: everyone's), the loaders kept until one of its records
+	 * names them (by index - 1), and the verdict on the JIT images of
+	 * programs by address, for their KSYMBOL records.
+	 */
+	struct tenant *tenant;
+	struct sink_loader *loader_defs;
+	size_t cap_loader_defs;
+	struct hashmap ksym_verdicts;
 	/* the legacy attachments alive, to give a detach its attach's id */
 	struct sink_legacy *legacy;
 	size_t nr_legacy, cap_legacy;

@@ -79,7 +79,7 @@ UNIT_test_script_samples := $(PERF_DATA_SRCS) tests/lib/tracing_data.c util/time
 			    input_option.c cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
 UNIT_test_sample_view := $(PERF_DATA_SRCS) util/sample_view.c util/bpf_images.c util/trace_fields.c \
 			 util/ksyms.c util/printable.c
-UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/facts.c util/bpf_desc.c \
+UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/tenant.c util/facts.c util/bpf_desc.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
 		    util/recording.c util/capture.c util/linger.c util/vmlinux_btf.c util/file_read.c \
 		    util/debug.c util/gone_scan.c util/prog_insns.c
