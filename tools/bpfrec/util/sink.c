@@ -74,11 +74,19 @@ static bool tenant_task_of(const struct sink *k, const struct cap_hdr *h)
  */
 static bool tenant_keeps(struct sink *k, enum pd_kind kind, __u32 id, const struct cap_hdr *h)
 {
+	enum tenant_verdict before;
+
 	if (!k->tenant)
 		return true;
+	before = tenant_verdict(k->tenant, kind, id);
 	if (tenant_decide(k->tenant, kind, id, tenant_task_of(k, h)) == TENANT_KEEP)
 		return true;
-	k->tenant->left_out++;
+	/* a map's later fds (fentry path) repeat its creation: counted once */
+	if (before != TENANT_UNDECIDED)
+		return false;
+	/* the creation record bpfrec would have written (a program's is the kernel's) */
+	if (k->write_records && kind != PD_PROG)
+		k->tenant->left_out++;
 	return false;
 }
 
@@ -1012,11 +1020,12 @@ static int on_bpf_event(struct sink *k, const struct perf_event_header *hdr,
 	enum pd_kind kind;
 	int err;
 
-	if (k->linger) {
+	/* task names only, which the kernel's COMM records give of every task anyway */
+	err = names_seen(&k->names, s);
+	if (!err && k->linger)
 		err = linger_record(k->linger, bpf->type, bpf->id, s->pid);
-		if (err)
-			return err;
-	}
+	if (err)
+		return err;
 	/*
 	 * With a tenant, a record is written only once its object's verdict
 	 * says so: those of objects not decided yet (the capture comes after
@@ -1035,11 +1044,11 @@ static int on_bpf_event(struct sink *k, const struct perf_event_header *hdr,
 			return 0;
 		}
 	}
-	err = names_seen(&k->names, s);
-	if (!err && bpf->type == PERF_BPF_EVENT_PROG_UNLOAD && k->nr_ask)
+	if (bpf->type == PERF_BPF_EVENT_PROG_UNLOAD && k->nr_ask) {
 		err = note_gone(k, bpf->id);
-	if (err)
-		return err;
+		if (err)
+			return err;
+	}
 	/* without capture, resolve now like perf: the object may live on */
 	if (resolve_announced(k, bpf, s, !k->cap) && hdr->size <= sizeof(k->pending->raw))
 		return hold(k, bpf, hdr);
@@ -1091,8 +1100,10 @@ int sink_record(void *ctx, const struct ring *ring, const struct perf_event_head
 	if (hdr->type == PERF_RECORD_BPF_EVENT && has_s && hdr->size >= sizeof(*hdr) + trailer &&
 	    pd_bpf_event_decode(hdr + 1, hdr->size - sizeof(*hdr) - trailer, &bpf))
 		return on_bpf_event(k, hdr, &bpf, &s);
-	if (k->tenant && bpf_ksym_addr(hdr))
-		return on_tenant_ksym(k, hdr);
+	if (k->tenant && bpf_ksym_addr(hdr)) {
+		err = has_s ? names_seen(&k->names, &s) : 0;
+		return err ? err : on_tenant_ksym(k, hdr);
+	}
 	err = pd_write_raw(k->w, hdr);
 	if (err)
 		return err;

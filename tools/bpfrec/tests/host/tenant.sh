@@ -245,8 +245,12 @@ legacy legacy-exe --exe "$at"
 python3 - "$tmp/legacy-exe.json" "$at" >"$tmp/legacy-exe.only" 2>&1 <<'PY'
 import json, os, sys
 at = os.path.realpath(sys.argv[2])
-for e in map(json.loads, open(sys.argv[1])):
-    if e['event'] in ('PROG_LOAD', 'MAP_CREATE', 'LINK_ATTACH', 'BTF_LOAD') and e['details'].get('exe') != at:
+created = [e for e in map(json.loads, open(sys.argv[1]))
+           if e['event'] in ('PROG_LOAD', 'MAP_CREATE', 'LINK_ATTACH', 'BTF_LOAD')]
+if not created:
+    print('no object created in the file')
+for e in created:
+    if e['details'].get('exe') != at:
         print(f"{e['event']} {e['id']} by {e['details'].get('exe')!r}: not the tenant's")
 PY
 result "tenant legacy-exe: nothing but the first binary's objects" "$(head -c 600 "$tmp/legacy-exe.only")"
