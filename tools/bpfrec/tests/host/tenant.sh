@@ -240,6 +240,14 @@ PY
 	result "tenant $name: the legacy attach and detach, each binary named" "$(head -c 800 "$tmp/$name.check")"
 }
 legacy legacy
+# perf reads records of an id above its ints, and a flag it does not know, without a word
+PERF=${PERF:-/usr/bin/perf}
+if [ -x "$PERF" ] && "$PERF" version >/dev/null 2>&1; then
+	"$PERF" script -i "$tmp/legacy.data" >/dev/null 2>"$tmp/perf.err"
+	result "tenant legacy: perf script quiet" "$([ -s "$tmp/perf.err" ] && head -c 300 "$tmp/perf.err")"
+else
+	skip "tenant legacy: perf script" "no perf at $PERF"
+fi
 # the detach follows the program's verdict, made at its load by the first binary
 legacy legacy-exe --exe "$at"
 python3 - "$tmp/legacy-exe.json" "$at" >"$tmp/legacy-exe.only" 2>&1 <<'PY'
