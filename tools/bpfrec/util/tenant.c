@@ -81,7 +81,7 @@ static void cgroup2_mount(char *dst, size_t len)
 
 int tenant_set_cgroup(struct tenant *t, const char *path)
 {
-	char full[PATH_MAX], real[PATH_MAX], mnt[PATH_MAX] = "";
+	char full[2 * PATH_MAX + 1], real[PATH_MAX], mnt[PATH_MAX] = "";
 	struct statfs sf;
 	struct stat st;
 

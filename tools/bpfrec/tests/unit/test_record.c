@@ -27,6 +27,7 @@
 #include "util/ring.h"
 #include "util/sink.h"
 #include "util/synthesize.h"
+#include "util/tenant.h"
 #include "util/perf_data/oversized.h"
 #include "bpf_skel/capture.h"
 
@@ -1149,6 +1150,61 @@ out:
 	evlist_close(&el);
 }
 
+/*
+ * record --cgroup, --exe: a task is the tenant's in the cgroup or below it
+ * (not in a sibling whose name starts the same), from the executable
+ * itself, and not when the capture cut the path; an object's first
+ * verdict holds.
+ */
+static void test_tenant(void)
+{
+	struct tenant t = { .on = true };
+	struct pd_loader d = {};
+	static const struct {
+		const char *cgroup, *exe;
+		__u32 flags;
+		bool tenant;
+	} tasks[] = {
+		{ "/a", "/usr/bin/ld", 0, true },
+		{ "/a/b/c", "/usr/bin/ld", 0, true },
+		{ "/ab", "/usr/bin/ld", 0, false },
+		{ "/", "/usr/bin/ld", 0, false },
+		{ "/a", "/usr/bin/ld2", 0, false },
+		{ "/a", "/usr/bin", 0, false },
+		{ "/a/b", "/usr/bin/ld", PD_LOADER_CGROUP_CUT, false },
+		{ "/a/b", "/usr/bin/ld", PD_LOADER_EXE_CUT, false },
+	};
+	size_t i;
+
+	snprintf(t.cgroup, sizeof(t.cgroup), "/a");
+	snprintf(t.exe, sizeof(t.exe), "/usr/bin/ld");
+	for (i = 0; i < sizeof(tasks) / sizeof(tasks[0]); i++) {
+		snprintf(d.cgroup, sizeof(d.cgroup), "%s", tasks[i].cgroup);
+		snprintf(d.exe, sizeof(d.exe), "%s", tasks[i].exe);
+		d.flags = tasks[i].flags;
+		CHECK(tenant_task(&t, &d) == tasks[i].tenant, "tenant: %s in %s (flags %#x) is %s",
+		      tasks[i].exe, tasks[i].cgroup, tasks[i].flags,
+		      tasks[i].tenant ? "the tenant's" : "not the tenant's");
+	}
+	/* the root cgroup alone: every task of the executable */
+	snprintf(t.cgroup, sizeof(t.cgroup), "/");
+	snprintf(d.cgroup, sizeof(d.cgroup), "/x");
+	d.flags = 0;
+	CHECK(tenant_task(&t, &d), "tenant: --cgroup of the root takes every cgroup");
+	t.cgroup[0] = 0;
+	snprintf(d.exe, sizeof(d.exe), "/usr/bin/other");
+	CHECK(!tenant_task(&t, &d), "tenant: --exe alone still asks for the executable");
+
+	CHECK(tenant_verdict(&t, PD_PROG, 7) == TENANT_UNDECIDED, "tenant: undecided at first");
+	CHECK(tenant_decide(&t, PD_PROG, 7, true) == TENANT_KEEP &&
+	      tenant_decide(&t, PD_PROG, 7, false) == TENANT_KEEP &&
+	      tenant_verdict(&t, PD_PROG, 7) == TENANT_KEEP, "tenant: the creation's verdict holds");
+	CHECK(tenant_verdict(&t, PD_MAP, 7) == TENANT_UNDECIDED &&
+	      tenant_decide(&t, PD_MAP, 7, false) == TENANT_DROP,
+	      "tenant: a map of the same id has a verdict of its own");
+	tenant_free(&t);
+}
+
 int main(void)
 {
 	unit_setup();
@@ -1166,5 +1222,6 @@ int main(void)
 	test_synthesis();
 	test_start_window();
 	test_evlist();
+	test_tenant();
 	return unit_done();
 }
