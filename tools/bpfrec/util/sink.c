@@ -842,10 +842,6 @@ static int hold(struct sink *k, const struct pd_bpf_event *e, const struct perf_
 	return 0;
 }
 
-/*
- * A held record, once its object is resolved by id if it still needs
- * to be (or marked unresolved): its facts, then itself.
- */
 /* A KSYMBOL record of a BPF image: its address, else 0. */
 static __u64 bpf_ksym_addr(const struct perf_event_header *hdr)
 {
@@ -888,6 +884,11 @@ static bool tenant_releases(struct sink *k, const struct sink_held *h)
 	return false;
 }
 
+/*
+ * A held record, once its object is resolved by id if it still needs
+ * to be (or marked unresolved): its facts, then itself.  A KSYMBOL
+ * record (held with a tenant) is only itself.
+ */
 static int write_held(struct sink *k, const struct sink_held *h)
 {
 	const struct perf_event_header *hdr = (const void *)h->raw;
