@@ -179,8 +179,14 @@ static int add_change(struct lifecycle *c, const struct timeline *tl,
 
 	if (e->type != PERF_RECORD_BPF_EVENT || !pd_bpf_event_kind(e->bpf.type, &kind, &change))
 		return 0;
-	if (change == PD_BPF_CHANGE)
-		return link_changed(c, tl, e);
+	if (change == PD_BPF_CHANGE) {
+		int err = link_changed(c, tl, e);
+
+		/* a legacy attachment (no link, no LINK_RELEASE) ends at its detach */
+		if (err || !(e->bpf.marks & PD_BPF_EVENT_FLAG_LEGACY))
+			return err;
+		change = PD_BPF_RELEASE;
+	}
 	create = change == PD_BPF_CREATE;
 	c->recorded[kind] = true;
 	latest = hashmap_add(&c->open, (__u64)kind << 32 | e->bpf.id, &added);

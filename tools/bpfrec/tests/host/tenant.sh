@@ -238,6 +238,11 @@ if not a['time_ns'] < d['time_ns']:
     print('the detach is not after the attach')
 PY
 	result "tenant $name: the legacy attach and detach, each binary named" "$(head -c 800 "$tmp/$name.check")"
+	# report --by target: the attachment, detached once, not alive (it has no LINK_RELEASE)
+	"$BPFREC" report -i "$tmp/$name.data" --by target 2>&1 |
+		awk -v t="cgroup /bpfrec-tn-$r-b" '$0 ~ "^ " && substr($0, length($0) - length(t) + 1) == t' >"$tmp/$name.target"
+	result "tenant $name: report --by target" \
+		"$(got=$(awk '{ print $1, $2, $3, $4, $5 }' "$tmp/$name.target"); [ "$got" = "1 0 1 0 cgroup" ] || echo "rows: $got")"
 }
 legacy legacy
 # perf reads records of an id above its ints, and a flag it does not know, without a word
