@@ -1,7 +1,9 @@
 #!/bin/bash
 # Check a base's kernel patch series (kernel/bases names each base's series folder):
 #  - its series file lists every patch file once, in order, and the cover letter exists;
-#  - every patch applies with git am, in order, to a worktree reset to the pristine base;
+#    the same for its prerequisite fixes (SERIES/prereq), if it has any;
+#  - every patch applies with git am, in order, to a worktree reset to the pristine base,
+#    the prerequisite fixes first;
 #  - the tree's scripts/checkpatch.pl --strict reports 0 errors and 0 warnings per patch
 #    (CHECK lines are printed and counted, and fail the check too);
 #  - include/uapi/linux/perf_event.h of this repository is byte-identical to the header of
@@ -45,14 +47,21 @@ problem() {
 	fail=1
 }
 
-# The series file and the patch files agree.
+# The series file and the patch files agree, and so do those of the prerequisite fixes.
 [ -f "$BASE_SERIES/0000-cover-letter.patch" ] || problem "$sdir/0000-cover-letter.patch is missing"
-listed=$(series_patches | xargs -r -n1 basename | sort)
-present=$(cd "$BASE_SERIES" && ls -- *.patch 2>/dev/null | grep -vx '0000-cover-letter.patch' | sort || true)
-[ "$listed" = "$present" ] ||
-	problem "$sdir/series and $sdir/*.patch differ: $(diff <(echo "$listed") <(echo "$present") | grep '^[<>]' | tr '\n' ' ')"
-dups=$(series_patches | sort | uniq -d)
-[ -z "$dups" ] || problem "listed twice in $sdir/series: $dups"
+# check_listed DIR LIST: DIR's *.patch files (but a cover letter) are LIST's, each once.
+check_listed() {
+	local dir=${1#"$TOP"/} listed present dups
+	listed=$(echo "$2" | sed '/^$/d' | xargs -r -n1 basename | sort)
+	present=$(cd "$1" 2>/dev/null && ls -- *.patch 2>/dev/null |
+		grep -vx '0000-cover-letter.patch' | sort || true)
+	[ "$listed" = "$present" ] ||
+		problem "$dir/series and $dir/*.patch differ: $(diff <(echo "$listed") <(echo "$present") | grep '^[<>]' | tr '\n' ' ')"
+	dups=$(echo "$2" | sed '/^$/d' | sort | uniq -d)
+	[ -z "$dups" ] || problem "listed twice in $dir/series: $dups"
+}
+check_listed "$BASE_SERIES" "$(series_patches)"
+[ ! -d "$BASE_SERIES/prereq" ] || check_listed "$BASE_SERIES/prereq" "$(prereq_patches)"
 
 # One worktree kept between runs and reset to the pristine base: a reset rewrites only the
 # files the last run patched, where a new worktree would check out the whole tree.
@@ -108,6 +117,13 @@ apply_checked() {
 		problem "checkpatch --strict is not clean on $(basename "$p")"
 	fi
 }
+
+# The prerequisite fixes first, checked as the series is: they are sent upstream too.
+n=0
+for p in $(prereq_patches); do
+	n=$((n + 1))
+	apply_checked "$p" "prereq $n $(basename "$p")" UNKNOWN_COMMIT_ID || break
+done
 
 n=0
 for p in $(series_patches); do

@@ -143,14 +143,27 @@ base_version() {
 	echo "${v%%-*}"
 }
 
-# The patches listed in the base's series file, as paths, in order.
-series_patches() {
+# list_patches DIR: the patches listed in DIR/series, as paths, in order.
+list_patches() {
 	local p
-	[ -f "$BASE_SERIES/series" ] || return 0
+	[ -f "$1/series" ] || return 0
 	while read -r p; do
 		case "$p" in ''|'#'*) continue ;; esac
-		echo "$BASE_SERIES/$p"
-	done <"$BASE_SERIES/series"
+		echo "$1/$p"
+	done <"$1/series"
+}
+
+# The patches listed in the base's series file, as paths, in order.
+series_patches() {
+	list_patches "$BASE_SERIES"
+}
+
+# The base's prerequisite fixes (SERIES/prereq), as paths, in order: fixes of bugs in the
+# base itself that the series' tests run into, each sent to its own maintainers. They are
+# applied before the series, so the patched kernel has them; --unpatched is the pristine
+# base without them.
+prereq_patches() {
+	list_patches "$BASE_SERIES/prereq"
 }
 
 # A short hash of the series content (the base version and the patch files, in order).
@@ -158,7 +171,7 @@ series_hash() {
 	local p
 	{
 		base_version
-		for p in $(series_patches); do
+		for p in $(prereq_patches) $(series_patches); do
 			sha256sum <"$p"
 		done
 	} | sha256sum | cut -c1-12

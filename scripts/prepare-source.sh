@@ -82,7 +82,7 @@ fi
 rm -f "$tree/.bpfrec-applied"
 reset_worktree "$base" "$tree" base
 n=0
-for p in $(series_patches); do
+for p in $(prereq_patches) $(series_patches); do
 	n=$((n + 1))
 	if ! out=$(git -C "$tree" am -q --whitespace=nowarn "$p" 2>&1); then
 		echo "$out" >&2
