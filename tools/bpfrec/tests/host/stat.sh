@@ -304,6 +304,30 @@ result "--all-progs: time per run > 0" \
 result "--all-progs: first seen as new" \
 	"$(head -1 "$tmp/held.rows" | awk '$2 != "new" { print "first line: " $0 }')"
 
+# --- --all-progs --hist: which programs -b --hist can time -----------------
+"$STAT_PROG" -s 600 >"$tmp/hb.out" 2>&1 &
+hb_pid=$!
+"$STAT_PROG" -n -s 600 >"$tmp/hn.out" 2>&1 &
+hn_pid=$!
+bg="$hb_pid $hn_pid"
+wait_until 30 grep -q '^id ' "$tmp/hb.out"
+wait_until 30 grep -q '^id ' "$tmp/hn.out"
+hb=$(awk '$1 == "id" { print $2 }' "$tmp/hb.out")
+hn=$(awk '$1 == "id" { print $2 }' "$tmp/hn.out")
+"$BPFREC" stat --all-progs --hist --idle 1 >"$tmp/ah.out" 2>"$tmp/ah.err"
+rc=$?
+result "--all-progs --hist: a hist column, yes for a program with BTF, no for one without" \
+	"$([ $rc -eq 0 ] && grep -Eq '^ +id +type .* loader +hist name$' "$tmp/ah.out" &&
+	   grep -Eq "^ +$hb xdp .* yes +stat_target_with_a_long_name$" "$tmp/ah.out" &&
+	   grep -Eq "^ +$hn xdp .* no +stat_no_btf$" "$tmp/ah.out" ||
+	   echo "exit $rc, ids $hb $hn: $(head -c 200 "$tmp/ah.err") $(grep -E "^ +id|^ +($hb|$hn) " "$tmp/ah.out")")"
+"$BPFREC" stat --all-progs --idle 1 >"$tmp/an.out" 2>&1
+result "--all-progs without --hist: no hist column" \
+	"$(grep -Eq '^ +id +type .* loader +name$' "$tmp/an.out" || grep -E '^ +id' "$tmp/an.out")"
+kill $hb_pid $hn_pid 2>/dev/null
+wait $hb_pid $hn_pid 2>/dev/null
+bg=
+
 # --- loaded, run and freed inside one interval ----------------------------
 # stat-prog runs right after an interval ended, and has the next 5 s (it
 # takes 0.06 s on an idle machine, 1 s at nice 19 beside four busy loops);
