@@ -29,6 +29,9 @@
 #   test_script_samples  samples in script: stacks, BPF images, tracepoint
 #                   fields and kallsyms from perf's tracing data, off-CPU;
 #                   report's kernel names from those kallsyms
+#   test_script_layout  script's columns beside long kernel symbols: the
+#                   programs' details keep their room, names cut in the middle
+#                   and distinct, whole with --wide
 #   test_sample_view  script's BPF images replayed from KSYMBOL records:
 #                   the image of an address at the time, only live ones held
 #   test_record     ring reading, capture facts merged with records, task
@@ -77,6 +80,7 @@ UNIT_test_profile := $(PERF_DATA_SRCS) util/timeline.c util/json.c $(PROFILE_SRC
 UNIT_test_script_samples := $(PERF_DATA_SRCS) tests/lib/tracing_data.c util/timeline.c util/json.c util/output_decode.c \
 			    util/sample_view.c $(SCRIPT_SRCS) \
 			    input_option.c cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
+UNIT_test_script_layout := $(UNIT_test_script_samples)
 UNIT_test_sample_view := $(PERF_DATA_SRCS) util/sample_view.c util/bpf_images.c util/trace_fields.c \
 			 util/ksyms.c util/printable.c
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/tenant.c util/facts.c util/bpf_desc.c \
@@ -89,7 +93,7 @@ UNIT_test_metrics := util/prog_metrics.c util/stat_progs.c util/capture.c util/b
 		     $(PERF_DATA_SRCS)
 UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_perf_data test_hist test_sample test_safety test_ordered test_facts test_streams test_script \
 	     test_desc \
-	     test_record test_output test_evlist test_kallsyms test_profile test_script_samples \
+	     test_record test_output test_evlist test_kallsyms test_profile test_script_samples test_script_layout \
 	     test_sample_view test_metrics)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
