@@ -3,7 +3,8 @@
  * The text lines of `script` (util/script_layout.h): columns as wide as
  * their longest value in the file, narrowed to the output's width where
  * names give way first, cut in the middle (util/fit.h) and still
- * distinct; lines wrapped at a space, never cut.
+ * distinct, so that the details keep their room; lines wrapped at a
+ * space, never cut.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -23,11 +24,34 @@
  * COMM stays at 16: a task's comm is at most 15 characters (only /proc's
  * names of kernel threads are longer) and readers of the text rely on it.
  */
-static const struct script_widths min_widths = { 8, 7, 16, 12, 16, 20 };
+static const struct script_widths min_widths = {
+	.time = 8, .pidtid = 7, .comm = 16, .event = 12, .id = 6, .name = 16, .type = 20,
+	.name_head = -1, .type_head = -1,
+};
 /* names are as long as they are: fit_width() narrows them to the line */
-static const struct script_widths max_widths = { 20, 23, 16, 16, 512, 64 };
-/* what the columns leave to the details, at least, in a line that wraps */
+static const struct script_widths max_widths = {
+	.time = 20, .pidtid = 23, .comm = 16, .event = 16, .id = 10, .name = 512, .type = 64,
+	.details = 8192,
+};
+/*
+ * The room the columns leave to the details when names must give way:
+ * all of it on a terminal, where a longer line wraps and breaks the
+ * table; into a pipe, as much as the longest details of the file need,
+ * up to this.  It holds what a lifecycle line says of its object
+ * ("unresolved", "jited=412 xlated=696", "prog=12 captured self").
+ * Longer details (a map's four sizes, a load's maps and functions, a
+ * sample's address and period) go on past the width.
+ */
 #define DETAILS_ROOM	32
+/*
+ * Into a pipe, a line past the width is only long (its reader has it
+ * whole), so names give way to the details only down to this: most
+ * kernel functions' and programs' names are shorter (72% of a 6.12
+ * kernel's), and beside the other columns at their widest usual widths
+ * (113 of 160, with pids and program ids of 7 digits) a lifecycle line's
+ * marks and sizes still fit.  The columns alone cut names to 16.
+ */
+#define NAME_KEEP	28
 /* a wrapped line goes on after this */
 #define WRAP_INDENT	"    "
 #define CPU_WIDTH	5
@@ -67,12 +91,30 @@ static void row_where(const struct script_row *r, struct where *wh)
 	snprintf(wh->pidtid, sizeof(wh->pidtid), "%u/%u", s->pid, s->tid);
 }
 
+/* A text line being built, cut at the width when printed. */
+struct line {
+	char buf[8192];
+	size_t len;
+};
+
+static void put_details(struct line *l, const struct script_row *r);
+
 static void fit_widths(struct script_widths *w, const struct script_row *r)
 {
-	char text[TEXT_LEN];
+	char text[TEXT_LEN], id[16];
+	struct line details;
 	struct where wh;
 
 	row_where(r, &wh);
+	details.len = 0;
+	put_details(&details, r);
+	details.buf[details.len] = '\0';
+	/* the details' first space is the separator after the tag */
+	w->details = widen(w->details, max_widths.details, details.len ? details.buf + 1 : "");
+	if (r->has_id) {
+		snprintf(id, sizeof(id), "%u", r->id);
+		w->id = widen(w->id, max_widths.id, id);
+	}
 	w->time = widen(w->time, max_widths.time, wh.time);
 	w->pidtid = widen(w->pidtid, max_widths.pidtid, wh.pidtid);
 	w->comm = widen(w->comm, max_widths.comm, printable(script_row_comm(r), text, sizeof(text)));
@@ -81,30 +123,42 @@ static void fit_widths(struct script_widths *w, const struct script_row *r)
 	w->type = widen(w->type, max_widths.type, printable(script_row_type(r), text, sizeof(text)));
 }
 
-/*
- * Within @width columns (and DETAILS_ROOM more when lines wrap, @room):
- * the name gives way first, then the type, down to their least widths.
- */
-static void fit_width(struct script_widths *w, unsigned long width, bool room)
+/* The columns before the details, with their spaces (the details' first too). */
+static int columns(const struct script_widths *w)
 {
-	int fixed = w->time + CPU_WIDTH + w->pidtid + w->comm + w->event + ID_WIDTH + w->name +
-		    w->type + TAG_WIDTH + 9,
-	    over = fixed + (room ? DETAILS_ROOM : 0) - (int)width, cut;
-
-	if (!width || over <= 0)
-		return;
-	cut = w->name - min_widths.name < over ? w->name - min_widths.name : over;
-	w->name -= cut;
-	over -= cut;
-	cut = w->type - min_widths.type < over ? w->type - min_widths.type : over;
-	w->type -= cut;
+	return w->time + CPU_WIDTH + w->pidtid + w->comm + w->event + w->id + w->name + w->type +
+	       TAG_WIDTH + 9;
 }
 
-/* A text line being built, cut at the width when printed. */
-struct line {
-	char buf[8192];
-	size_t len;
-};
+/* Column *@col narrowed by up to @over, down to @least: what is still over. */
+static int give_way(int *col, int least, int over)
+{
+	int cut = *col - least < over ? *col - least : over;
+
+	if (cut <= 0)
+		return over;
+	*col -= cut;
+	return over - cut;
+}
+
+/*
+ * Within @width columns: first the details' room (DETAILS_ROOM when
+ * lines wrap, @wrap; else what they need, up to that), the name giving
+ * way down to NAME_KEEP into a pipe, then the type; then the columns
+ * themselves, the name giving way down to its least width, then the type.
+ */
+static void fit_width(struct script_widths *w, unsigned long width, bool wrap)
+{
+	int room = wrap || w->details > DETAILS_ROOM ? DETAILS_ROOM : w->details,
+	    keep = wrap ? min_widths.name : NAME_KEEP, over;
+
+	if (!width)
+		return;
+	over = give_way(&w->name, keep, columns(w) + room - (int)width);
+	give_way(&w->type, min_widths.type, over);
+	over = give_way(&w->name, min_widths.name, columns(w) - (int)width);
+	give_way(&w->type, min_widths.type, over);
+}
 
 static void __attribute__((format(printf, 2, 3))) put(struct line *l, const char *fmt, ...)
 {
@@ -120,13 +174,42 @@ static void __attribute__((format(printf, 2, 3))) put(struct line *l, const char
 		l->len += (size_t)n < sizeof(l->buf) - l->len ? (size_t)n : sizeof(l->buf) - 1 - l->len;
 }
 
-/* @s, escaped, left-aligned in @width columns, cut in the middle to fit, then a space. */
-static void put_col(struct line *l, const char *s, int width)
+/*
+ * @s, escaped, left-aligned in @width columns, cut to fit with @head
+ * characters of its start kept (-1: in the middle), then a space.
+ */
+static void put_col(struct line *l, const char *s, int width, int head)
 {
 	char text[TEXT_LEN], cut[TEXT_LEN];
 
 	printable(s, text, sizeof(text));
-	put(l, "%-*s ", width, fit_cut(text, width, cut, sizeof(cut)));
+	put(l, "%-*s ", width, fit_cut_at(text, width, head, cut, sizeof(cut)));
+}
+
+/* The details of @r, each after a space. */
+static void put_details(struct line *l, const struct script_row *r)
+{
+	char text[TEXT_LEN];
+	int i;
+
+	for (i = 0; i < r->nr_kv; i++) {
+		const struct sr_kv *kv = &r->kv[i];
+
+		switch (kv->kind) {
+		case SR_KV_U64:
+			put(l, " %s=%llu", kv->key, (unsigned long long)kv->num);
+			break;
+		case SR_KV_HEX:
+			put(l, " %s=0x%llx", kv->key, (unsigned long long)kv->num);
+			break;
+		case SR_KV_STR:
+			put(l, " %s=%s", kv->key, printable(kv->str, text, sizeof(text)));
+			break;
+		case SR_KV_FLAG:
+			put(l, " %s", kv->key);
+			break;
+		}
+	}
 }
 
 /* The end of the text from @s to @end without its trailing spaces. */
@@ -165,10 +248,9 @@ static void put_line(struct line *l, unsigned long width)
 void script_print_text(const struct script_row *r, const struct script_widths *w,
 		       unsigned long width, unsigned int f)
 {
-	char id[16], pid[16], text[TEXT_LEN];
+	char id[16], pid[16];
 	struct line l = {};
 	struct where wh;
-	int i;
 
 	row_where(r, &wh);
 	if (r->has_id)
@@ -186,15 +268,15 @@ void script_print_text(const struct script_row *r, const struct script_widths *w
 		    (snprintf(pid, sizeof(pid), "%u", f & 1U << SF_PID ? r->e->sample.pid :
 			      r->e->sample.tid), pid));
 	if (f & 1U << SF_COMM)
-		put_col(&l, script_row_comm(r), w->comm);
+		put_col(&l, script_row_comm(r), w->comm, -1);
 	if (f & 1U << SF_EVENT)
-		put_col(&l, r->event, w->event);
+		put_col(&l, r->event, w->event, -1);
 	if (f & 1U << SF_ID)
-		put(&l, "%*s ", ID_WIDTH, id);
+		put(&l, "%*s ", w->id, id);
 	if (f & 1U << SF_NAME)
-		put_col(&l, script_row_name(r), w->name);
+		put_col(&l, script_row_name(r), w->name, w->name_head);
 	if (f & 1U << SF_TYPE)
-		put_col(&l, script_row_type(r), w->type);
+		put_col(&l, script_row_type(r), w->type, w->type_head);
 	/* padded only when details follow: no line ends in spaces */
 	if (f & 1U << SF_TAG)
 		put(&l, r->nr_kv && (f & 1U << SF_DETAILS) ? "%-*s" : "%.*s", TAG_WIDTH,
@@ -203,24 +285,8 @@ void script_print_text(const struct script_row *r, const struct script_widths *w
 	if (!r->nr_kv || !(f & 1U << SF_DETAILS))
 		while (l.len && l.buf[l.len - 1] == ' ')
 			l.len--;
-	for (i = 0; (f & 1U << SF_DETAILS) && i < r->nr_kv; i++) {
-		const struct sr_kv *kv = &r->kv[i];
-
-		switch (kv->kind) {
-		case SR_KV_U64:
-			put(&l, " %s=%llu", kv->key, (unsigned long long)kv->num);
-			break;
-		case SR_KV_HEX:
-			put(&l, " %s=0x%llx", kv->key, (unsigned long long)kv->num);
-			break;
-		case SR_KV_STR:
-			put(&l, " %s=%s", kv->key, printable(kv->str, text, sizeof(text)));
-			break;
-		case SR_KV_FLAG:
-			put(&l, " %s", kv->key);
-			break;
-		}
-	}
+	if (f & 1U << SF_DETAILS)
+		put_details(&l, r);
 	put_line(&l, width);
 }
 
@@ -242,7 +308,7 @@ void script_print_header(const struct script_widths *w, unsigned long width, uns
 	if (f & 1U << SF_EVENT)
 		put(&l, "%-*s ", w->event - (l.len == 1), "EVENT");
 	if (f & 1U << SF_ID)
-		put(&l, "%*s ", ID_WIDTH - (l.len == 1), "ID");
+		put(&l, "%*s ", w->id - (l.len == 1), "ID");
 	if (f & 1U << SF_NAME)
 		put(&l, "%-*s ", w->name - (l.len == 1), "NAME");
 	if (f & 1U << SF_TYPE)
@@ -299,8 +365,13 @@ void script_output_width(bool wide, bool width_set, unsigned long width, unsigne
 	}
 }
 
-/* *@width raised until the cuts of the strings of @t are distinct. */
-static int unique_width(const struct intern *t, int *width)
+/*
+ * The cuts of the strings of @t at *@width kept distinct: by where they
+ * are cut (*@head), else, when the strings differ too far inside for any
+ * cut at that width, by *@width raised until the balanced cuts differ (a
+ * name told apart matters more than the details' room).
+ */
+static int unique_cut(const struct intern *t, int *width, int *head)
 {
 	const char **v = calloc(t->nr ? t->nr : 1, sizeof(*v));
 	size_t i;
@@ -309,7 +380,9 @@ static int unique_width(const struct intern *t, int *width)
 		return -ENOMEM;
 	for (i = 0; i < t->nr; i++)
 		v[i] = intern_str_get(t, i);
-	*width = fit_unique_width(v, t->nr, *width);
+	*head = fit_unique_head(v, t->nr, *width);
+	if (*head < 0)
+		*width = fit_unique_width(v, t->nr, *width);
 	free(v);
 	return 0;
 }
@@ -333,16 +406,16 @@ int script_measure_row(struct script_measure *m, const struct script_row *r)
 	return 0;
 }
 
-int script_measure_fit(struct script_measure *m, unsigned long width, bool room)
+int script_measure_fit(struct script_measure *m, unsigned long width, bool wrap)
 {
 	struct script_widths natural = m->w;
 	int ret = 0;
 
-	fit_width(&m->w, width, room);
+	fit_width(&m->w, width, wrap);
 	if (m->w.name < natural.name)
-		ret = unique_width(&m->names, &m->w.name);
+		ret = unique_cut(&m->names, &m->w.name, &m->w.name_head);
 	if (!ret && m->w.type < natural.type)
-		ret = unique_width(&m->types, &m->w.type);
+		ret = unique_cut(&m->types, &m->w.type, &m->w.type_head);
 	return ret;
 }
 

@@ -18,9 +18,15 @@ enum script_field {
 };
 #define SF_ALL	((1U << SF_NR) - 1)
 
-/* The widths of the text columns whose values vary in length. */
+/*
+ * The widths of the text columns whose values vary in length, the length
+ * of the longest details, and where a cut name or type keeps its start
+ * to stay distinct (-1: in the middle).
+ */
 struct script_widths {
-	int time, pidtid, comm, event, name, type;
+	int time, pidtid, comm, event, id, name, type;
+	int details;
+	int name_head, type_head;
 };
 
 /*
@@ -43,11 +49,11 @@ void script_measure_init(struct script_measure *m);
 /* Row @r widens the columns to its values; -ENOMEM. */
 int script_measure_row(struct script_measure *m, const struct script_row *r);
 /*
- * The columns narrowed to fit @width (0: no limit), with room for the
- * details when lines wrap (@room); a column's cut names stay as distinct
- * as its names.  -ENOMEM.
+ * The columns narrowed to fit @width (0: no limit) with room for the
+ * details: what they need into a pipe, more when lines wrap (@wrap); a
+ * column's cut names stay as distinct as its names.  -ENOMEM.
  */
-int script_measure_fit(struct script_measure *m, unsigned long width, bool room);
+int script_measure_fit(struct script_measure *m, unsigned long width, bool wrap);
 void script_measure_free(struct script_measure *m);
 
 /* The header line and a row's line, of the columns @fields, wrapped at @width (0: never). */

@@ -107,8 +107,12 @@ else
 		fail "no program of perf's -z file without a name" "$unnamed"
 
 	# into a pipe, the columns fit 160 and the details go on (the storm's
-	# cpu-clock samples, other tools' programs); the storm's program lines
-	# fit whole; --width wraps what is longer, cutting nothing
+	# cpu-clock samples, other tools' programs); the columns leave the
+	# details the room the program lines need, whatever kernel functions
+	# the profiler sampled (a long symbol is cut in the middle instead:
+	# tests/unit/test_script_layout.c names them deterministically), so the
+	# storm's program lines fit whole; --width wraps what is longer,
+	# cutting nothing
 	"$BPFREC" script -i "$tmp/z.data" --comm storm >"$tmp/zs.txt" 2>/dev/null
 	long=$(awk '$5 ~ /^PROG_/ && length($0) > 160' "$tmp/zs.txt" | wc -l)
 	lines=$(awk '$5 ~ /^PROG_/' "$tmp/zs.txt" | wc -l)

@@ -270,6 +270,15 @@ static void test_fit(void)
 	CHECK(w > 16 && w < (int)strlen(v[1]) &&
 	      strcmp(fit_cut(v[0], w, buf, sizeof(buf)), fit_cut(v[1], w, buf + 32, 32)),
 	      "the column widened until the two cut names differ (%d): %s, %s", w, buf, buf + 32);
+	/* or at 16 columns, the end longer by one: "r_execve" and "t_execve" */
+	w = fit_unique_head(v, 3, 16);
+	CHECK(w == 6 && !strcmp(fit_cut_at(v[0], 16, w, buf, sizeof(buf)), "tracep..r_execve") &&
+	      !strcmp(fit_cut_at(v[1], 16, w, buf + 32, 32), "tracep..t_execve"),
+	      "or kept at its width, cut where the names differ (%d): %s, %s", w, buf, buf + 32);
+	w = fit_unique_head(v, 3, 8);
+	CHECK(w == -1, "no cut of 8 columns tells them apart (%d)", w);
+	w = fit_unique_head(v + 1, 2, 16);
+	CHECK(w == 7, "names that cut apart: the balanced cut (%d)", w);
 }
 
 int main(void)

@@ -3,7 +3,7 @@
  * The columns of `bpfrec script` when a name is long: a profiler that
  * sampled a kernel function of a long name must not push the details of
  * the programs' lines out of the width.  The file holds cpu-clock
- * samples in functions of 100-character names (named by --kallsyms) and
+ * samples in functions of names over 100 characters (named by --kallsyms) and
  * the PROG_LOAD and PROG_UNLOAD lines of a storm, with the details perf's
  * files give them; script into a file fits its columns to 160.
  */
@@ -20,13 +20,13 @@ static const __u64 clock_ids[1] = { 200 };
 #define FIRST_ID	1498713
 
 /*
- * Two names of 100 characters alike but for a word 22 characters from
- * their end, which a cut kept balanced at the width left to names hides,
- * and a short name.
+ * Two names of over 100 characters alike but for a word 14 to 16 characters
+ * from their end, which a cut kept balanced at the width left to names
+ * (28 here) hides, and a short name.
  */
-#define LONG_HEAD	"a_kernel_function_whose_name_is_long_enough_to_fill_a_column_of_any_terminal_"
-#define LONG_A		LONG_HEAD "one_and_then_its_common_end"
-#define LONG_B		LONG_HEAD "two_and_then_its_common_end"
+#define LONG_HEAD	"a_kernel_function_whose_name_is_long_enough_to_fill_a_column_of_any_terminal_or_pipe_"
+#define LONG_A		LONG_HEAD "one_then_its_end"
+#define LONG_B		LONG_HEAD "two_then_its_end"
 
 static char kallsyms_file[512], data_file[512];
 
@@ -162,8 +162,8 @@ static void test_pipe(void)
 	seventh(line, a, sizeof(a));
 	nth(path("pipe.txt"), " cpu-clock ", 2, line, sizeof(line));
 	seventh(line, b, sizeof(b));
-	CHECK(strstr(a, "..") && !strncmp(a, "a_kernel_", 9) &&
-	      !strcmp(a + strlen(a) - 8, "mmon_end") && strlen(a) < strlen(LONG_A),
+	CHECK(strstr(a, "..") && !strncmp(a, "a_kernel", 8) &&
+	      !strcmp(a + strlen(a) - 8, "_its_end") && strlen(a) < strlen(LONG_A),
 	      "a long symbol cut in its middle, its start and end kept: %s", a);
 	CHECK(strcmp(a, b) && strlen(a) == strlen(b),
 	      "two long symbols alike but for a word stay distinct: %s, %s", a, b);
