@@ -24,7 +24,8 @@ static const __u64 clock_ids[1] = { 200 };
  * from their end, which a cut kept balanced at the width left to names
  * (28 here) hides, and a short name.
  */
-#define LONG_HEAD	"a_kernel_function_whose_name_is_long_enough_to_fill_a_column_of_any_terminal_or_pipe_"
+#define LONG_HEAD	"a_kernel_function_whose_name_is_long_enough_to_fill_" \
+			"a_column_of_any_terminal_or_pipe_"
 #define LONG_A		LONG_HEAD "one_then_its_end"
 #define LONG_B		LONG_HEAD "two_then_its_end"
 
@@ -155,7 +156,8 @@ static void test_pipe(void)
 	      "into a pipe: the programs' lines within 160 columns, details whole (%d of %d longer)",
 	      longer, progs);
 	nth(path("pipe.txt"), "DETAILS", 1, hdr, sizeof(hdr));
-	CHECK(strstr(hdr, "DETAILS") && strstr(hdr, "DETAILS") - hdr + strlen(" jited=23 xlated=16") <= 160,
+	CHECK(strstr(hdr, "DETAILS") &&
+	      strstr(hdr, "DETAILS") - hdr + strlen(" jited=23 xlated=16") <= 160,
 	      "the header leaves the details their room: DETAILS at %ld",
 	      strstr(hdr, "DETAILS") ? (long)(strstr(hdr, "DETAILS") - hdr) : -1L);
 	nth(path("pipe.txt"), " cpu-clock ", 1, line, sizeof(line));
