@@ -124,11 +124,18 @@ else
 	"$BPFREC" script -i "$tmp/z.data" --ksymbol --width 100 >"$tmp/w100.txt" 2>/dev/null
 	long=$(awk 'length($0) > 100' "$tmp/w100.txt" | wc -l)
 	wrapped=$(grep -c '^    [^ ]' "$tmp/w100.txt")
-	cut=$(grep -c '~' "$tmp/w100.txt")
-	[ "$long" -eq 0 ] && [ "$wrapped" -gt 0 ] && [ "$cut" -eq 0 ] &&
+	# nothing cut: every KSYMBOL's len= and every sample's period= of the
+	# whole lines is there, wrapped or not (names may be cut, not details)
+	"$BPFREC" script -i "$tmp/z.data" --ksymbol --width 0 2>/dev/null |
+		grep -oE ' (len|period)=[0-9]+' | sort >"$tmp/w0.details"
+	grep -oE ' (len|period)=[0-9]+' "$tmp/w100.txt" | sort >"$tmp/w100.details"
+	details=$(wc -l <"$tmp/w0.details")
+	cmp -s "$tmp/w0.details" "$tmp/w100.details" && cut=0 ||
+		cut=$(comm -3 "$tmp/w0.details" "$tmp/w100.details" | wc -l)
+	[ "$long" -eq 0 ] && [ "$wrapped" -gt 0 ] && [ "$details" -gt "$N" ] && [ "$cut" -eq 0 ] &&
 		pass "script --width 100: no line longer, $wrapped wrapped, none cut" ||
 		fail "script --width 100: no line longer, some wrapped, none cut" \
-			"$long longer, $wrapped wrapped, $cut cut with ~"
+			"$long longer, $wrapped wrapped, $cut of $details details not as in whole lines"
 	folded=$("$BPFREC" script -i "$tmp/z.data" 2>/dev/null | grep -c ' KSYMBOL .* bpf_prog_')
 	shown=$("$BPFREC" script -i "$tmp/z.data" --ksymbol --width 0 2>/dev/null |
 		grep -c ' KSYMBOL .* bpf_prog_[0-9a-f]*_zs[0-9]* ')
