@@ -45,6 +45,8 @@
 
 #define DEFAULT_MMAP_PAGES	256
 #define DEFAULT_CAPTURE_MB	16
+/* --keep-insns: the instructions kept in all, at most (MiB) */
+#define DEFAULT_KEEP_INSNS_MB	64
 /* records are drained at least this often even without a wakeup */
 #define POLL_MS			100
 
@@ -54,6 +56,8 @@ struct opts {
 	unsigned long mmap_pages;
 	unsigned long capture_mb;
 	enum capture_path capture;
+	bool perf_meta;			/* --perf-metadata */
+	unsigned long keep_insns_mb;	/* --keep-insns, 0 without */
 	char **cmd;
 	struct user_objs objs;		/* --object, --set */
 	struct sampler sampler;		/* -e EVENT, -F, -c, -g, -a, -p, -t, --off-cpu */
@@ -95,6 +99,8 @@ static const char doc[] =
 "    bpfrec record --off-cpu --wakers -- ./app    # and who woke it\n"
 "    bpfrec record -e cpu-clock -F 99 -a --duration 5\n"
 "    bpfrec record -e sched:sched_switch -p 1234 --duration 2\n"
+"    bpfrec record --keep-insns -- ./loader      # then: bpfrec script --dump ID\n"
+"    bpfrec record --perf-metadata -- ./loader   # for perf 6.16+ script --show-bpf-events\n"
 "\n"
 "-e EVENT samples a software event (cpu-clock, task-clock, page-faults,\n"
 "minor-faults, major-faults, context-switches, cpu-migrations), a hardware\n"
@@ -140,7 +146,13 @@ static const char doc[] =
 "\n"
 "--wakers adds to each off-CPU interval the task that woke it (sched_waking):\n"
 "its pid, name and stacks at the wakeup, a sample of offcpu-waker written just\n"
-"before the interval's; report --off-cpu and --wall append it to the stack.\n";
+"before the interval's; report --off-cpu and --wall append it to the stack.\n"
+"\n"
+"Each program's bpf_metadata_* variables are read by the capture at load and\n"
+"kept with its facts (script shows them).  --perf-metadata also writes them\n"
+"as perf 6.16 and later do (PERF_RECORD_BPF_METADATA), which perf before 6.16\n"
+"cannot read past.  --keep-insns keeps each program's xlated instructions in\n"
+"the file, up to MB MiB in all (default 64), for script --dump ID.\n";
 
 enum {
 	OPT_DURATION = 0x100,
@@ -157,6 +169,8 @@ enum {
 	OPT_WAKERS,
 	OPT_CGROUP,
 	OPT_EXE,
+	OPT_PERF_METADATA,
+	OPT_KEEP_INSNS,
 };
 
 static const struct argp_option options[] = {
@@ -201,6 +215,10 @@ static const struct argp_option options[] = {
 	{ "off-cpu-threads", OPT_OFF_CPU_THREADS, "WHICH", 0, "user (default), kernel or all threads", 0 },
 	{ "wakers", OPT_WAKERS, NULL, 0,
 	  "With --off-cpu: who woke each interval, with its stacks (event offcpu-waker)", 0 },
+	{ "perf-metadata", OPT_PERF_METADATA, NULL, 0,
+	  "Also write perf 6.16's BPF_METADATA records (older perf stops at them)", 0 },
+	{ "keep-insns", OPT_KEEP_INSNS, "MB", OPTION_ARG_OPTIONAL,
+	  "Keep each program's xlated instructions in the file, up to MB MiB (default 64)", 0 },
 	{ "off-cpu-cgroup", OPT_OFF_CPU_CGROUP, "CGROUP", 0,
 	  "Only the tasks of cgroup v2 CGROUP and below (a path, or relative to its mount)", 0 },
 	{},
@@ -363,6 +381,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_OFF_CPU_CGROUP:
 		o->off_cpu_filtered = true;
 		o->oc.cgroup = arg;
+		break;
+	case OPT_PERF_METADATA:
+		o->perf_meta = true;
+		break;
+	case OPT_KEEP_INSNS:
+		o->keep_insns_mb = DEFAULT_KEEP_INSNS_MB;
+		if (arg && (parse_ulong(arg, &o->keep_insns_mb) || !o->keep_insns_mb ||
+			    o->keep_insns_mb > 65536))
+			return cmd_usage_error(state, "--keep-insns wants 1 to 65536 MiB, not '%s'", arg);
 		break;
 	case ARGP_KEY_ARG:
 		/* the workload: everything from its name on is its own */
@@ -679,6 +706,13 @@ static void report(struct recorder *r, const struct pd_writer_stats *ws,
 	if (r->sink.lost_records || lost_facts)
 		fprintf(stderr, "bpfrec record: LOST %llu records (raise -m), %llu captured facts (raise --capture-size)\n",
 			(unsigned long long)r->sink.lost_records, (unsigned long long)lost_facts);
+	if (r->o.keep_insns_mb)
+		pr_progress("bpfrec record: kept the instructions of %llu programs (%llu KiB)\n",
+			    (unsigned long long)r->sink.insns_kept,
+			    (unsigned long long)r->sink.insns_bytes >> 10);
+	if (r->sink.insns_over)
+		fprintf(stderr, "bpfrec record: the instructions of %llu programs not kept: over --keep-insns=%lu MiB\n",
+			(unsigned long long)r->sink.insns_over, r->o.keep_insns_mb);
 	if (r->have_cap)
 		capture_report_missed(&r->cap);
 	if (r->o.tenant.on)
@@ -912,6 +946,9 @@ static int record(struct recorder *r, int argc, char **argv)
 	}
 	r->sink.w = r->w;
 	r->sink.tenant = r->o.tenant.on ? &r->o.tenant : NULL;
+	r->sink.perf_meta = r->o.perf_meta;
+	r->sink.keep_insns = r->o.keep_insns_mb != 0;
+	r->sink.insns_budget = (__u64)r->o.keep_insns_mb << 20;
 	facts_set_writer(r->sink.facts, r->w);
 	err = watch_fds(r);
 	if (!err && r->o.cmd) {
@@ -994,6 +1031,12 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!err && r.o.off_cpu_filtered && !r.o.sampler.off_cpu) {
 		fprintf(stderr, "bpfrec record: the --off-cpu-* options and --wakers need --off-cpu (see bpfrec record --help)\n");
+		err = -EINVAL;
+	}
+	/* the instructions and the metadata come from the capture */
+	if (!err && (r.o.keep_insns_mb || r.o.perf_meta) && r.o.capture == CAPTURE_OFF) {
+		fprintf(stderr, "bpfrec record: %s needs the capture, not --capture=off (see bpfrec record --help)\n",
+			r.o.keep_insns_mb ? "--keep-insns" : "--perf-metadata");
 		err = -EINVAL;
 	}
 	/* the targets of the samplers are off-CPU's too */

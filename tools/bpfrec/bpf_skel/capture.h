@@ -21,6 +21,16 @@
 #define CAP_INSNS_CHUNK		4096
 /* and at most this many of them (256 KiB, 32768 instructions) */
 #define CAP_INSNS_MAX_CHUNKS	64
+/*
+ * A program's bpf_metadata_* variables: at most this many (a power of
+ * two), names and values of at most these many bytes, as perf keeps them
+ * (BPF_METADATA_KEY_LEN, BPF_METADATA_VALUE_LEN).
+ */
+#define CAP_META_MAX		16
+#define CAP_META_NAME_LEN	64
+#define CAP_META_VALUE_LEN	256
+/* of the variables of a .rodata map's section, this many are looked at */
+#define CAP_META_SCAN_VARS	512
 
 enum cap_kind {
 	CAP_PROG_LOAD = 1,
@@ -35,6 +45,7 @@ enum cap_kind {
 	CAP_PROG_INSNS,		/* a piece of a program's xlated instructions */
 	CAP_LEGACY_ATTACH,	/* BPF_PROG_ATTACH of a cgroup program succeeded */
 	CAP_LEGACY_DETACH,	/* BPF_PROG_DETACH of a cgroup program succeeded */
+	CAP_PROG_META,		/* a program's bpf_metadata_* variables */
 };
 
 /* One kind per capture object, so that a kind that fails loses only itself. */
@@ -224,6 +235,38 @@ struct cap_prog_insns {
 	__u32 total;
 	__u32 reserved;
 	__u8 data[CAP_INSNS_CHUNK];
+};
+
+/* How a metadata variable's bytes are printed (its BTF type, resolved). */
+enum cap_meta_fmt {
+	CAP_META_BYTES,		/* anything else: hex bytes */
+	CAP_META_UNSIGNED,	/* an integer or enum of 1, 2, 4, 8 or 16 bytes */
+	CAP_META_SIGNED,
+	CAP_META_STRING,	/* an array of char */
+	CAP_META_PTR,
+};
+
+struct cap_meta_var {
+	__u32 fmt;		/* enum cap_meta_fmt */
+	__u32 size;		/* the variable's bytes */
+	__u32 len;		/* of them in value[] */
+	__u32 reserved;
+	char name[CAP_META_NAME_LEN];	/* after "bpf_metadata_", cut to fit */
+	__u8 value[CAP_META_VALUE_LEN];
+};
+
+/*
+ * The bpf_metadata_* variables of program @id: those of the first map it
+ * uses that is a .rodata section (an array of one entry whose value's
+ * BTF is a DATASEC), read from the map's value at load, as bpftool and
+ * perf find them by id later.  @seen may exceed @nr: the rest is lost.
+ */
+struct cap_prog_meta {
+	__u32 kind;
+	__u32 id;
+	__u32 nr;
+	__u32 seen;
+	struct cap_meta_var vars[CAP_META_MAX];
 };
 
 struct cap_btf {

@@ -191,6 +191,260 @@ static __always_inline void emit_insns(struct bpf_prog *prog, __u32 id)
 	bpf_loop(CAP_INSNS_MAX_CHUNKS, insns_piece, &c, 0);
 }
 
+/*
+ * The bpf_metadata_* variables.  They are read here, in the context of
+ * the load, from the map's value and its BTF, because this is the one
+ * moment that works for every program: perf and bpftool read them by id
+ * later (BPF_MAP_LOOKUP_ELEM on the .rodata map, the BTF by id), and a
+ * program that lives 1 ms is gone, with its maps and BTF, long before the
+ * recorder's next drain.  The .rodata map is frozen before the load
+ * (libbpf), so its value is final.  User space prints the bytes by the
+ * kind of type found here: it has no BTF of the object to do more.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cap_prog_meta);
+} cap_meta SEC(".maps");
+
+#define META_PREFIX		"bpf_metadata_"
+#define META_PREFIX_LEN		13
+
+static __always_inline __u32 btf_kind_of(__u32 info)
+{
+	return (info >> 24) & 0x1f;
+}
+
+/* Type @type_id of a program's (unsplit) BTF, as btf_type_by_id() finds it. */
+static __always_inline struct btf_type *btf_type_at(struct btf *btf, __u32 type_id)
+{
+	struct btf_type **types = BPF_CORE_READ(btf, types);
+	__u32 start_id = 0;
+	struct btf_type *t;
+
+	if (bpf_core_field_exists(btf->start_id))
+		start_id = BPF_CORE_READ(btf, start_id);
+	if (type_id < start_id || type_id - start_id >= BPF_CORE_READ(btf, nr_types))
+		return NULL;
+	if (bpf_probe_read_kernel(&t, sizeof(t), &types[type_id - start_id]))
+		return NULL;
+	return t;
+}
+
+static __always_inline const char *btf_str_at(struct btf *btf, __u32 off)
+{
+	__u32 start_str = 0;
+
+	if (bpf_core_field_exists(btf->start_str_off))
+		start_str = BPF_CORE_READ(btf, start_str_off);
+	if (off < start_str)
+		return NULL;
+	return BPF_CORE_READ(btf, strings) + off - start_str;
+}
+
+/* @t, or the type it names through typedefs and qualifiers, read into @out. */
+static __always_inline struct btf_type *btf_resolve(struct btf *btf, struct btf_type *t,
+						    struct btf_type *out)
+{
+	__u32 kind;
+	int i;
+
+	for (i = 0; i < 8 && t; i++) {
+		if (bpf_probe_read_kernel(out, sizeof(*out), t))
+			return NULL;
+		kind = btf_kind_of(out->info);
+		if (kind != BTF_KIND_TYPEDEF && kind != BTF_KIND_VOLATILE &&
+		    kind != BTF_KIND_CONST && kind != BTF_KIND_RESTRICT &&
+		    kind != BTF_KIND_TYPE_TAG)
+			return t;
+		t = btf_type_at(btf, out->type);
+	}
+	return NULL;
+}
+
+/*
+ * How a variable of type @type_id is printed, as libbpf's btf_dump prints
+ * it for perf: integers by their sign (the encoding word after an INT
+ * type), a char array as a string, a pointer in hex, the rest as bytes.
+ */
+static __always_inline __u32 meta_fmt(struct btf *btf, __u32 type_id)
+{
+	struct btf_type *tp;
+	struct btf_type t, elem;
+	struct btf_array array;
+	__u32 enc;
+
+	tp = btf_resolve(btf, btf_type_at(btf, type_id), &t);
+	if (!tp)
+		return CAP_META_BYTES;
+	switch (btf_kind_of(t.info)) {
+	case BTF_KIND_INT:
+		if (bpf_probe_read_kernel(&enc, sizeof(enc), (void *)tp + sizeof(t)))
+			return CAP_META_BYTES;
+		return (enc >> 24) & 1 ? CAP_META_SIGNED : CAP_META_UNSIGNED;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return t.info >> 31 ? CAP_META_SIGNED : CAP_META_UNSIGNED;
+	case BTF_KIND_PTR:
+		return CAP_META_PTR;
+	case BTF_KIND_ARRAY:
+		if (bpf_probe_read_kernel(&array, sizeof(array), (void *)tp + sizeof(t)))
+			return CAP_META_BYTES;
+		tp = btf_resolve(btf, btf_type_at(btf, array.type), &elem);
+		if (tp && btf_kind_of(elem.info) == BTF_KIND_INT && elem.size == 1)
+			return CAP_META_STRING;
+		return CAP_META_BYTES;
+	}
+	return CAP_META_BYTES;
+}
+
+struct meta_ctx {
+	struct btf *btf;
+	const __u8 *secinfo;		/* the DATASEC's struct btf_var_secinfo[] */
+	const __u8 *value;		/* the map's value */
+	__u32 value_size;
+	struct cap_prog_meta *m;
+};
+
+/* Variable @i of the section: taken when its name has the prefix. */
+static long meta_var(__u32 i, void *data)
+{
+	struct meta_ctx *c = data;
+	struct cap_prog_meta *m = c->m;
+	const char prefix[] = META_PREFIX;
+	char name[META_PREFIX_LEN + 1];
+	struct btf_var_secinfo vsi;
+	struct cap_meta_var *v;
+	struct btf_type var;
+	struct btf_type *tp;
+	const char *s;
+	__u64 len;
+	__u32 n;
+	int k;
+
+	if (bpf_probe_read_kernel(&vsi, sizeof(vsi), c->secinfo + (__u64)i * sizeof(vsi)))
+		return 1;
+	tp = btf_type_at(c->btf, vsi.type);
+	if (!tp || bpf_probe_read_kernel(&var, sizeof(var), tp) ||
+	    btf_kind_of(var.info) != BTF_KIND_VAR)
+		return 0;
+	s = btf_str_at(c->btf, var.name_off);
+	if (!s || bpf_probe_read_kernel_str(name, sizeof(name), s) != sizeof(name))
+		return 0;
+	for (k = 0; k < META_PREFIX_LEN; k++)
+		if (name[k] != prefix[k])
+			return 0;
+	m->seen++;
+	n = m->nr;
+	if (n >= CAP_META_MAX)
+		return 0;
+	v = &m->vars[n & (CAP_META_MAX - 1)];
+	if (bpf_probe_read_kernel_str(v->name, sizeof(v->name), s + META_PREFIX_LEN) < 0)
+		v->name[0] = 0;
+	v->fmt = meta_fmt(c->btf, var.type);
+	v->size = vsi.size;
+	v->reserved = 0;
+	len = vsi.size;
+	/* min(len, room) in a form the verifier follows, whatever clang makes of it */
+	asm volatile("if %[len] <= %[max] goto +1; %[len] = %[max]"
+		     : [len] "+r"(len) : [max] "i"(CAP_META_VALUE_LEN));
+	v->len = 0;
+	if (vsi.offset <= c->value_size && len <= c->value_size - vsi.offset &&
+	    !bpf_probe_read_kernel(v->value, len, c->value + vsi.offset))
+		v->len = len;
+	m->nr = n + 1;
+	return 0;
+}
+
+/* Whether @map may be a .rodata section's map, as perf and bpftool tell: name and shape. */
+static __always_inline bool rodata_map(struct bpf_map *map)
+{
+	const char want[] = ".rodata";
+	char name[CAP_OBJ_NAME_LEN];
+	int i, k;
+
+	if (BPF_CORE_READ(map, map_type) != BPF_MAP_TYPE_ARRAY ||
+	    BPF_CORE_READ(map, max_entries) != 1 || BPF_CORE_READ(map, key_size) != 4 ||
+	    !BPF_CORE_READ(map, btf_value_type_id) || !BPF_CORE_READ(map, btf))
+		return false;
+	BPF_CORE_READ_STR_INTO(&name, map, name);
+	for (i = 0; i + 7 <= CAP_OBJ_NAME_LEN; i++) {
+		for (k = 0; k < 7 && name[i + k] == want[k]; k++)
+			;
+		if (k == 7)
+			return true;
+	}
+	return false;
+}
+
+struct rodata_ctx {
+	struct bpf_map **maps;
+	__u32 nr;
+	struct bpf_map *found;
+};
+
+static long rodata_find(__u32 i, void *data)
+{
+	struct rodata_ctx *c = data;
+	struct bpf_map *map;
+
+	if (i >= c->nr)
+		return 1;
+	if (bpf_probe_read_kernel(&map, sizeof(map), &c->maps[i]) || !map)
+		return 0;
+	if (!rodata_map(map))
+		return 0;
+	c->found = map;
+	return 1;
+}
+
+/* The metadata of the first .rodata map the program uses that has any. */
+static __always_inline void emit_meta(struct bpf_prog_aux *aux, __u32 id, __u32 nr_maps)
+{
+	struct rodata_ctx r = { .maps = BPF_CORE_READ(aux, used_maps), .nr = nr_maps };
+	struct meta_ctx c = {};
+	struct btf_type sec;
+	struct btf_type *tp;
+	struct cap_state *s;
+	struct bpf_map *map;
+	__u32 zero = 0;
+	__u64 wakeup;
+
+	if (!nr_maps)
+		return;
+	bpf_loop(CAP_MAX_MAP_IDS, rodata_find, &r, 0);
+	/* out of the context struct first: CO-RE relocates map's fields only */
+	map = r.found;
+	if (!map)
+		return;
+	c.btf = BPF_CORE_READ(map, btf);
+	tp = btf_type_at(c.btf, BPF_CORE_READ(map, btf_value_type_id));
+	if (!tp || bpf_probe_read_kernel(&sec, sizeof(sec), tp) ||
+	    btf_kind_of(sec.info) != BTF_KIND_DATASEC)
+		return;
+	c.m = bpf_map_lookup_elem(&cap_meta, &zero);
+	if (!c.m)
+		return;
+	c.m->kind = CAP_PROG_META;
+	c.m->id = id;
+	c.m->nr = 0;
+	c.m->seen = 0;
+	c.secinfo = (const void *)tp + sizeof(sec);
+	/* array_map_direct_value_meta(): the value of an array of one entry */
+	c.value = (const void *)map + bpf_core_field_offset(struct bpf_array, value);
+	c.value_size = BPF_CORE_READ(map, value_size);
+	bpf_loop(CAP_META_SCAN_VARS, meta_var, &c, 0);
+	if (!c.m->seen)
+		return;
+	s = state();
+	wakeup = s ? s->wakeup_bytes : 0;
+	if (bpf_ringbuf_output(&cap_events, c.m, sizeof(*c.m),
+			       bpf_ringbuf_query(&cap_events, BPF_RB_AVAIL_DATA) >= wakeup ?
+			       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP) && s)
+		__sync_fetch_and_add(&s->drops, 1);
+}
+
 static __always_inline void emit_prog(struct bpf_prog *prog)
 {
 	struct bpf_prog_aux *aux;
@@ -235,6 +489,7 @@ static __always_inline void emit_prog(struct bpf_prog *prog)
 	submit(e);
 	emit_prog_maps(aux, id, nr_maps);
 	emit_insns(prog, id);
+	emit_meta(aux, id, nr_maps < CAP_MAX_MAP_IDS ? nr_maps : CAP_MAX_MAP_IDS);
 }
 
 /* With trampolines: perf_event_bpf_event() runs right after the id is allocated. */

@@ -28,6 +28,8 @@ static void forget_arrays(struct pd_prog *p)
 	p->func_info = NULL;
 	p->line_info = NULL;
 	p->func_names = NULL;
+	p->meta = NULL;
+	p->nr_meta = 0;
 	p->nr_map_ids = p->nr_ksyms = p->nr_func_info = 0;
 	p->nr_line_info = p->nr_func_names = 0;
 }
@@ -45,6 +47,7 @@ void pd_prog_free_arrays(struct pd_prog *p)
 	free(p->sub_tags);
 	free(p->func_info);
 	free(p->line_info);
+	free(p->meta);
 	forget_arrays(p);
 }
 

@@ -31,6 +31,11 @@ const char *pd_kind_name(enum pd_kind kind);
 #define PD_TARGET_LEN		128
 #define PD_PATH_LEN		256
 #define PD_SHA256_LEN		32
+/* a bpf_metadata_* variable's name and value, as perf keeps them */
+#define PD_META_KEY_LEN		64
+#define PD_META_VALUE_LEN	256
+/* and at most this many of a program */
+#define PD_META_MAX		16
 
 /* Origin and quality marks of a fact (pd_*.flags). */
 #define PD_F_SYNTHESISED	(1U << 0) /* existed when recording started */
@@ -43,6 +48,7 @@ const char *pd_kind_name(enum pd_kind kind);
 #define PD_F_OBJECT		(1U << 7) /* loaded by bpfrec for the user (--object) */
 #define PD_F_DESCRIBED		(1U << 8) /* from the description its record carried */
 #define PD_F_SHA256		(1U << 9) /* pd_prog.sha256 holds the instructions' hash */
+#define PD_F_META		(1U << 10) /* pd_prog.meta holds its bpf_metadata_* variables */
 /* A source told what the object is: nothing needs to be asked. */
 #define PD_F_KNOWN		(PD_F_CAPTURED | PD_F_SYSCALL | PD_F_DESCRIBED)
 
@@ -58,6 +64,16 @@ struct pd_origin {
 	__u32 loader;			/* its pd_loader's index, 0: none known */
 	__u64 time;			/* perf clock, like sample times */
 	char comm[PD_COMM_LEN];
+};
+
+/*
+ * A bpf_metadata_NAME variable of a program's .rodata (bpftool prog show:
+ * "metadata:"): NAME, and its value printed as perf prints it (a string
+ * in double quotes, a number), both NUL-terminated.
+ */
+struct pd_meta {
+	char key[PD_META_KEY_LEN];
+	char value[PD_META_VALUE_LEN];
 };
 
 struct pd_prog {
@@ -102,6 +118,10 @@ struct pd_prog {
 	 * them to root (maps by id), when flags has PD_F_SHA256.
 	 */
 	__u8 sha256[PD_SHA256_LEN];
+
+	/* Its bpf_metadata_* variables, with PD_F_META. */
+	__u32 nr_meta;
+	struct pd_meta *meta;
 };
 
 struct pd_map {

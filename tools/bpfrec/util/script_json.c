@@ -52,6 +52,7 @@ void script_print_json(struct script_rows *rs, const struct script_row *r)
 	const struct pd_sample *s = &r->e->sample;
 	char buf[40];
 	struct json j;
+	__u32 n;
 	int i;
 
 	json_begin(&j, stdout);
@@ -92,6 +93,12 @@ void script_print_json(struct script_rows *rs, const struct script_row *r)
 			break;
 		case SR_KV_FLAG:
 			json_bool(&j, kv->key, true);
+			break;
+		case SR_KV_META:
+			json_object(&j, kv->key);
+			for (n = 0; n < r->nr_meta; n++)
+				json_str(&j, r->meta_key[n], r->meta_value[n]);
+			json_close(&j);
 			break;
 		}
 	}

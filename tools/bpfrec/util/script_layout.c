@@ -190,6 +190,7 @@ static void put_col(struct line *l, const char *s, int width, int head)
 static void put_details(struct line *l, const struct script_row *r)
 {
 	char text[TEXT_LEN];
+	__u32 n;
 	int i;
 
 	for (i = 0; i < r->nr_kv; i++) {
@@ -207,6 +208,13 @@ static void put_details(struct line *l, const struct script_row *r)
 			break;
 		case SR_KV_FLAG:
 			put(l, " %s", kv->key);
+			break;
+		case SR_KV_META:
+			for (n = 0; n < r->nr_meta; n++) {
+				put(l, " %s.", kv->key);
+				put(l, "%s=", printable(r->meta_key[n], text, sizeof(text)));
+				put(l, "%s", printable(r->meta_value[n], text, sizeof(text)));
+			}
 			break;
 		}
 	}

@@ -135,6 +135,16 @@ static void prog_row(struct script_row *r, struct pd_reader *rd, bool load)
 		kv_num(r, "lines", SR_KV_U64, p->nr_lines);
 	if (p->origin.comm[0] || p->origin.pid || p->origin.uid)
 		kv_num(r, "uid", SR_KV_U64, p->origin.uid);
+	/* copied: the facts may be gone from the reader's cache when the row is printed */
+	for (r->nr_meta = 0; (p->flags & PD_F_META) && r->nr_meta < p->nr_meta &&
+	     r->nr_meta < PD_META_MAX; r->nr_meta++) {
+		memcpy(r->meta_key[r->nr_meta], p->meta[r->nr_meta].key, PD_META_KEY_LEN);
+		memcpy(r->meta_value[r->nr_meta], p->meta[r->nr_meta].value, PD_META_VALUE_LEN);
+		r->meta_key[r->nr_meta][PD_META_KEY_LEN - 1] = '\0';
+		r->meta_value[r->nr_meta][PD_META_VALUE_LEN - 1] = '\0';
+	}
+	if (r->nr_meta)
+		kv_num(r, "metadata", SR_KV_META, r->nr_meta);
 }
 
 /*

@@ -29,7 +29,8 @@ const char *script_row_kind_name(int k);
 /* The kind of the row of @e, SR_NR_KINDS when it has none. */
 int script_row_kind(const struct tl_event *e);
 
-enum sr_kv_kind { SR_KV_U64, SR_KV_HEX, SR_KV_STR, SR_KV_FLAG };
+/* SR_KV_META: the row's metadata (meta_key[], meta_value[]), as "metadata" */
+enum sr_kv_kind { SR_KV_U64, SR_KV_HEX, SR_KV_STR, SR_KV_FLAG, SR_KV_META };
 
 /* One detail of a row: key=number, key=0xhex, key=string, or a bare flag. */
 struct sr_kv {
@@ -58,6 +59,10 @@ struct script_row {
 	char event_buf[32];
 	char type_buf[160];
 	char sha256[2 * PD_SHA256_LEN + 1];
+	/* a program's bpf_metadata_* variables: names and values as perf prints them */
+	__u32 nr_meta;
+	char meta_key[PD_META_MAX][PD_META_KEY_LEN];
+	char meta_value[PD_META_MAX][PD_META_VALUE_LEN];
 	char scratch[2][1024];		/* joined lists of ids and names */
 	char out[4096];			/* a decoded record's fields */
 };

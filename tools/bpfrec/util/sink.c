@@ -17,6 +17,7 @@
 #include <string.h>
 #include "util/array.h"
 #include "util/bpf_desc.h"
+#include "util/bpf_meta.h"
 #include "util/bpf_resolve.h"
 #include "util/capture.h"
 #include "util/facts.h"
@@ -290,8 +291,22 @@ static void prog_add_syscall(struct pd_prog *p)
 		s.flags |= p->flags;
 	}
 	s.flags |= p->flags & PD_F_RECORDED;
+	if (p->flags & PD_F_SHA256)
+		memcpy(s.sha256, p->sha256, sizeof(s.sha256));
+	/* what the capture read at load stays: the program's maps may be gone now */
+	if (p->flags & PD_F_META) {
+		free(s.meta);
+		s.meta = p->meta;
+		s.nr_meta = p->nr_meta;
+		p->meta = NULL;
+		p->nr_meta = 0;
+		s.flags |= PD_F_META;
+	}
 	pd_prog_free_arrays(p);
 	*p = s;
+	/* without the capture, by id as perf does (a short-lived program's are lost) */
+	if (!(p->flags & (PD_F_CAPTURED | PD_F_META)))
+		meta_resolve(p);
 }
 
 /* A name that fills the capture's room may have been cut: the syscall has it whole. */
@@ -638,19 +653,75 @@ static int on_legacy(struct sink *k, const struct cap_legacy *c)
 	return pd_write_bpf_object(k->w, &e, &s);
 }
 
-/* The instructions' hash, for the facts of program @id (read back if written). */
+/*
+ * The instructions' hash, for the facts of program @id (read back if
+ * written); with --keep-insns, the instructions themselves, while the
+ * budget lasts.
+ */
 static int prog_hashed(void *ctx, __u32 id, const __u8 *sha256, const void *insns, size_t len)
 {
 	struct sink *k = ctx;
 	struct pd_prog *p = facts_prog(k->facts, id, NULL);
+	int err;
 
-	(void)insns;
-	(void)len;
 	if (!p)
 		return -ENOMEM;
 	memcpy(p->sha256, sha256, sizeof(p->sha256));
 	p->flags |= PD_F_SHA256;
-	return 0;
+	if (!k->keep_insns || !k->w)
+		return 0;
+	if (len > k->insns_budget - k->insns_bytes) {
+		k->insns_over++;
+		return 0;
+	}
+	err = pd_writer_add_insns(k->w, id, insns, len);
+	if (err == -EINVAL) {
+		k->insns_over++;
+		return 0;
+	}
+	if (!err) {
+		k->insns_kept++;
+		k->insns_bytes += len;
+	}
+	return err;
+}
+
+/* The name perf gives image @i of @p in its BPF_METADATA records (synthesize_bpf_prog_name()). */
+static void meta_prog_name(const struct pd_prog *p, __u32 i, __u32 nr, char *buf, size_t len)
+{
+	const __u8 *tag = i < p->nr_ksyms ? p->sub_tags[i] : p->tag;
+	int n;
+
+	n = snprintf(buf, len, "bpf_prog_%02x%02x%02x%02x%02x%02x%02x%02x", tag[0], tag[1],
+		     tag[2], tag[3], tag[4], tag[5], tag[6], tag[7]);
+	if (i < p->nr_func_names && p->func_names[i])
+		snprintf(buf + n, len - n, "_%s", p->func_names[i]);
+	else if (!p->nr_func_info && nr == 1 && p->name[0])
+		snprintf(buf + n, len - n, "_%s", p->name);
+	else if (!p->nr_func_info)
+		snprintf(buf + n, len - n, "_F");
+}
+
+/* The bpf_metadata_* variables the capture read at load. */
+static int on_prog_meta(struct sink *k, const struct cap_prog_meta *m)
+{
+	struct pd_prog *p = facts_prog(k->facts, m->id, NULL);
+	char name[256];
+	__u32 i, nr;
+	int err;
+
+	if (!p)
+		return -ENOMEM;
+	err = meta_from_capture(p, m);
+	if (err || !k->perf_meta || !k->w)
+		return err;
+	/* perf writes one record per image, named as the kernel names it */
+	nr = p->nr_ksyms ? p->nr_ksyms : 1;
+	for (i = 0; i < nr && !err; i++) {
+		meta_prog_name(p, i, nr, name, sizeof(name));
+		err = pd_write_bpf_metadata(k->w, name, p->meta, p->nr_meta);
+	}
+	return err;
 }
 
 static int on_btf(struct sink *k, const struct cap_btf *c)
@@ -706,6 +777,8 @@ int sink_capture(void *ctx, void *data, size_t size)
 			return 0;
 		return size >= sizeof(struct cap_prog_insns) ?
 		       prog_insns_piece(&k->insns, data, prog_hashed, k) : 0;
+	case CAP_PROG_META:
+		return size >= sizeof(struct cap_prog_meta) ? on_prog_meta(k, data) : 0;
 	}
 	return 0;
 }

@@ -91,6 +91,16 @@ struct sink {
 	struct sink_legacy *legacy;
 	size_t nr_legacy, cap_legacy;
 	__u32 legacy_ids;	/* legacy attachments seen: PD_LEGACY_ID_BASE + n */
+	/* record --perf-metadata: perf's BPF_METADATA records beside the facts */
+	bool perf_meta;
+	/*
+	 * record --keep-insns: each program's instructions in the file, up
+	 * to insns_budget bytes in all; those kept, and those not (over the
+	 * budget, or never captured whole)
+	 */
+	bool keep_insns;
+	__u64 insns_budget;
+	__u64 insns_kept, insns_bytes, insns_over;
 };
 
 /* A record of @ring, decoded as its event lays it out (a ring_fn). */

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include "util/bpf_desc.h"
+#include "util/bpf_meta.h"
 #include "util/bpf_resolve.h"
 #include "util/facts.h"
 #include "util/gone_scan.h"
@@ -64,6 +65,9 @@ static int synth_prog(struct synth_ctx *s, __u32 id)
 	/* gone since get_next_id: it ended before the recording did start */
 	if (!(p->flags & PD_F_CAPTURED) && resolve_prog(id, p))
 		return 0;
+	/* its metadata by id, as perf reads it: the capture saw no load */
+	if (!(p->flags & (PD_F_CAPTURED | PD_F_META)) && meta_resolve(p) == -ENOMEM)
+		return -ENOMEM;
 	p->flags |= PD_F_SYNTHESISED;
 	for (i = 0; i < p->nr_ksyms; i++) {
 		ksym_name(p, i, name, sizeof(name));

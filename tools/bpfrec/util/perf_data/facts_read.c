@@ -324,6 +324,43 @@ static int ext_func_names(struct pd_prog *p, __u32 n, struct pd_cursor *var)
 	return 0;
 }
 
+/* One string of the metadata: { u16 len; bytes } into @dst of @size (len < size). */
+static bool ext_meta_string(struct pd_cursor *var, char *dst, size_t size)
+{
+	__u16 len = 0;
+	const __u8 *s;
+
+	if (!pd_cur_get(var, &len, sizeof(len)) || len >= size)
+		return false;
+	s = pd_cur_take(var, len);
+	if (!s)
+		return false;
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+	return true;
+}
+
+/* The metadata of an ext prog item, after its function names. */
+static int ext_meta(struct pd_prog *p, __u32 n, struct pd_cursor *var)
+{
+	__u32 i;
+
+	if (!n)
+		return 0;
+	/* each takes at least its two lengths */
+	if (n > PD_META_MAX || n > (var->len - var->pos) / (2 * sizeof(__u16)))
+		return -EINVAL;
+	p->meta = calloc(n, sizeof(*p->meta));
+	if (!p->meta)
+		return -ENOMEM;
+	p->nr_meta = n;
+	for (i = 0; i < n; i++)
+		if (!ext_meta_string(var, p->meta[i].key, sizeof(p->meta[i].key)) ||
+		    !ext_meta_string(var, p->meta[i].value, sizeof(p->meta[i].value)))
+			return -EINVAL;
+	return 0;
+}
+
 /*
  * Our facts of a program complete or replace what BPF_PROG_INFO said:
  * the arrays stay, the scalars and names are ours.
@@ -337,6 +374,9 @@ static int ext_prog(struct pd_prog *p, const struct pd_disk_prog *d, struct pd_c
 	free(p->func_names);
 	p->func_names = NULL;
 	p->nr_func_names = 0;
+	free(p->meta);
+	p->meta = NULL;
+	p->nr_meta = 0;
 	p->id = d->id;
 	p->flags = d->flags;
 	p->type = d->type;
@@ -351,7 +391,7 @@ static int ext_prog(struct pd_prog *p, const struct pd_disk_prog *d, struct pd_c
 	p->origin = d->origin;
 	TERMINATE(p->origin.comm);
 	memcpy(p->sha256, d->sha256, sizeof(p->sha256));
-	return ext_func_names(p, d->nr_func_names, var);
+	return ext_func_names(p, d->nr_func_names, var) ?: ext_meta(p, d->nr_meta, var);
 }
 
 /* BTF metadata joins the data BPF_BTF carried for the same id. */

@@ -268,6 +268,16 @@ void pd_encode_ext_prog(const struct pd_prog *p, struct pd_buf *b)
 		pd_buf_put(&names, &(__u16){ len }, sizeof(__u16));
 		pd_buf_put(&names, name, len);
 	}
+	d.nr_meta = p->meta ? p->nr_meta : 0;
+	for (i = 0; i < d.nr_meta; i++) {
+		size_t klen = strnlen(p->meta[i].key, PD_META_KEY_LEN - 1);
+		size_t vlen = strnlen(p->meta[i].value, PD_META_VALUE_LEN - 1);
+
+		pd_buf_put(&names, &(__u16){ klen }, sizeof(__u16));
+		pd_buf_put(&names, p->meta[i].key, klen);
+		pd_buf_put(&names, &(__u16){ vlen }, sizeof(__u16));
+		pd_buf_put(&names, p->meta[i].value, vlen);
+	}
 	pd_encode_ext_item(b, PD_EXT_PROG, &d, sizeof(d), &names);
 	pd_buf_free(&names);
 }

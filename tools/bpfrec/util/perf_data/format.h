@@ -136,6 +136,7 @@ enum {
 	PD_EXT_LINK	= 4,
 	PD_EXT_BTF	= 5,
 	PD_EXT_LOADER	= 6,
+	PD_EXT_INSNS	= 7,
 };
 
 struct pd_ext_header {
@@ -160,7 +161,11 @@ _Static_assert(sizeof(struct pd_map) == 104, "BPFREC map item layout");
 _Static_assert(sizeof(struct pd_link) == 192, "BPFREC link item layout");
 _Static_assert(sizeof(struct pd_loader) == 592, "BPFREC loader item layout");
 
-/* Followed by nr_func_names times { u16 len; bytes }. */
+/*
+ * Followed by nr_func_names times { u16 len; bytes }, then nr_meta times
+ * { u16 len; key; u16 len; value } (without NULs).  nr_meta came later:
+ * an item without it is shorter, and has none.
+ */
 struct pd_disk_prog {
 	__u32 id;
 	__u32 flags;
@@ -175,6 +180,22 @@ struct pd_disk_prog {
 	__u32 nr_func_names;
 	__u32 nr_lines;
 	__u8 sha256[PD_SHA256_LEN];	/* with PD_F_SHA256 */
+	__u32 nr_meta;
+	__u32 reserved;
+};
+
+/*
+ * Bytes @off to @off + @len of the @total bytes of program @id's xlated
+ * instructions (record --keep-insns), made as the kernel dumps them: an
+ * item of its own, after the program's, in pieces that fit a record.
+ * Only in the data: the features leave them out, and readers skip them
+ * but for script --dump.
+ */
+struct pd_disk_insns {
+	__u32 id;
+	__u32 total;
+	__u32 off;
+	__u32 len;
 };
 
 /* The BTF data itself goes to BPF_BTF, where perf expects it. */
@@ -349,6 +370,15 @@ int pd_fact_log_read(struct pd_fact_log *l, enum pd_kind kind, __u32 id, void *f
 bool pd_fact_log_has(const struct pd_fact_log *l, enum pd_kind kind, __u32 id);
 /* Stream feature @feat (BPF_PROG_INFO, BPF_BTF, BPFREC) to @o: 0 when it is empty. */
 int pd_fact_log_feature(struct pd_fact_log *l, int feat, struct pd_out *o);
+
+/*
+ * Program @id's instructions item by item in the records of @buf from
+ * @from to @to (prog_extra.c), for pd_reader_prog_insns().
+ */
+int pd_insns_scan(const __u8 *buf, __u64 from, __u64 to, __u32 id, void **insns, size_t *len);
+/* One PD_RECORD_FACTS record of @entry, as the fact log's store appends them (prog_extra.c). */
+int pd_writer_append_fact(struct pd_writer *w, __u32 feat, const struct pd_buf *entry,
+			  __u64 *off);
 
 /* A bounds-checked view of bytes being parsed. */
 struct pd_cursor {

@@ -419,6 +419,21 @@ int pd_write_hist(struct pd_writer *w, const struct pd_hist *h);
  * *@why when it is one but malformed.
  */
 int pd_hist_decode(const struct perf_event_header *rec, struct pd_hist *h, const char **why);
+/*
+ * perf's PERF_RECORD_BPF_METADATA (perf 6.16 and later): the metadata of
+ * the program whose image is @prog_name ("bpf_prog_TAG_NAME"), one record
+ * per image, as perf writes it.  Perf before 6.16 stops reading a file at
+ * a record of a type it does not know: record --perf-metadata only.
+ */
+#define PD_RECORD_BPF_METADATA	84
+int pd_write_bpf_metadata(struct pd_writer *w, const char *prog_name, const struct pd_meta *meta,
+			  __u32 nr);
+/*
+ * Program @id's xlated instructions (@len bytes, at most PD_INSNS_MAX),
+ * as the kernel dumps them, kept in the data for script --dump.
+ */
+#define PD_INSNS_MAX		(256 << 10)
+int pd_writer_add_insns(struct pd_writer *w, __u32 id, const void *insns, size_t len);
 
 /* Write buffered records and commit the data size in the file header. */
 int pd_writer_flush(struct pd_writer *w);
@@ -620,6 +635,12 @@ int pd_reader_next(struct pd_reader *r, struct pd_record *rec);
  */
 int pd_reader_decode(struct pd_reader *r, const struct perf_event_header *raw, __u64 offset,
 		     struct pd_record *rec);
+/*
+ * The xlated instructions of program @id the file kept (record
+ * --keep-insns), in a new buffer of *@len bytes: 0, -ENOENT when it kept
+ * none, -EINVAL when what it kept is not whole.
+ */
+int pd_reader_prog_insns(struct pd_reader *r, __u32 id, void **insns, size_t *len);
 /* HEADER_TRACING_DATA's bytes in the file, NULL (and *len 0) without it. */
 const void *pd_reader_tracing_data(const struct pd_reader *r, size_t *len);
 const char *pd_reader_error(const struct pd_reader *r);

@@ -940,6 +940,13 @@ int pd_reader_next(struct pd_reader *r, struct pd_record *rec)
 	return ret;
 }
 
+int pd_reader_prog_insns(struct pd_reader *r, __u32 id, void **insns, size_t *len)
+{
+	__u64 from = r->info.pipe ? PD_PIPE_HEADER_SIZE : r->info.data_offset;
+
+	return pd_insns_scan(r->buf, from, r->info.pipe ? r->len : r->end, id, insns, len);
+}
+
 int pd_reader_decode(struct pd_reader *r, const struct perf_event_header *raw, __u64 offset,
 		     struct pd_record *rec)
 {

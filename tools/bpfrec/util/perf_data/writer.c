@@ -572,6 +572,12 @@ static int append_fact(void *ctx, __u32 feat, const struct pd_buf *entry, __u64 
 	return w->out.err ? set_err(w, w->out.err) : 0;
 }
 
+int pd_writer_append_fact(struct pd_writer *w, __u32 feat, const struct pd_buf *entry,
+			  __u64 *off)
+{
+	return append_fact(w, feat, entry, off);
+}
+
 /* The fact log's store: bytes of the data read back, through a window of the file. */
 static int read_data(void *ctx, __u64 off, void *dst, size_t len)
 {
