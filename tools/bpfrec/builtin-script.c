@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "util/bpf_disasm.h"
 #include "util/fit.h"
+#include "util/parse_num.h"
 #include "util/perf_data/oversized.h"
 #include "util/script_json.h"
 #include "util/script_layout.h"
@@ -52,10 +54,12 @@ struct script_args {
 	bool width_set;
 	unsigned long budget;		/* the columns fit this width */
 	unsigned long cut;		/* lines are cut there (0: never) */
+	bool dump;			/* --dump ID: a program's instructions */
+	__u32 dump_id;
 };
 
 enum { OPT_JSON = 0x100, OPT_KSYMBOL, OPT_KINDS, OPT_PID, OPT_COMM, OPT_WIDTH, OPT_WIDE,
-       OPT_DECODE, OPT_KALLSYMS };
+       OPT_DECODE, OPT_KALLSYMS, OPT_DUMP };
 
 static const struct argp_option script_options[] = {
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line, every record whole", 0 },
@@ -75,6 +79,9 @@ static const struct argp_option script_options[] = {
 	{ "kallsyms", OPT_KALLSYMS, "FILE", 0,
 	  "Kernel symbols of the recording machine, for files that kept none (perf's): a copy of "
 	  "its /proc/kallsyms (default: this machine's, if the file was recorded here)", 0 },
+	{ "dump", OPT_DUMP, "ID", 0,
+	  "Print the xlated instructions of program ID the file kept (record --keep-insns), "
+	  "as bpftool prog dump xlated does", 0 },
 	{ "fields", 'F', "FIELD[,FIELD...]", 0,
 	  "Only these columns: comm, tid, pid, time, cpu, event, trace, period, ip, sym, symoff, "
 	  "dso (perf's), id, name, type, tag, details; +FIELD adds to the default, -FIELD removes", 0 },
@@ -125,12 +132,20 @@ static const char script_doc[] =
 	"the file: 'symbol+0xoff (file)', its full path in --json; an address\n"
 	"that nothing names is shown bare.\n"
 	"\n"
+	"A PROG_LOAD shows the program's bpf_metadata_* variables as perf prints\n"
+	"them (metadata.NAME=VALUE; in --json, a \"metadata\" object of strings),\n"
+	"read at load however briefly the program lived.  --dump ID prints the\n"
+	"instructions of program ID that 'bpfrec record --keep-insns' kept, one a\n"
+	"line as 'bpftool prog dump xlated' prints them (helpers by number).\n"
+	"\n"
 	"Examples:\n"
 	"  bpfrec script\n"
 	"  bpfrec script -i /tmp/bpf.data\n"
 	"  bpfrec script -i /tmp/bpf.data --json | jq 'select(.event == \"PROG_LOAD\")'\n"
 	"  bpfrec script --kinds prog,map --comm execsnoop\n"
 	"  perf record -e cpu-clock -o - -- ./loader | bpfrec script -i -\n"
+	"  bpfrec script --json | jq 'select(.details.metadata) | .details.metadata'\n"
+	"  bpfrec record --keep-insns -- ./loader && bpfrec script --dump 42\n"
 	"\v"
 	"Exit status: 0 ok, 1 unreadable or malformed file, 2 usage error.";
 
@@ -252,6 +267,15 @@ static error_t script_parse(int key, char *arg, struct argp_state *state)
 	}
 	case OPT_KINDS:
 		return parse_kinds(state, a, arg);
+	case OPT_DUMP: {
+		unsigned long id;
+
+		if (parse_ulong(arg, &id) || !id || id > 0xffffffffUL)
+			return cmd_usage_error(state, "--dump wants a program id, not '%s'", arg);
+		a->dump = true;
+		a->dump_id = id;
+		break;
+	}
 	case OPT_PID:
 		return parse_pids(state, a, arg);
 	case OPT_COMM:
@@ -380,6 +404,41 @@ static int print(const struct script_args *args, struct script_rows *rs,
 	return ret;
 }
 
+/* --dump ID: the instructions the file kept of program ID. */
+static int dump_insns(const struct script_args *a)
+{
+	struct pd_reader *r;
+	char err[300];
+	size_t len;
+	void *insns;
+	int ret;
+
+	r = pd_reader_open(a->input, err, sizeof(err));
+	if (!r) {
+		fprintf(stderr, "bpfrec script: %s: %s\n", a->input, err);
+		return BPFREC_EXIT_ERROR;
+	}
+	ret = pd_reader_prog_insns(r, a->dump_id, &insns, &len);
+	pd_reader_close(r);
+	if (ret == -ENOENT) {
+		fprintf(stderr, "bpfrec script: %s: no instructions of program %u (record --keep-insns keeps them)\n",
+			a->input, a->dump_id);
+		return BPFREC_EXIT_ERROR;
+	}
+	if (ret) {
+		fprintf(stderr, "bpfrec script: %s: the instructions of program %u: %s\n", a->input,
+			a->dump_id, ret == -EINVAL ? "not whole in the file" : strerror(-ret));
+		return BPFREC_EXIT_ERROR;
+	}
+	bpf_disasm_print(stdout, insns, len / sizeof(struct bpf_insn));
+	free(insns);
+	if (fflush(stdout)) {
+		perror("bpfrec script: stdout");
+		return BPFREC_EXIT_ERROR;
+	}
+	return BPFREC_EXIT_OK;
+}
+
 int cmd_script(int argc, char **argv)
 {
 	struct script_args args = {};
@@ -399,6 +458,8 @@ int cmd_script(int argc, char **argv)
 		return BPFREC_EXIT_USAGE;
 	if (cmd_help_shown())
 		return BPFREC_EXIT_OK;
+	if (args.dump)
+		return dump_insns(&args);
 	script_output_width(args.wide, args.width_set, args.width, &args.budget, &args.cut);
 	script_rows_init(&rs, args.decode, args.nr_decode);
 	/* text columns fit the whole file: read it twice rather than keep it */
