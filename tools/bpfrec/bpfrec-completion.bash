@@ -84,6 +84,15 @@ _bpfrec_value()
 	stat:-b | stat:--bpf-prog)
 		# the ids of the programs loaded now (root only, as stat -b)
 		_bpfrec_list "$(bpftool prog list 2>/dev/null | sed -n 's/^\([0-9]*\): .*/\1/p')" "$cur" ;;
+	script:--dump)
+		# the programs whose instructions the file kept: the PROG_LOADs of -i FILE (or the default)
+		local in= w
+		for ((w = 2; w < ${#words[@]} - 1; w++)); do
+			[[ ${words[w]} == -i || ${words[w]} == --input ]] && in=${words[w + 1]}
+			[[ ${words[w]} == --input=* ]] && in=${words[w]#--input=}
+		done
+		COMPREPLY=($(compgen -W "$("$COMP_BPFREC" script ${in:+-i "$in"} --kinds prog -F event,id 2>/dev/null |
+			awk '$1 == "PROG_LOAD" { print $2 }')" -- "$cur")) ;;
 	*:-p | *:--pid)
 		_bpfrec_list "$(cd /proc && compgen -G '[0-9]*')" "$cur" ;;
 	*:--object) COMPREPLY=($(compgen -f -X '!*.o' -- "$cur") $(compgen -d -- "$cur")) ;;

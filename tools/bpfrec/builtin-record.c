@@ -45,8 +45,8 @@
 
 #define DEFAULT_MMAP_PAGES	256
 #define DEFAULT_CAPTURE_MB	16
-/* --keep-insns: the instructions kept in all, at most (MiB) */
-#define DEFAULT_KEEP_INSNS_MB	64
+/* --keep-insns: the instructions kept in all, at most (MiB): 256 to 2048 programs */
+#define KEEP_INSNS_MB		64
 /* records are drained at least this often even without a wakeup */
 #define POLL_MS			100
 
@@ -57,7 +57,7 @@ struct opts {
 	unsigned long capture_mb;
 	enum capture_path capture;
 	bool perf_meta;			/* --perf-metadata */
-	unsigned long keep_insns_mb;	/* --keep-insns, 0 without */
+	unsigned long keep_insns_mb;	/* --keep-insns: its budget; 0 without */
 	char **cmd;
 	struct user_objs objs;		/* --object, --set */
 	struct sampler sampler;		/* -e EVENT, -F, -c, -g, -a, -p, -t, --off-cpu */
@@ -152,7 +152,7 @@ static const char doc[] =
 "kept with its facts (script shows them).  --perf-metadata also writes them\n"
 "as perf 6.16 and later do (PERF_RECORD_BPF_METADATA), which perf before 6.16\n"
 "cannot read past.  --keep-insns keeps each program's xlated instructions in\n"
-"the file, up to MB MiB in all (default 64), for script --dump ID.\n";
+"the file, up to 64 MiB in all (counted at the end), for script --dump ID.\n";
 
 enum {
 	OPT_DURATION = 0x100,
@@ -217,8 +217,8 @@ static const struct argp_option options[] = {
 	  "With --off-cpu: who woke each interval, with its stacks (event offcpu-waker)", 0 },
 	{ "perf-metadata", OPT_PERF_METADATA, NULL, 0,
 	  "Also write perf 6.16's BPF_METADATA records (older perf stops at them)", 0 },
-	{ "keep-insns", OPT_KEEP_INSNS, "MB", OPTION_ARG_OPTIONAL,
-	  "Keep each program's xlated instructions in the file, up to MB MiB (default 64)", 0 },
+	{ "keep-insns", OPT_KEEP_INSNS, NULL, 0,
+	  "Keep each program's xlated instructions in the file (up to 64 MiB), for script --dump", 0 },
 	{ "off-cpu-cgroup", OPT_OFF_CPU_CGROUP, "CGROUP", 0,
 	  "Only the tasks of cgroup v2 CGROUP and below (a path, or relative to its mount)", 0 },
 	{},
@@ -386,10 +386,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->perf_meta = true;
 		break;
 	case OPT_KEEP_INSNS:
-		o->keep_insns_mb = DEFAULT_KEEP_INSNS_MB;
-		if (arg && (parse_ulong(arg, &o->keep_insns_mb) || !o->keep_insns_mb ||
-			    o->keep_insns_mb > 65536))
-			return cmd_usage_error(state, "--keep-insns wants 1 to 65536 MiB, not '%s'", arg);
+		o->keep_insns_mb = KEEP_INSNS_MB;
 		break;
 	case ARGP_KEY_ARG:
 		/* the workload: everything from its name on is its own */
@@ -707,11 +704,11 @@ static void report(struct recorder *r, const struct pd_writer_stats *ws,
 		fprintf(stderr, "bpfrec record: LOST %llu records (raise -m), %llu captured facts (raise --capture-size)\n",
 			(unsigned long long)r->sink.lost_records, (unsigned long long)lost_facts);
 	if (r->o.keep_insns_mb)
-		pr_progress("bpfrec record: kept the instructions of %llu programs (%llu KiB)\n",
+		pr_progress("bpfrec record: kept the instructions of %llu programs (%llu bytes)\n",
 			    (unsigned long long)r->sink.insns_kept,
-			    (unsigned long long)r->sink.insns_bytes >> 10);
+			    (unsigned long long)r->sink.insns_bytes);
 	if (r->sink.insns_over)
-		fprintf(stderr, "bpfrec record: the instructions of %llu programs not kept: over --keep-insns=%lu MiB\n",
+		fprintf(stderr, "bpfrec record: the instructions of %llu programs not kept: over %lu MiB\n",
 			(unsigned long long)r->sink.insns_over, r->o.keep_insns_mb);
 	if (r->have_cap)
 		capture_report_missed(&r->cap);
