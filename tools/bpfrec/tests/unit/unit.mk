@@ -54,7 +54,8 @@ PROFILE_SRCS := $(USER_SYMS_SRCS) util/ksyms.c util/bpf_images.c \
 REPORT_SRCS := builtin-report.c report_profile.c report_hist.c util/stat_hist.c \
 	       util/lifecycle.c util/lifecycle_print.c util/out_file.c $(PROFILE_SRCS)
 # builtin-script.c with its rows, their text layout and JSON
-SCRIPT_SRCS := builtin-script.c util/script_row.c util/script_layout.c util/script_json.c
+SCRIPT_SRCS := builtin-script.c util/script_row.c util/script_layout.c util/script_json.c \
+	       util/bpf_disasm.c util/parse_num.c
 UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 		       util/sample_view.c $(SCRIPT_SRCS) input_option.c \
 		       cmd_args.c util/debug.c util/fit.c $(REPORT_SRCS)
@@ -86,7 +87,7 @@ UNIT_test_sample_view := $(PERF_DATA_SRCS) util/sample_view.c util/bpf_images.c 
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/tenant.c util/facts.c util/bpf_desc.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
 		    util/recording.c util/capture.c util/linger.c util/vmlinux_btf.c util/file_read.c \
-		    util/debug.c util/gone_scan.c util/prog_insns.c
+		    util/debug.c util/gone_scan.c util/prog_insns.c util/bpf_meta.c
 # serve's metrics over a table of programs built by hand (stat_progs.c for its pruning)
 UNIT_test_metrics := util/prog_metrics.c util/stat_progs.c util/capture.c util/bpf_resolve.c \
 		     util/vmlinux_btf.c util/file_read.c util/facts.c util/bpf_desc.c util/debug.c \
