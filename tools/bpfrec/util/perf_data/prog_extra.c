@@ -67,28 +67,33 @@ int pd_writer_add_insns(struct pd_writer *w, __u32 id, const void *insns, size_t
 	return err;
 }
 
-/* The instructions item in the facts record at @p (@size bytes), if it is one. */
-static bool insns_item(const __u8 *p, size_t size, struct pd_disk_insns *d, const __u8 **data)
+/*
+ * The instructions item in the facts record at @p (@size bytes): 1, 0
+ * when it is none, -1 when its piece claims more bytes than it has.
+ */
+static int insns_item(const __u8 *p, size_t size, struct pd_disk_insns *d, const __u8 **data)
 {
 	const size_t hdr = sizeof(struct pd_fact_header);
 	struct pd_fact_header h;
 	struct pd_ext_item item;
 
 	if (!pd_fact_record(p, size))
-		return false;
+		return 0;
 	memcpy(&h, p, hdr);
 	if (h.feat != PD_FEAT_BPFREC || size - hdr < sizeof(item))
-		return false;
+		return 0;
 	memcpy(&item, p + hdr, sizeof(item));
-	if (item.kind != PD_EXT_INSNS || item.fixed_len < sizeof(*d) ||
-	    item.fixed_len > item.len || item.len > size - hdr - sizeof(item))
-		return false;
+	if (item.kind != PD_EXT_INSNS)
+		return 0;
+	if (item.fixed_len < sizeof(*d) || item.fixed_len > item.len ||
+	    item.len > size - hdr - sizeof(item))
+		return -1;
 	memcpy(d, p + hdr + sizeof(item), sizeof(*d));
 	/* the bytes must be the item's own */
 	if (d->len > item.len - item.fixed_len)
-		return false;
+		return -1;
 	*data = p + hdr + sizeof(item) + item.fixed_len;
-	return true;
+	return 1;
 }
 
 int pd_insns_scan(const __u8 *buf, __u64 from, __u64 to, __u32 id, void **insns, size_t *len)
@@ -99,6 +104,7 @@ int pd_insns_scan(const __u8 *buf, __u64 from, __u64 to, __u32 id, void **insns,
 	__u8 *out = NULL;
 	__u32 total = 0;
 	__u64 pos, got = 0;
+	int ret;
 
 	*insns = NULL;
 	*len = 0;
@@ -106,10 +112,12 @@ int pd_insns_scan(const __u8 *buf, __u64 from, __u64 to, __u32 id, void **insns,
 		memcpy(&h, buf + pos, sizeof(h));
 		if (h.size < sizeof(h) || h.size > to - pos)
 			break;
-		if (!insns_item(buf + pos, h.size, &d, &data) || d.id != id)
+		memset(&d, 0, sizeof(d));
+		ret = insns_item(buf + pos, h.size, &d, &data);
+		if (!ret || d.id != id)
 			continue;
 		/* the last program of an id wins: ids are not reused while the kernel runs */
-		if (!d.total || d.total > PD_INSNS_MAX || d.total % sizeof(struct bpf_insn) ||
+		if (ret < 0 || !d.total || d.total > PD_INSNS_MAX || d.total % sizeof(struct bpf_insn) ||
 		    d.off > d.total || d.len > d.total - d.off) {
 			free(out);
 			return -EINVAL;
