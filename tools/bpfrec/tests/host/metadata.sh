@@ -132,6 +132,19 @@ result "script --dump ID: maps by id, as bpftool names them" \
 	   [ -s "$tmp/want.maps" ] && cmp -s "$tmp/want.maps" "$tmp/got.maps" ||
 	   echo "$(tr '\n' ' ' <"$tmp/got.maps"), want $(tr '\n' ' ' <"$tmp/want.maps")")"
 
+# the completion of --dump offers the file's programs
+comp=$(PATH=$(dirname "$BPFREC"):$PATH bash -c '. "$1"
+	line="bpfrec script -i $2 --dump "
+	COMP_LINE=$line COMP_POINT=${#line}
+	COMP_WORDS=(bpfrec script -i "$2" --dump "") COMP_CWORD=5
+	_bpfrec
+	printf "%s\n" "${COMPREPLY[@]}"' sh "$here/../../bpfrec-completion.bash" "$tmp/k.data")
+result "completion of script --dump: the file's programs" \
+	"$(grep -qx "$id" <<EOT || echo "offered $(echo $comp | head -c 200), not $id"
+$comp
+EOT
+)"
+
 # a file that kept no instructions, and a bad id
 one_line "script --dump of a file without them" 1 \
 	"bpfrec script: $tmp/n.data: no instructions of program $id2 (record --keep-insns keeps them)" \
