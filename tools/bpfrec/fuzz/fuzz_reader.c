@@ -9,6 +9,7 @@
  * and strings handed out are touched so that ASan checks they are real.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "util/perf_data/perf_data.h"
 
@@ -57,6 +58,21 @@ static void touch_prog(const struct pd_prog *p)
 		sink += p->line_info[j].line_col;
 	for (j = 0; j < p->nr_func_names; j++)
 		sink += strlen(p->func_names[j]);
+	for (j = 0; (p->flags & PD_F_META) && j < p->nr_meta; j++)
+		sink += strlen(p->meta[j].key) + strlen(p->meta[j].value);
+}
+
+/* The instructions the file kept of program @id (record --keep-insns). */
+static void touch_insns(struct pd_reader *r, __u32 id)
+{
+	size_t len, j;
+	void *insns;
+
+	if (pd_reader_prog_insns(r, id, &insns, &len))
+		return;
+	for (j = 0; j < len; j++)
+		sink += ((const uint8_t *)insns)[j];
+	free(insns);
 }
 
 /* Every fact of every object, decoded from the file as lookups do it. */
@@ -69,9 +85,11 @@ static void touch_facts(struct pd_reader *r)
 	const struct pd_btf *b;
 	__u32 id;
 
-	for (it = (struct pd_fact_iter){}; pd_reader_next_fact(r, PD_PROG, &it, &id);)
+	for (it = (struct pd_fact_iter){}; pd_reader_next_fact(r, PD_PROG, &it, &id);) {
 		if ((p = pd_reader_prog(r, id)))
 			touch_prog(p);
+		touch_insns(r, id);
+	}
 	for (it = (struct pd_fact_iter){}; pd_reader_next_fact(r, PD_MAP, &it, &id);)
 		if ((m = pd_reader_map(r, id)))
 			sink += strlen(m->name) + strlen(m->origin.comm);
