@@ -8,6 +8,7 @@
  * when the object is already gone.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,49 @@ static int prog_func_names(struct pd_prog *p)
 		p->nr_func_names = i + 1;
 	}
 	btf__free(btf);
+	return 0;
+}
+
+int resolve_prog_xlated(__u32 id, size_t max, void **insns, size_t *len)
+{
+	struct bpf_prog_info info = {};
+	__u32 ilen = sizeof(info);
+	void *buf = NULL;
+	int fd, err = 0;
+
+	*insns = NULL;
+	*len = 0;
+	/* as resolve_prog(): the fd is held for the calls only */
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return -errno;
+	if (bpf_obj_get_info_by_fd(fd, &info, &ilen))
+		err = -errno;
+	else if (!info.xlated_prog_len || info.xlated_prog_len > max)
+		err = -E2BIG;
+	else if (!(buf = malloc(info.xlated_prog_len)))
+		err = -ENOMEM;
+	if (!err) {
+		__u32 want = info.xlated_prog_len;
+
+		memset(&info, 0, sizeof(info));
+		info.xlated_prog_len = want;
+		info.xlated_prog_insns = (__u64)(uintptr_t)buf;
+		ilen = sizeof(info);
+		if (bpf_obj_get_info_by_fd(fd, &info, &ilen))
+			err = -errno;
+		/* a program's instructions do not change once it is loaded */
+		else if (info.xlated_prog_len != want)
+			err = -EAGAIN;
+		*len = want;
+	}
+	close(fd);
+	if (err) {
+		free(buf);
+		*len = 0;
+		return err;
+	}
+	*insns = buf;
 	return 0;
 }
 

@@ -98,6 +98,7 @@ int recording_start(struct recording *rec, __u64 time, bool obj_events)
 		.w = rec->sink->w,
 		.facts = rec->sink->facts,
 		.obj_events = obj_events,
+		.sink = rec->sink,
 	};
 	int err;
 

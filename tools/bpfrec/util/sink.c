@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/evp.h>
 #include "util/array.h"
 #include "util/bpf_desc.h"
 #include "util/bpf_meta.h"
@@ -658,16 +659,10 @@ static int on_legacy(struct sink *k, const struct cap_legacy *c)
  * written); with --keep-insns, the instructions themselves, while the
  * budget lasts.
  */
-static int prog_hashed(void *ctx, __u32 id, const __u8 *sha256, const void *insns, size_t len)
+static int keep_insns(struct sink *k, __u32 id, const void *insns, size_t len)
 {
-	struct sink *k = ctx;
-	struct pd_prog *p = facts_prog(k->facts, id, NULL);
 	int err;
 
-	if (!p)
-		return -ENOMEM;
-	memcpy(p->sha256, sha256, sizeof(p->sha256));
-	p->flags |= PD_F_SHA256;
 	if (!k->keep_insns || !k->w)
 		return 0;
 	if (len > k->insns_budget - k->insns_bytes) {
@@ -683,6 +678,36 @@ static int prog_hashed(void *ctx, __u32 id, const __u8 *sha256, const void *insn
 		k->insns_kept++;
 		k->insns_bytes += len;
 	}
+	return err;
+}
+
+static int prog_hashed(void *ctx, __u32 id, const __u8 *sha256, const void *insns, size_t len)
+{
+	struct sink *k = ctx;
+	struct pd_prog *p = facts_prog(k->facts, id, NULL);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p->sha256, sha256, sizeof(p->sha256));
+	p->flags |= PD_F_SHA256;
+	return keep_insns(k, id, insns, len);
+}
+
+int sink_prog_xlated(struct sink *k, struct pd_prog *p)
+{
+	size_t len;
+	void *insns;
+	int err;
+
+	if (p->flags & PD_F_SHA256)
+		return 0;
+	err = resolve_prog_xlated(p->id, PD_INSNS_MAX, &insns, &len);
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	if (EVP_Digest(insns, len, p->sha256, NULL, EVP_sha256(), NULL))
+		p->flags |= PD_F_SHA256;
+	err = keep_insns(k, p->id, insns, len);
+	free(insns);
 	return err;
 }
 

@@ -106,6 +106,11 @@ struct sink {
 /* A record of @ring, decoded as its event lays it out (a ring_fn). */
 int sink_record(void *ctx, const struct ring *ring, const struct perf_event_header *hdr);
 int sink_capture(void *ctx, void *data, size_t size);
+/*
+ * A program the capture did not see load (it existed before): the hash
+ * of its instructions by id, and with --keep-insns the instructions.
+ */
+int sink_prog_xlated(struct sink *k, struct pd_prog *p);
 /* Once a drain's records are in: the syscalls for what the capture lacked. */
 int sink_ask(struct sink *k);
 /* After the last drain: the held records, resolved by id if need be. */

@@ -21,6 +21,7 @@
 #include "util/bpf_resolve.h"
 #include "util/facts.h"
 #include "util/gone_scan.h"
+#include "util/sink.h"
 #include "util/synthesize.h"
 
 /* The symbol name the kernel gives a JIT image (bpf_get_prog_name()). */
@@ -65,9 +66,11 @@ static int synth_prog(struct synth_ctx *s, __u32 id)
 	/* gone since get_next_id: it ended before the recording did start */
 	if (!(p->flags & PD_F_CAPTURED) && resolve_prog(id, p))
 		return 0;
-	/* its metadata by id, as perf reads it: the capture saw no load */
+	/* its metadata and instructions by id: the capture saw no load */
 	if (!(p->flags & (PD_F_CAPTURED | PD_F_META)) && meta_resolve(p) == -ENOMEM)
 		return -ENOMEM;
+	if (!(p->flags & PD_F_CAPTURED) && s->sink && (err = sink_prog_xlated(s->sink, p)))
+		return err;
 	p->flags |= PD_F_SYNTHESISED;
 	for (i = 0; i < p->nr_ksyms; i++) {
 		ksym_name(p, i, name, sizeof(name));

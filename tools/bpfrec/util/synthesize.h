@@ -8,6 +8,7 @@
 
 struct facts;
 struct gone_scan;
+struct sink;
 
 struct synth_ctx {
 	struct pd_writer *w;
@@ -15,6 +16,7 @@ struct synth_ctx {
 	bool obj_events;	/* write map/link/BTF records too */
 	struct gone_scan *scan;	/* to watch them for their release, or NULL */
 	struct pd_sample sample;
+	struct sink *sink;	/* the instructions' hash and --keep-insns; or NULL */
 };
 
 int synth_existing(struct synth_ctx *s);

@@ -10,7 +10,9 @@
 #     without the option the file has none, and perf 6.1 reads it whole;
 #   - with --keep-insns, its xlated instructions: script --dump ID gives
 #     the instructions bpftool prog dump xlated gave while it lived (their
-#     count, indexes and opcodes), and a file that kept none says so.
+#     count, indexes and opcodes), and a file that kept none says so; a
+#     program that existed before the recording has its instructions and
+#     their SHA-256 (as bpftool's dump file hashes) by id.
 # Root, on the running kernel, with the capture (the syscall path here).
 #
 # Environment: BPFREC (the binary), META_LOAD (tests/metadata/meta-load),
@@ -131,6 +133,33 @@ result "script --dump ID: maps by id, as bpftool names them" \
 	   grep -o 'map\[id:[0-9]*\]\(\[0\]+[0-9]*\)\?' "$tmp/dump.txt" >"$tmp/got.maps"
 	   [ -s "$tmp/want.maps" ] && cmp -s "$tmp/want.maps" "$tmp/got.maps" ||
 	   echo "$(tr '\n' ' ' <"$tmp/got.maps"), want $(tr '\n' ' ' <"$tmp/want.maps")")"
+
+# a program that existed before the recording: its hash and instructions by id
+cat >"$tmp/pre.sh" <<'SH'
+set -e
+T=$1 L=$2 O=$3 B=$4
+mkfifo "$T/pin"
+"$L" -w "$O" <"$T/pin" >"$T/pids" &
+exec 3>"$T/pin"
+while ! grep -q prog= "$T/pids"; do sleep 0.02; done
+id=$(sed 's/prog=//' "$T/pids")
+bpftool prog dump xlated id "$id" >"$T/pre-bpftool.txt"
+bpftool prog dump xlated id "$id" file "$T/pre.bin"
+"$B" record --keep-insns -o "$T/pre.data" -- true 2>"$T/pre.err"
+exec 3>&-
+wait
+SH
+sh "$tmp/pre.sh" "$tmp" "$META_LOAD" "$META_OBJ" "$BPFREC"
+pid=$(sed -n 's/^prog=//p' "$tmp/pids")
+"$BPFREC" script -i "$tmp/pre.data" --dump "$pid" >"$tmp/pre-dump.txt" 2>&1
+ops "$tmp/pre-bpftool.txt" >"$tmp/pre-want.ops"
+ops "$tmp/pre-dump.txt" >"$tmp/pre-got.ops"
+sha=$(sha256sum <"$tmp/pre.bin" | cut -c1-64)
+result "a program that existed before: its SHA-256 and instructions by id" \
+	"$("$BPFREC" script -i "$tmp/pre.data" --json | grep "\"id\":$pid," | grep -q "\"synthesised\":true.*\"sha256\":\"$sha\"" ||
+	   echo "no synthesised PROG_LOAD with sha256 $sha")$(
+	  [ -s "$tmp/pre-want.ops" ] && cmp -s "$tmp/pre-want.ops" "$tmp/pre-got.ops" ||
+	  echo " dump: $(head -c 200 "$tmp/pre-dump.txt")")"
 
 # the completion of --dump offers the file's programs
 comp=$(PATH=$(dirname "$BPFREC"):$PATH bash -c '. "$1"
