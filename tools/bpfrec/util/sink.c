@@ -803,6 +803,8 @@ int sink_capture(void *ctx, void *data, size_t size)
 		return size >= sizeof(struct cap_prog_insns) ?
 		       prog_insns_piece(&k->insns, data, prog_hashed, k) : 0;
 	case CAP_PROG_META:
+		if (k->tenant && tenant_verdict(k->tenant, PD_PROG, h->id) != TENANT_KEEP)
+			return 0;
 		return size >= sizeof(struct cap_prog_meta) ? on_prog_meta(k, data) : 0;
 	}
 	return 0;
