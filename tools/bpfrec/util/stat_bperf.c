@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/file.h>
 #include <sys/mount.h>
@@ -26,7 +27,11 @@
 #define REGISTRY_ENTRIES	64
 #define REGISTRY_NAME		"bpfrec_bperf"
 /* How long a session waits for another to release the registry's lock. */
-#define LOCK_TIMEOUT_MS		5000
+/*
+ * Long enough for three other sessions to load their leaders one after the
+ * other on a slow machine (a KASAN kernel under emulation took over 5 s).
+ */
+#define LOCK_TIMEOUT_MS		30000
 
 int stat_bperf_add_key(struct stat_bperf *b, __u64 key)
 {
@@ -146,15 +151,19 @@ static int registry_dir(struct stat_bperf *b)
  */
 static int lock_registry(const struct stat_bperf *b)
 {
-	int waited;
+	struct timespec t0, now;
 
-	for (waited = 0; flock(b->dir_fd, LOCK_EX | LOCK_NB); waited += 10) {
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (flock(b->dir_fd, LOCK_EX | LOCK_NB)) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {
 			int err = -errno;
 
 			return errmsg_set(err, "locking %s: %s", b->dir, strerror(-err));
 		}
-		if (waited >= LOCK_TIMEOUT_MS)
+		/* the time waited, not the sleeps counted: a loaded machine sleeps longer */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 >=
+		    LOCK_TIMEOUT_MS)
 			return errmsg_set(-ETIMEDOUT, "--bpf-counters: %s stayed locked for %d s (a session stuck? see /proc/locks)",
 					  b->dir, LOCK_TIMEOUT_MS / 1000);
 		usleep(10000);
