@@ -104,22 +104,6 @@ static int script(const char *out, const char *arg)
 	return run_cmd(cmd_script, arg ? 6 : 5, argv, path(out));
 }
 
-/* The @n-th line (from 1) of @file holding @needle, or "". */
-static void nth(const char *file, const char *needle, int n, char *line, size_t len)
-{
-	FILE *f = fopen(file, "r");
-
-	line[0] = 0;
-	while (f && n > 0 && fgets(line, len, f))
-		if (strstr(line, needle) && !--n)
-			break;
-	if (n)
-		line[0] = 0;
-	if (f)
-		fclose(f);
-	line[strcspn(line, "\n")] = 0;
-}
-
 /* The name column of a sample's line: its seventh field. */
 static void seventh(const char *line, char *field, size_t len)
 {
@@ -155,24 +139,24 @@ static void test_pipe(void)
 	CHECK(progs == 2 * NR_PROGS && longer == 0,
 	      "into a pipe: the programs' lines within 160 columns, details whole (%d of %d longer)",
 	      longer, progs);
-	nth(path("pipe.txt"), "DETAILS", 1, hdr, sizeof(hdr));
+	nth_line(path("pipe.txt"), "DETAILS", 1, hdr, sizeof(hdr));
 	CHECK(strstr(hdr, "DETAILS") &&
 	      strstr(hdr, "DETAILS") - hdr + strlen(" jited=23 xlated=16") <= 160,
 	      "the header leaves the details their room: DETAILS at %ld",
 	      strstr(hdr, "DETAILS") ? (long)(strstr(hdr, "DETAILS") - hdr) : -1L);
-	nth(path("pipe.txt"), " cpu-clock ", 1, line, sizeof(line));
+	nth_line(path("pipe.txt"), " cpu-clock ", 1, line, sizeof(line));
 	seventh(line, a, sizeof(a));
-	nth(path("pipe.txt"), " cpu-clock ", 2, line, sizeof(line));
+	nth_line(path("pipe.txt"), " cpu-clock ", 2, line, sizeof(line));
 	seventh(line, b, sizeof(b));
 	CHECK(strstr(a, "..") && !strncmp(a, "a_kernel", 8) &&
 	      !strcmp(a + strlen(a) - 8, "_its_end") && strlen(a) < strlen(LONG_A),
 	      "a long symbol cut in its middle, its start and end kept: %s", a);
 	CHECK(strcmp(a, b) && strlen(a) == strlen(b),
 	      "two long symbols alike but for a word stay distinct: %s, %s", a, b);
-	nth(path("pipe.txt"), " cpu-clock ", 3, line, sizeof(line));
+	nth_line(path("pipe.txt"), " cpu-clock ", 3, line, sizeof(line));
 	CHECK(strstr(line, " short_func "), "a short symbol whole: %s", line);
 	for (i = 1; i <= 2; i++) {
-		nth(path("pipe.txt"), " cpu-clock ", i, line, sizeof(line));
+		nth_line(path("pipe.txt"), " cpu-clock ", i, line, sizeof(line));
 		CHECK(strstr(line, " ip=0xffffffff81000") && strstr(line, " period=250000"),
 		      "a sample's details whole: %s", line);
 	}
@@ -183,9 +167,9 @@ static void test_wide(void)
 	char line[1024];
 
 	CHECK(script("wide.txt", "--wide") == 0, "script --wide exits 0");
-	nth(path("wide.txt"), " cpu-clock ", 1, line, sizeof(line));
+	nth_line(path("wide.txt"), " cpu-clock ", 1, line, sizeof(line));
 	CHECK(strstr(line, " " LONG_A " "), "--wide: the long symbol whole: %s", line);
-	nth(path("wide.txt"), " cpu-clock ", 2, line, sizeof(line));
+	nth_line(path("wide.txt"), " cpu-clock ", 2, line, sizeof(line));
 	CHECK(strstr(line, " " LONG_B " "), "--wide: the other too: %s", line);
 	CHECK(script("layout.json", "--json") == 0 &&
 	      count_lines(path("layout.json"), "\"name\":\"" LONG_A "\"", NULL, 0) == NR_PROGS / 3 &&

@@ -136,22 +136,6 @@ static void first(const char *file, const char *needle, char *line, size_t len)
 	line[strcspn(line, "\n")] = 0;
 }
 
-/* The @n-th line (from 1) of @file holding @needle, or "". */
-static void nth(const char *file, const char *needle, int n, char *line, size_t len)
-{
-	FILE *f = fopen(file, "r");
-
-	line[0] = 0;
-	while (f && n > 0 && fgets(line, len, f))
-		if (strstr(line, needle) && !--n)
-			break;
-	if (n)
-		line[0] = 0;
-	if (f)
-		fclose(f);
-	line[strcspn(line, "\n")] = 0;
-}
-
 static void test_script(const char *data)
 {
 	char file[512], line[1024];
@@ -173,10 +157,10 @@ static void test_script(const char *data)
 	      count_lines(path("out.txt"), "\tfffffffffffffe00", NULL, 0) == 0,
 	      "no context marker shown as a frame");
 	CHECK(count_lines(path("out.txt"), " cpu-clock ", NULL, 0) == 2, "2 cpu-clock samples");
-	nth(path("out.txt"), " cpu-clock ", 1, line, sizeof(line));
+	nth_line(path("out.txt"), " cpu-clock ", 1, line, sizeof(line));
 	CHECK(strstr(line, " bpf_prog_aaaa_first ") && strstr(line, " bpf ") &&
 	      strstr(line, "period=1000000"), "a sample in a BPF image named by it: %s", line);
-	nth(path("out.txt"), " cpu-clock ", 2, line, sizeof(line));
+	nth_line(path("out.txt"), " cpu-clock ", 2, line, sizeof(line));
 	CHECK(strstr(line, " bpf_prog_bbbb_second ") && strstr(line, " bpf "),
 	      "the same address later: the newer image's name: %s", line);
 	CHECK(count_lines(path("out.txt"), "\tffffffffc0001010 bpf_prog_bbbb_second+0x10\n",

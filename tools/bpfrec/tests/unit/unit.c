@@ -166,3 +166,18 @@ struct pd_writer *one_event_writer(const char *file, const struct perf_event_att
 
 	return pd_writer_open(&w, file, &cfg) ? NULL : w;
 }
+
+void nth_line(const char *file, const char *needle, int n, char *line, size_t len)
+{
+	FILE *f = fopen(file, "r");
+
+	line[0] = 0;
+	while (f && n > 0 && fgets(line, len, f))
+		if (strstr(line, needle) && !--n)
+			break;
+	if (n)
+		line[0] = 0;
+	if (f)
+		fclose(f);
+	line[strcspn(line, "\n")] = 0;
+}

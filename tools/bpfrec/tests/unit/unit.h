@@ -40,4 +40,7 @@ struct perf_event_attr sideband_attr(void);
 struct pd_writer *one_event_writer(const char *file, const struct perf_event_attr *attr,
 				   const __u64 *ids, size_t nr_ids);
 
+/* The @n-th line (from 1) of @file holding @needle into @line, or "". */
+void nth_line(const char *file, const char *needle, int n, char *line, size_t len);
+
 #endif /* BPFREC_TESTS_UNIT_H */
