@@ -97,7 +97,8 @@ id2=$(sed -n 's/^prog=//p' "$tmp/n.ids")
 "$PERF" script -i "$tmp/n.data" >/dev/null 2>"$tmp/perf.err"
 rc=$?
 result "metadata kept without --perf-metadata, and perf $("$PERF" --version | cut -d' ' -f3) reads the file" \
-	"$(grep -q '"metadata":{"owner":"\\"bpfrec test\\"","level":"-42"}' "$tmp/n.json" || echo "no metadata: $(head -c 300 "$tmp/n.json")")$(
+	"$(grep -q '"metadata":{"owner":"\\"bpfrec test\\"","level":"-42"}' "$tmp/n.json" ||
+	   echo "no metadata: $(head -c 300 "$tmp/n.json"); recorder: $(grep -v 'exited with' "$tmp/n.err" | tail -3)")$(
 	  [ $rc -ne 0 ] || [ -s "$tmp/perf.err" ] && echo "perf: exit $rc $(head -c 200 "$tmp/perf.err")")"
 
 # 2. --keep-insns: the instructions of a program, then script --dump
