@@ -72,24 +72,39 @@ if [ $unpatched = 1 ]; then
 	exit 0
 fi
 
-# One stable patched worktree, reset to the base and re-patched when the series changes:
-# git only rewrites the files that differ, so kbuild rebuilds incrementally.
+# One stable patched worktree, moved to the new patched commit when the series changes.
+# The commit is made first, without a work tree (the patches applied to a temporary index
+# of the base, one commit each), and the worktree then moves from its old commit to it:
+# git rewrites only the files whose content differs, so a change to the selftests patch
+# leaves every kernel source's time stamp alone and kbuild finds nothing to recompile.
+# (Resetting the worktree to the base and applying the series there touched every file
+# the series patches, bpf.h and perf_event.h among them: nearly a whole kernel again.)
 if [ -f "$tree/.bpfrec-applied" ] && [ "$(cat "$tree/.bpfrec-applied")" = "$want" ]; then
 	echo "$tree"
 	exit 0
 fi
 
 rm -f "$tree/.bpfrec-applied"
-reset_worktree "$base" "$tree" base
+index=$(mktemp)
+trap 'rm -f "$index"' EXIT
+export GIT_INDEX_FILE=$index
+git -C "$base" read-tree base
+commit=$(git -C "$base" rev-parse base)
 n=0
 for p in $(prereq_patches) $(series_patches); do
 	n=$((n + 1))
-	if ! out=$(git -C "$tree" am -q --whitespace=nowarn "$p" 2>&1); then
+	if ! out=$(git -C "$base" apply --cached --whitespace=nowarn "$p" 2>&1); then
 		echo "$out" >&2
-		git -C "$tree" am --abort >/dev/null 2>&1 || true
 		die "patch $n ($(basename "$p")) does not apply to linux $ver: see the lines above"
 	fi
+	# the Subject: header, with its folded continuation lines, without [PATCH ...]
+	subject=$(awk '/^Subject: / { s = $0; while ((getline l) > 0 && l ~ /^[ \t]/) s = s l
+		print s; exit }' "$p" | sed 's/^Subject: \(\[PATCH[^]]*\] \)\{0,1\}//')
+	commit=$(git -C "$base" commit-tree "$(git -C "$base" write-tree)" -p "$commit" \
+		-m "${subject:-$(basename "$p")}")
 done
+unset GIT_INDEX_FILE
+reset_worktree "$base" "$tree" "$commit"
 stage "applied $n patch(es) to linux $ver" >&2
 echo "$want" >"$tree/.bpfrec-applied"
 echo "$tree"
