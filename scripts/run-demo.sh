@@ -1,10 +1,13 @@
 #!/bin/bash
 # `make run`: boot the patched kernel and record a sample BPF workload with bpfrec, then
 # print what was recorded: the timeline (bpfrec script), the summary (bpfrec report) and
-# what perf with the perf tools follow-up reads in the same file; then count with bpfrec
-# stat: a program's cost per run (-b) and shared counters (--bpf-counters), which need
-# the BPF trampolines the guest kernel allows; a snapshot of bpfrec top and a scrape of
-# bpfrec serve; then profile:
+# what perf with the perf tools follow-up reads in the same file; one tenant's objects
+# (record --exe) while another loader runs beside it; a program's bpf_metadata_*
+# variables and its instructions (record --keep-insns, script --dump); then count with
+# bpfrec stat: a program's cost per run (-b), its run times as a histogram kept in a file
+# (--hist -o, read back by bpfrec report) and shared counters (--bpf-counters), which
+# need the BPF trampolines the guest kernel allows; a snapshot of bpfrec top and a scrape
+# of bpfrec serve; then profile:
 # CPU samples in a BPF program kept busy, reported by its name once it is unloaded, and
 # where a sleeper spends its time off CPU, as folded stacks.
 #   usage: scripts/run-demo.sh [--base NAME] [--debug] [--out FILE]
@@ -49,10 +52,38 @@ echo "==== perf script --show-bpf-events -i demo.data  (perf with patches/perf-t
 perf script --show-bpf-events -i demo.data >perf.out || exit
 grep -o 'PERF_RECORD_BPF_EVENT type [A-Z]*_[A-Z]*(.*' perf.out | grep -v 'type PROG_' |
 	cut -d' ' -f3-
+t=/opt/bpfrec/tests/guest
+# One tenant: stat-prog loads (and libbpf probes) first, then the workload; --exe keeps
+# the objects the workload created and every record of theirs, and nothing else.
+echo "==== bpfrec record --exe $t/workload -o tenant.data -- sh -c 'stat-prog -r 100 -k 100 && workload -n 1'"
+bpfrec record --exe $t/workload -o tenant.data -- \
+	sh -c "$t/stat-prog -r 100 -k 100 && $t/workload -n 1" || exit
+echo "==== bpfrec script -i tenant.data -F pid,comm,event,id,name,type  (the workload's objects only)"
+bpfrec script -i tenant.data -F pid,comm,event,id,name,type || exit
+# What a program is, kept however briefly it lived: meta-load loads meta.bpf.o's
+# program, with two bpf_metadata_* variables, for 1 ms; --keep-insns keeps its code.
+echo "==== bpfrec record --keep-insns -o meta.data -- meta-load meta.bpf.o"
+bpfrec record --keep-insns -o meta.data -- $t/meta-load $t/objects/meta.bpf.o >meta.out || exit
+cat meta.out
+mid=$(sed -n 's/^prog=//p' meta.out)
+echo "==== bpfrec script -i meta.data --comm meta-load -F event,id,name,type  (meta_prog and its maps)"
+bpfrec script -i meta.data --comm meta-load -F event,id,name,type >meta.script || exit
+awk -v id="$mid" '$2 == id || $1 == "MAP_CREATE" && ($3 == "hits" || $3 == "meta.rodata")' meta.script
+echo "==== bpfrec script -i meta.data --json  (program $mid's PROG_LOAD: \"xlated\", \"maps\", \"metadata\")"
+bpfrec script -i meta.data --json >meta.json || exit
+line=$(grep "\"event\":\"PROG_LOAD\",\"id\":$mid," meta.json)
+# one field at a time: busybox grep -o prints the matches of only one of several -e
+for f in '"xlated":[0-9]*' '"maps":"[^"]*"' '"metadata":{[^}]*}'; do
+	echo "$line" | grep -o "$f"
+done | tr '\n' ' '
+echo
+echo "==== bpfrec script -i meta.data --dump $mid  (its first 12 instructions, as bpftool prog dump xlated)"
+bpfrec script -i meta.data --dump "$mid" >meta.dump || exit
+head -n 12 meta.dump
+echo "... $(wc -l <meta.dump) instructions in all, the last: $(tail -n 1 meta.dump)"
 # bpfrec stat: what a BPF program costs per run (-b: the kernel's run time
 # stats for time, fentry/fexit on it for other events), and
 # counters that every session shares (--bpf-counters: one perf event per CPU).
-t=/opt/bpfrec/tests/guest
 $t/stat-prog -s 3600 >target.out &
 target=$!
 for _ in $(seq 2400); do grep -q '^id ' target.out && break; sleep 0.25; done
@@ -62,6 +93,19 @@ echo "# time from the kernel's run time stats (no trampoline), then other events
 bpfrec stat -b "$id" -- $t/stat-prog -i "$id" -r 1000 -k 100 || exit
 bpfrec stat -b "$id" -e cpu-clock,page-faults -- $t/stat-prog -i "$id" -r 1000 -k 100 || exit
 kill $target
+# Run times as a histogram: a target of two modes (every tenth run adds up 100 times as
+# many numbers), its histogram kept in hist.data, where bpfrec report reads it back.
+$t/stat-prog -m -w 100 -s 3600 >hist-target.out &
+target=$!
+for _ in $(seq 2400); do grep -q '^id ' hist-target.out && break; sleep 0.25; done
+id=$(awk '$1 == "id" { print $2 }' hist-target.out)
+echo "==== bpfrec stat -b $id --hist -o hist.data -- stat-prog -i $id -r 1000 -k 100  (up to its histogram)"
+bpfrec stat -b "$id" --hist -o hist.data -- $t/stat-prog -i "$id" -r 1000 -k 100 >hist.out 2>&1 ||
+	{ cat hist.out; exit 1; }
+kill $target
+awk '/^prog .* runs, p50 / { exit } { print }' hist.out
+echo "==== bpfrec report -i hist.data"
+bpfrec report -i hist.data || exit
 echo "==== bpfrec stat --bpf-counters: -a, and -- a shell loop while it counts"
 bpfrec stat --bpf-counters -e cpu-clock -a >all.out 2>&1 &
 all=$!

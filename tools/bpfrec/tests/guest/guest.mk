@@ -13,10 +13,10 @@ GUEST_CFLAGS := -I../../include/uapi -g -O2 -Wall -Wextra -static
 
 # the objects of the --object tests (tests/guest/object.sh)
 GUEST_OBJECTS := $(GUEST_OUT)/objects/execs.bpf.o $(GUEST_OUT)/objects/latency.bpf.o \
-		 $(GUEST_OUT)/objects/trampoline.bpf.o
+		 $(GUEST_OUT)/objects/trampoline.bpf.o $(GUEST_OUT)/objects/meta.bpf.o
 
 guest-tests: $(GUEST_OUT)/workload $(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/hist.sh \
-	     $(GUEST_OUT)/stat-prog \
+	     $(GUEST_OUT)/stat-prog $(GUEST_OUT)/meta-load \
 	     $(GUEST_OUT)/perf-count $(GUEST_OUT)/spinner $(GUEST_OUT)/object.sh $(GUEST_OUT)/capture.sh \
 	     $(GUEST_OUT)/sampling.sh $(GUEST_OUT)/describe.sh $(GUEST_OUT)/creator.sh $(GUEST_OUT)/perf.sh $(GUEST_OUT)/profile.sh $(GUEST_OUT)/counts.sh $(GUEST_OUT)/sleeper $(GUEST_OUT)/sleeper.syms \
 	     $(GUEST_OBJECTS)
@@ -45,9 +45,11 @@ $(GUEST_OUT)/sleeper.syms: $(OFFCPU_SLEEPER)
 	$(Q)nm -S $< | awk '$$4 == "sleep_in_known_place" { print $$1, $$2 }' >$@
 	$(Q)test -s $@
 
-# the stat tests' programs (tests/stat/stat.mk), libbpf going along, and the
-# off-CPU tests' sleeper (tests/offcpu/offcpu.mk, static)
-$(GUEST_OUT)/stat-prog $(GUEST_OUT)/perf-count $(GUEST_OUT)/spinner $(GUEST_OUT)/sleeper: \
+# the stat tests' programs (tests/stat/stat.mk), libbpf going along, the
+# off-CPU tests' sleeper (tests/offcpu/offcpu.mk, static) and the metadata
+# test's loader (tests/metadata/metadata.mk), for the demo (make run)
+$(GUEST_OUT)/stat-prog $(GUEST_OUT)/perf-count $(GUEST_OUT)/spinner $(GUEST_OUT)/sleeper \
+$(GUEST_OUT)/meta-load: \
 		$(GUEST_OUT)/%: $(OUTPUT)/%
 	$(Q)mkdir -p $(dir $@)
 	$(Q)install -m 0755 $< $@
@@ -57,5 +59,9 @@ $(GUEST_OUT)/objects/%.bpf.o: $(OUTPUT)/examples/%.bpf.o
 	$(Q)install -m 0644 $< $@
 
 $(GUEST_OUT)/objects/%.bpf.o: $(OUTPUT)/tests/host/objects/%.bpf.o
+	$(Q)mkdir -p $(dir $@)
+	$(Q)install -m 0644 $< $@
+
+$(GUEST_OUT)/objects/meta.bpf.o: $(META_OBJ)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)install -m 0644 $< $@
