@@ -1,12 +1,15 @@
 # Checks of the `make run` demo's output (scripts/check-demo.sh): one "ok" or "not ok"
 # line per check, then a summary line; exits 1 when a check failed.
-# The output has twelve sections, each opened by a "==== COMMAND" line: bpfrec record,
+# The output has sections, each opened by a "==== COMMAND" line: bpfrec record,
 # bpfrec script, bpfrec report, perf script (perf with the perf tools follow-up, its map,
-# link and BTF records: "EVENT(N), flags F, id ID DESCRIPTION"), bpfrec stat -b, bpfrec
-# stat --bpf-counters, the profile (bpfrec record -e cpu-clock of stat-prog, bpfrec script
-# of its program's load and unload, bpfrec report --sort dso,bpf), off-CPU time (bpfrec
-# record --off-cpu of the sleeper, bpfrec report --off-cpu --folded), and the ids the
-# workload read back (demo.ids):
+# link and BTF records: "EVENT(N), flags F, id ID DESCRIPTION"), one tenant (bpfrec
+# record --exe, bpfrec script -i tenant.data), a program's metadata and instructions
+# (bpfrec record --keep-insns, bpfrec script -i meta.data, its --json, its --dump ID),
+# bpfrec stat -b, bpfrec stat -b ID --hist -o hist.data and bpfrec report -i hist.data,
+# bpfrec stat --bpf-counters, bpfrec top and serve (not checked), the profile (bpfrec
+# record -e cpu-clock of stat-prog, bpfrec script of its program's load and unload,
+# bpfrec report --sort dso,bpf), off-CPU time (bpfrec record --off-cpu of the sleeper,
+# bpfrec report --off-cpu --folded), and the ids the workload read back (demo.ids):
 #   pid PID | btf ID SIZE | map ID TYPE NAME | prog ID TYPE NAME TAG | link ID TYPE PROGID
 # The ids come last, so the checks that need them run at the end. Ids are per kind
 # (program 11 and BTF 11 are two objects): objects are keyed "KIND:ID".
@@ -37,16 +40,140 @@ BEGIN {
 /^==== / {
 	sec = $2 == "bpfrec" ? $3 : $2 == "perf" ? "perf-" $3 : "ids"
 	if (sec == "stat")
-		sec = $4 == "-b" ? "stat-b" : "stat-counters"
+		sec = $4 != "-b" ? "stat-counters" : $6 == "--hist" ? "stat-hist" : "stat-b"
 	else if (sec == "record" && $4 == "-e" && $5 == "cpu-clock")
 		sec = "prof-record"
 	else if (sec == "record" && $4 == "--off-cpu")
 		sec = "offcpu-record"
+	else if (sec == "record" && $4 == "--exe")
+		sec = "tenant-record"
+	else if (sec == "record" && $4 == "--keep-insns")
+		sec = "meta-record"
 	else if ($5 == "prof.data" || $5 == "prof.data:")
 		sec = "prof-" sec
 	else if ($5 == "offcpu.data")
 		sec = "offcpu-" sec
+	else if ($5 == "tenant.data")
+		sec = "tenant-" sec
+	else if ($5 == "hist.data")
+		sec = "hist-" sec
+	else if ($5 == "meta.data")
+		sec = $6 == "--dump" ? "meta-dump" : $6 == "--json" ? "meta-json" : "meta-script"
+	# the ids the headers name: the --hist target's, the program --dump prints
+	if (sec == "stat-hist")
+		hid = $5
+	if (sec == "meta-dump")
+		did = $7
 	seen[sec] = 1
+	next
+}
+
+# one tenant (record --exe of the workload): stat-prog's program, the workload's objects
+# as it printed them ("round 1: loaded BTF id N", ...), what the recorder said
+sec == "tenant-record" {
+	if ($1 == "id")
+		tstat = $2
+	if ($1 == "workload:" && $2 == "pid")
+		tpid = $3 + 0
+	if ($1 == "round" && $3 == "loaded" && $4 == "BTF")
+		tobj["btf"] = $6
+	if ($1 == "round" && $3 == "created" && $4 == "map")
+		tobj["map"] = $7
+	if ($1 == "round" && $3 == "loaded" && $4 == "prog")
+		tobj["prog"] = $7
+	if ($1 == "round" && $3 == "attached" && $4 == "link")
+		tobj["link"] = $6
+	if (/^bpfrec record: only the objects created by /)
+		tonly = $8
+	if (/^bpfrec record: [0-9]+ records of other objects left out/)
+		tleft = $3
+	if (/exited with status/)
+		texit = $NF
+	next
+}
+
+# PID COMM EVENT ID NAME TYPE, counted from the end: a comm may have a space
+sec == "tenant-script" && !/^#/ {
+	ntl++
+	tline[ntl] = $(NF - 3) ":" $(NF - 2)
+	tlpid[ntl] = $1
+	next
+}
+
+# metadata and instructions: meta-load's program, its maps, its PROG_LOAD's JSON fields,
+# the head of its dump and a line on its end ("... N instructions in all, the last: I: (95) exit")
+sec == "meta-record" {
+	if (/^prog=/)
+		mid = substr($0, 6)
+	if (/^bpfrec record: kept the instructions of /)
+		mkept = $7
+	if (/exited with status/)
+		mexit = $NF
+	next
+}
+
+sec == "meta-script" {
+	if ($1 == "MAP_CREATE")
+		mmap[$3] = $2
+	if ($2 == mid)
+		mev = mev " " $1 ":" $3
+	next
+}
+
+sec == "meta-json" {
+	if (match($0, /"xlated":[0-9]+/))
+		mxlated = substr($0, RSTART + 9, RLENGTH - 9)
+	if (match($0, /"maps":"[0-9,]+"/))
+		mmaps = substr($0, RSTART + 8, RLENGTH - 9)
+	if (match($0, /"metadata":\{[^}]*\}/))
+		mmeta = substr($0, RSTART + 11, RLENGTH - 11)
+	next
+}
+
+sec == "meta-dump" {
+	if ($1 ~ /^[0-9]+:$/ && $2 ~ /^\([0-9a-f][0-9a-f]\)$/) {
+		i = $1 + 0
+		if (ndump++ == 0)
+			dfirst = i
+		else if (i <= dlast)
+			dorder = dorder " " i " after " dlast ";"
+		dlast = i
+		if (index($0, "map[id:" mmap["meta.rodata"] "][0]+"))
+			drodata = 1
+		if ($NF == "map[id:" mmap["hits"] "]")
+			dhits = 1
+	}
+	if ($1 == "..." && $4 == "in" && $5 == "all,") {
+		dnins = $2
+		dend = $8 " " $9 " " $10
+	}
+	next
+}
+
+# stat -b --hist -o hist.data, then report -i hist.data: the counts, then the histogram
+sec == "stat-hist" {
+	if ($1 == "ran")
+		hran = $2
+	if (/^ Performance counter stats for prog /)
+		hhead = $6 " " $7 " " $8 " " $9
+	next
+}
+
+# "prog ID NAME: N runs, p50 A ns, p90 B ns, p99 C ns, max D ns", "@ns[NAME]:", then
+# bpftrace's bars: "[LO, HI)   RUNS |@@@   |"
+sec == "hist-report" {
+	if (/^# run-time histograms of BPF programs /)
+		hcomment = 1
+	if ($1 == "prog") {
+		hprog = $2 " " $3 " " $4 " " $5
+		hp50 = $7; hp90 = $10; hp99 = $13; hmax = $16
+	}
+	if ($0 == "@ns[stat_target_with_a_long_name]:")
+		hat = 1
+	if (/^\[[0-9]+[KMGT]?, [0-9]+[KMGT]?\) +[0-9]+ \|@* *\|$/) {
+		hsum += $3
+		hbars++
+	}
 	next
 }
 
@@ -194,7 +321,8 @@ sec == "report" {
 
 END {
 	bad = ""
-	for (i = split("record script report perf-script ids prof-record prof-script prof-report offcpu-record offcpu-report",
+	for (i = split("record script report perf-script ids prof-record prof-script prof-report offcpu-record offcpu-report " \
+		       "tenant-record tenant-script meta-record meta-script meta-json meta-dump stat-hist hist-report",
 		       f, " "); i > 0; i--)
 		if (!seen[f[i]])
 			bad = bad " " f[i]
@@ -317,6 +445,65 @@ END {
 	check("report: none of the workload's objects alive at the end",
 	      bad == "" ? "" : "alive:" bad)
 
+	# one tenant: the workload's objects, all their records, nothing of stat-prog's
+	bad = ""
+	if (texit != "0" || tonly != "/opt/bpfrec/tests/guest/workload;" || !(tleft > 0) || tstat == "")
+		bad = "exit status '" texit "', only '" tonly "', left out '" tleft "', stat-prog's program '" tstat "'"
+	check("tenant: record --exe kept the workload's objects and left out the others' records (" tleft + 0 ")",
+	      bad)
+	want = " BTF_LOAD:" tobj["btf"] " MAP_CREATE:" tobj["map"] " PROG_LOAD:" tobj["prog"] \
+	       " LINK_ATTACH:" tobj["link"]
+	got = ""
+	for (i = 1; i <= 4 && i <= ntl; i++)
+		got = got " " tline[i] (tlpid[i] == tpid ? "" : "(pid " tlpid[i] ")")
+	check("tenant: script first shows the workload's creations, in its order, by its pid " tpid,
+	      got == want && tpid != "" ? "" : "got" got ", want" want " by pid " tpid)
+	# the releases come in the order the kernel frees the objects
+	split("LINK_RELEASE:" tobj["link"] " PROG_UNLOAD:" tobj["prog"] " MAP_FREE:" tobj["map"] \
+	      " BTF_UNLOAD:" tobj["btf"], rel, " ")
+	bad = ""
+	for (j = 1; j <= 4; j++) {
+		n = 0
+		for (i = 5; i <= ntl; i++)
+			n += tline[i] == rel[j]
+		if (n != 1)
+			bad = bad " " rel[j] ": " n " lines;"
+	}
+	if (ntl != 8)
+		bad = bad " " ntl + 0 " lines, want 8;"
+	for (i = 1; i <= ntl; i++)
+		if (tline[i] ~ /^PROG_/ && tline[i] ~ ":" tstat "$")
+			bad = bad " stat-prog's program: " tline[i] ";"
+	check("tenant: then one release of each, and nothing else (not stat-prog's program " tstat ")", bad)
+
+	# a program's metadata and instructions
+	bad = ""
+	want = " PROG_LOAD:meta_prog PROG_UNLOAD:meta_prog"
+	if (mexit != "0" || mid == "" || mev != want || mmap["hits"] == "" || mmap["meta.rodata"] == "")
+		bad = "exit status '" mexit "', prog '" mid "', its records '" mev "', want '" want \
+		      "', maps hits '" mmap["hits"] "' and meta.rodata '" mmap["meta.rodata"] "'"
+	check("metadata: meta-load's program " mid " loaded and unloaded as meta_prog, its maps hits and meta.rodata created",
+	      bad)
+	bad = ""
+	want = "{\"owner\":\"\\\"bpfrec test\\\"\",\"level\":\"-42\"}"
+	if (mmeta != want)
+		bad = "metadata '" mmeta "', want '" want "';"
+	if (mmaps != mmap["meta.rodata"] "," mmap["hits"] && mmaps != mmap["hits"] "," mmap["meta.rodata"])
+		bad = bad " maps '" mmaps "', want hits and meta.rodata;"
+	check("metadata: the PROG_LOAD's \"metadata\" is meta.bpf.c's two bpf_metadata_* variables, its \"maps\" its two maps",
+	      bad)
+	bad = ""
+	if (did != mid || !(mkept >= 1))
+		bad = "dump of '" did "', kept the instructions of '" mkept "' programs;"
+	if (ndump != 12 || dfirst != 0 || dorder != "")
+		bad = bad " " ndump + 0 " lines shown from index " dfirst ", order:" dorder ";"
+	if (!drodata || !dhits)
+		bad = bad " no map[id:" mmap["meta.rodata"] "][0]+ (meta.rodata) or map[id:" mmap["hits"] "] (hits);"
+	if (mxlated == "" || dend != mxlated / 8 - 1 ": (95) exit")
+		bad = bad " ends with '" dend "', want exit at index " mxlated / 8 - 1 " (xlated " mxlated " bytes);"
+	check("--keep-insns: script --dump " mid " from index 0, its maps by id, ending with exit in its last of " \
+	      mxlated / 8 " slots", bad)
+
 	bad = ""
 	if (!seen["stat-b"] || !seen["stat-counters"])
 		bad = "missing section(s):" (seen["stat-b"] ? "" : " stat -b") \
@@ -345,6 +532,24 @@ END {
 		      "' (want " cncpu " +-5 %);"
 	check("--bpf-counters: two sessions share one perf event per CPU; the loop <= 1 CPU, -a all of them",
 	      bad)
+
+	# the run times' histogram, kept in hist.data and read back by report
+	bad = ""
+	if (hran != 1000 || hhead != hid " stat_target_with_a_long_name, 1000 runs:")
+		bad = "stat-prog ran '" hran "' times, block 'prog " hhead "', want 'prog " hid \
+		      " stat_target_with_a_long_name, 1000 runs:'"
+	check("stat -b --hist -o: 1000 runs of the two-mode target " hid ", counted", bad)
+	bad = ""
+	if (!hcomment || hprog != hid " stat_target_with_a_long_name: 1000 runs," || !hat)
+		bad = "comment line " hcomment + 0 ", 'prog " hprog "', @ns[stat_target_with_a_long_name]: " hat + 0 ";"
+	if (hsum != 1000)
+		bad = bad " the bars count " hsum + 0 " runs in " hbars + 0 " bars;"
+	if (!(hp50 > 0 && hp50 <= hp90 && hp90 <= hp99 && hp99 <= hmax))
+		bad = bad " p50 " hp50 ", p90 " hp90 ", p99 " hp99 ", max " hmax " out of order;"
+	check("report -i hist.data: program " hid "'s 1000 runs in " hbars + 0 " bars, p50 <= p90 <= p99 <= max", bad)
+	# every tenth run does 100 times the work: p99 is among the long runs, p50 among the short
+	check("report -i hist.data: two modes, p99 " hp99 " ns >= 10 x p50 " hp50 " ns",
+	      hp99 >= 10 * hp50 && hp50 > 0 ? "" : "p99 " hp99 ", p50 " hp50)
 
 	bad = ""
 	if (pid_prog == "" || pran != 20000 || pexit != "0")

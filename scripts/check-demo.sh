@@ -12,7 +12,20 @@
 #   - `perf script --show-bpf-events` (perf with the perf tools follow-up): one creation
 #     and one release line per map, link and BTF object, describing it as the workload
 #     read it back (map type and name, link type and program, BTF size);
+#   - one tenant (`record --exe` of the workload while stat-prog loads beside it):
+#     `bpfrec script` shows the workload's creations, in its order and by its pid, then
+#     one release of each, and nothing else (none of stat-prog's); the recorder left
+#     the other objects' records out;
+#   - a program's metadata and instructions (meta-load, `record --keep-insns`): its load
+#     and unload, its maps; its PROG_LOAD's JSON "metadata" is exactly meta.bpf.c's two
+#     bpf_metadata_* variables and "maps" its two maps; `script --dump ID` starts at
+#     index 0, refers to both maps by id and ends with exit in the last of its
+#     xlated / 8 slots;
 #   - `bpfrec stat -b`, both ways: the target's 1000 runs, its BTF name, a cost per run > 0;
+#   - `bpfrec stat -b --hist -o FILE` then `bpfrec report -i FILE`: the two-mode target's
+#     1000 runs, its histogram read back with the target's id and name, bars that count
+#     1000 runs, p50 <= p90 <= p99 <= max, and p99 >= 10 x p50 (every tenth run does
+#     100 times the work);
 #   - `bpfrec stat --bpf-counters`: two sessions at once hold one perf event per CPU,
 #     the shell loop's session counts at most one CPU, the -a session all of them;
 #   - the profile: stat-prog ran its program 20000 times, the file has its load and its

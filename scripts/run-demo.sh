@@ -80,7 +80,7 @@ echo
 echo "==== bpfrec script -i meta.data --dump $mid  (its first 12 instructions, as bpftool prog dump xlated)"
 bpfrec script -i meta.data --dump "$mid" >meta.dump || exit
 head -n 12 meta.dump
-echo "... $(wc -l <meta.dump) instructions in all, the last: $(tail -n 1 meta.dump)"
+echo "... $(wc -l <meta.dump) instructions in all, the last: $(tail -n 1 meta.dump | sed 's/^ *//')"
 # bpfrec stat: what a BPF program costs per run (-b: the kernel's run time
 # stats for time, fentry/fexit on it for other events), and
 # counters that every session shares (--bpf-counters: one perf event per CPU).
@@ -99,11 +99,11 @@ $t/stat-prog -m -w 100 -s 3600 >hist-target.out &
 target=$!
 for _ in $(seq 2400); do grep -q '^id ' hist-target.out && break; sleep 0.25; done
 id=$(awk '$1 == "id" { print $2 }' hist-target.out)
-echo "==== bpfrec stat -b $id --hist -o hist.data -- stat-prog -i $id -r 1000 -k 100  (up to its histogram)"
+echo "==== bpfrec stat -b $id --hist -o hist.data -- stat-prog -i $id -r 1000 -k 100  (its counts; report shows the histogram)"
 bpfrec stat -b "$id" --hist -o hist.data -- $t/stat-prog -i "$id" -r 1000 -k 100 >hist.out 2>&1 ||
 	{ cat hist.out; exit 1; }
 kill $target
-awk '/^prog .* runs, p50 / { exit } { print }' hist.out
+awk '{ print } / seconds time elapsed$/ { exit }' hist.out
 echo "==== bpfrec report -i hist.data"
 bpfrec report -i hist.data || exit
 echo "==== bpfrec stat --bpf-counters: -a, and -- a shell loop while it counts"
