@@ -491,14 +491,18 @@ int off_cpu_finish(struct off_cpu *oc, __u64 time)
 void off_cpu_report(const struct off_cpu *oc)
 {
 	__u64 agg_lost = oc->skel->bss->agg_lost, out_lost = oc->skel->bss->out_lost;
-	__u64 unstarted = oc->skel->bss->unstarted;
+	__u64 unstarted = oc->skel->bss->unstarted + oc->skel->bss->unended;
+	__u64 unseen = oc->skel->bss->unseen_back - oc->skel->bss->unended;
 
 	pr_info("off-CPU: %.3f s in %llu samples (%llu intervals >= %g ms as they ended, %llu sums of shorter ones)\n",
 		oc->total_ns / 1e9, (unsigned long long)(oc->direct + oc->sums),
 		(unsigned long long)oc->direct, oc->o.thresh_ns / 1e6,
 		(unsigned long long)oc->sums);
+	if (unseen)
+		pr_info("off-CPU: %llu intervals ended where the kernel reported no switch back; their ends come from the threads' CPU time\n",
+			(unsigned long long)unseen);
 	if (oc->lost || out_lost || agg_lost || unstarted)
-		pr_warning("off-CPU: LOST %llu intervals (raise -m or --off-cpu-thresh), %llu short ones (too many stacks to sum), %llu unmeasured (task storage busy)\n",
+		pr_warning("off-CPU: LOST %llu intervals (raise -m or --off-cpu-thresh), %llu short ones (too many stacks to sum), %llu unmeasured (task storage busy, or no end known)\n",
 			(unsigned long long)(oc->lost + out_lost), (unsigned long long)agg_lost,
 			(unsigned long long)unstarted);
 	if (oc->o.wakers)

@@ -92,6 +92,8 @@ record() {
 	sleeper_ran "$tmp/$3.out" "$tmp/$3.err"
 	# a machine so busy that the sleeps took 5 % longer cannot tell 1 s within 5 %
 	within "$slept" 1000000000 5 || echo "note: the sleeps took $slept ns by the sleeper's clock"
+	# ends that no sched_switch told, recovered from the CPU time (off_cpu.bpf.c)
+	sed -n 's/^bpfrec record: off-CPU: \(.* no switch back\).*/note: \1/p' "$tmp/$3.err"
 }
 
 # 1. 50 ms (a plain number is milliseconds, as perf 6.16+ reads it): each

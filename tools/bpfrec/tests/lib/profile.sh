@@ -20,8 +20,9 @@ ratio() {
 # sleeper's clock in $slept, the intervals not measured in $unmeasured
 sleeper_ran() {
 	slept=$(awk '$1 == "slept" { print $2 }' "$1")
-	# intervals the kernel gave no task storage for (another BPF user held it): said, not measured
-	unmeasured=$(sed -n 's/.* \([0-9]*\) unmeasured (task storage busy)$/\1/p' "$2" |
+	# intervals the kernel gave no task storage for (another BPF user held it), or whose
+	# end neither a sched_switch nor the thread's CPU time told: said, not measured
+	unmeasured=$(sed -n 's/.* \([0-9]*\) unmeasured (task storage busy, or no end known)$/\1/p' "$2" |
 		awk '{ n += $1 } END { print n + 0 }')
 }
 
