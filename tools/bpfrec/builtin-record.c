@@ -130,7 +130,7 @@ static const char doc[] =
 "(release, detach, update), whoever made it.  Other objects' records, the\n"
 "kernel's too, and their JIT images' KSYMBOL records stay out of the file;\n"
 "so do the objects that existed before the recording (their creator is not\n"
-"known).\n"
+"known).  A legacy cgroup attachment goes with its program.\n"
 "\n"
 "--off-cpu records the time threads spend off CPU (event offcpu-time, PERIOD\n"
 "in ns) with their kernel and user stacks: an interval of at least\n"

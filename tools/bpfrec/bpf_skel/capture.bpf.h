@@ -156,19 +156,29 @@ static __always_inline bool call_exit(const struct trace_event_raw_sys_exit *ctx
  * The object behind the caller's file descriptor @fd, if the anonymous
  * inode's name says it is a @want ("bpf-prog", "bpf-map", ...).
  */
-static __always_inline void *fd_object(long fd, const char *want, int len)
+/* The caller's file of descriptor @fd, NULL if none. */
+static __always_inline struct file *fd_file(long fd)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
 	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
 	struct file **fds, *file;
-	const unsigned char *dname;
-	char name[12];
-	int i;
 
 	if (fd < 0 || fd >= BPF_CORE_READ(fdt, max_fds))
 		return NULL;
 	fds = BPF_CORE_READ(fdt, fd);
-	if (bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]) || !file)
+	if (bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]))
+		return NULL;
+	return file;
+}
+
+static __always_inline void *fd_object(long fd, const char *want, int len)
+{
+	struct file *file = fd_file(fd);
+	const unsigned char *dname;
+	char name[12];
+	int i;
+
+	if (!file)
 		return NULL;
 	dname = BPF_CORE_READ(file, f_path.dentry, d_name.name);
 	if (bpf_probe_read_kernel_str(name, sizeof(name), dname) != len + 1)

@@ -120,7 +120,17 @@ int BPF_PROG(link_fentry, struct bpf_link_primer *primer)
 }
 
 #define LINK_CMDS (1ULL << BPF_LINK_CREATE | 1ULL << BPF_RAW_TRACEPOINT_OPEN | \
-		   1ULL << BPF_LINK_DETACH | 1ULL << BPF_LINK_UPDATE)
+		   1ULL << BPF_LINK_DETACH | 1ULL << BPF_LINK_UPDATE | \
+		   1ULL << BPF_PROG_ATTACH | 1ULL << BPF_PROG_DETACH)
+
+/* uapi values, which never change: vmlinux.h has enums only */
+#define CGROUP2_SUPER_MAGIC	0x63677270
+#define CAP_F_REPLACE		(1U << 2)	/* BPF_F_REPLACE */
+/* attach types whose BPF_PROG_ATTACH names an ifindex, not an fd */
+#define CAP_TCX_INGRESS		46
+#define CAP_TCX_EGRESS		47
+#define CAP_NETKIT_PRIMARY	54
+#define CAP_NETKIT_PEER		55
 
 /*
  * The link of fd @fd: named "bpf_link" by the call that made it, but
@@ -182,6 +192,59 @@ static __always_inline void link_changed(const struct cap_call *call)
 	submit(e);
 }
 
+/* The cgroup v2 directory the caller's fd @fd is open on, NULL for any other file. */
+static __always_inline struct kernfs_node *fd_cgroup(long fd)
+{
+	struct file *file = fd_file(fd);
+	struct dentry *d;
+
+	if (!file)
+		return NULL;
+	d = BPF_CORE_READ(file, f_path.dentry);
+	if (BPF_CORE_READ(d, d_sb, s_magic) != CGROUP2_SUPER_MAGIC)
+		return NULL;
+	/* kernfs_dentry_node(): the inode's private data */
+	return BPF_CORE_READ(d, d_inode, i_private);
+}
+
+/*
+ * A BPF_PROG_ATTACH or BPF_PROG_DETACH that succeeded, on a cgroup: the
+ * legacy attachment, which makes no link.  Attr words 0 to 4 are
+ * target_fd, attach_bpf_fd, attach_type, attach_flags and replace_bpf_fd.
+ * Other targets of these commands (sockmaps, lirc devices, the netns of
+ * flow dissectors) are not cgroup directories and are left out; tcx and
+ * netkit name an ifindex in word 0, never taken for an fd.
+ */
+static __always_inline void legacy_changed(const struct cap_call *call)
+{
+	__u32 type = call->attr[2];
+	struct kernfs_node *kn;
+	struct cap_legacy *e;
+
+	if (type == CAP_TCX_INGRESS || type == CAP_TCX_EGRESS ||
+	    type == CAP_NETKIT_PRIMARY || type == CAP_NETKIT_PEER)
+		return;
+	kn = fd_cgroup(call->attr[0]);
+	if (!kn)
+		return;
+	say_task();
+	e = reserve(sizeof(*e));
+	if (!e)
+		return;
+	/* the path is read up to its length only */
+	__builtin_memset(e, 0, offsetof(struct cap_legacy, path));
+	fill_hdr(&e->hdr, call->cmd == BPF_PROG_ATTACH ? CAP_LEGACY_ATTACH : CAP_LEGACY_DETACH,
+		 prog_id(fd_object(call->attr[1], "bpf-prog", 8)));
+	e->attach_type = type;
+	e->attach_flags = call->attr[3];
+	if (call->cmd == BPF_PROG_ATTACH && (call->attr[3] & CAP_F_REPLACE))
+		e->old_prog_id = prog_id(fd_object(call->attr[4], "bpf-prog", 8));
+	e->target_kind = CAP_TARGET_CGROUP;
+	e->target_id = BPF_CORE_READ(kn, id);
+	kn_path(&e->path, kn);
+	submit(e);
+}
+
 /*
  * This call's link holds the program of the fd passed: attr word 0 for
  * BPF_LINK_CREATE, word 2 for BPF_RAW_TRACEPOINT_OPEN.  A struct_ops
@@ -199,6 +262,10 @@ int link_exit(struct trace_event_raw_sys_exit *ctx)
 		return 0;
 	if (call.cmd == BPF_LINK_DETACH || call.cmd == BPF_LINK_UPDATE) {
 		link_changed(&call);
+		return 0;
+	}
+	if (call.cmd == BPF_PROG_ATTACH || call.cmd == BPF_PROG_DETACH) {
+		legacy_changed(&call);
 		return 0;
 	}
 	link = fd_object(ctx->ret, "bpf_link", 8);

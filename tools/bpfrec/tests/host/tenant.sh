@@ -180,11 +180,6 @@ check_two cgroup a "$la" "$det" "$lb" "/bpfrec-tn-$r-a/sub"
 two exe --exe "$lb"
 check_two exe b "$lb" "$det" "$la" "/bpfrec-tn-$r-b"
 
-# The capture of legacy attachments (bpf_skel/capture_link.bpf.c) lands
-# once its guest runs pass; until then their part of this test waits.
-skip "tenant legacy" "the capture of legacy attachments is not landed yet"
-finish
-
 # Legacy attachments: attached by one binary, detached by another.
 at="$tmp/a-$r/att$r"
 unat="$tmp/.b-$r/x/unatt$r"
