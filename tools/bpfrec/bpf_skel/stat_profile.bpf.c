@@ -77,11 +77,15 @@ int BPF_PROG(on_entry)
 	return 0;
 }
 
-/* The bucket of @d ns (stat_profile.h): its power of two, then 4 bits below it. */
-static __always_inline __u32 bucket(__u64 d)
+/*
+ * The bucket of @d ns (stat_profile.h): its power of two, then 4 bits
+ * below it.  In 64 bits throughout: a 32-bit index is zero-extended twice,
+ * once for its bounds check and once for the access, and 6.1's verifier
+ * does not carry the check over to the access ("unbounded memory access").
+ */
+static __always_inline __u64 bucket(__u64 d)
 {
-	__u32 e = 0, shift;
-	__u64 v = d;
+	__u64 e = 0, shift, v = d;
 
 	if (d < STAT_HIST_SUB)
 		return d;
@@ -107,8 +111,7 @@ static __always_inline __u32 bucket(__u64 d)
 
 static __always_inline void hist_add(struct stat_profile_cpu *s, __u64 now)
 {
-	__u64 d;
-	__u32 b;
+	__u64 d, b;
 
 	if (!s->t0 || now < s->t0)
 		return;

@@ -159,3 +159,79 @@ else
 fi
 kill "$bim_pid" "$other_pid" "$s_pid" "$l_pid" 2>/dev/null
 wait "$bim_pid" "$other_pid" "$s_pid" "$l_pid" 2>/dev/null
+
+echo "# stat -b: tail calls, which neither a trampoline nor the run time stats can time"
+# stat-prog -T holds a caller whose every run tail-calls its callee once
+# (tests/stat/tailcall.bpf.c); stat-prog -T -i CALLER test-runs the caller
+# and prints the tail calls since the load, as the programs count them.
+# A tail call enters its callee past the callee's trampoline: -b says so
+# in one line per callee at the start, and the callee timed on its own
+# shows none of its tail-called runs.  Should a kernel ever time them,
+# the line would be wrong there, and the checks fail to say so.
+hload "$hs/tc.out" -T -s 600
+tc_caller=$hid tc_pid=$hpid
+tc_callee=$(awk '$1 == "callee" { print $2; exit }' "$hs/tc.out")
+# tc_run N OUT ARGS...: stat ARGS while the caller runs 1000 times, the
+# tail calls since the load then N; OUT.all, OUT.err, and OUT.wl (stat-prog's)
+tc_run() {
+	_n=$1 _o=$2
+	shift 2
+	"$BPFREC" stat "$@" --json -- sh -c "'$STAT_PROG' -T -i $tc_caller -r 1000 -k 100 >'$_o.wl'" \
+		>"$_o.all" 2>"$_o.err"
+	_rc=$?
+	grep -q "^tail calls $_n\$" "$_o.wl" 2>/dev/null || echo "exit $_rc, not $_n tail calls: $(cat "$_o.wl" "$_o.err" 2>/dev/null | tr '\n' ' ' | head -c 300)"
+}
+# runs_of ID OUT: the runs of prog ID in OUT.all's count lines
+runs_of() {
+	grep "\"who\":\"prog $1 " "$2.all" | sed -n 's/.*"runs":\([0-9]*\).*/\1/p' | head -n 1
+}
+# callee_line OUT: stderr's lines that say the callee is tail-called by the caller
+callee_line() {
+	grep -c "^bpfrec stat: -b: prog $tc_callee stat_tail_callee, tail-called by prog $tc_caller (map [0-9]*), cannot be timed apart: " "$1.err"
+}
+if [ -z "$tc_caller" ] || [ -z "$tc_callee" ]; then
+	fail "stat -b tail calls: setup" "ids '$tc_caller' '$tc_callee': $(head -c 300 "$hs/tc.out")"
+else
+	why=$(tc_run 1000 "$hs/tc1" -b "$tc_caller" --trampoline)
+	if grep -q 'refuses BPF trampolines' "$hs/tc1.err"; then
+		for c in "the caller's 1000 runs, one line for its callee" \
+			"the callee alone: none of its 1000 tail-called runs timed"; do
+			skip "stat -b tail calls: $c" "kernel $(uname -r) refuses the trampolines: $(head -n 1 "$hs/tc1.err")"
+		done
+	else
+		result "stat -b tail calls: the caller's 1000 runs, one line for its callee $tc_callee" \
+			"$why$([ "$(runs_of "$tc_caller" "$hs/tc1")" = 1000 ] && [ "$(callee_line "$hs/tc1")" = 1 ] ||
+				echo "runs $(runs_of "$tc_caller" "$hs/tc1"): $(head -c 500 "$hs/tc1.err")")"
+		# the kernel's side, tried: the callee's own trampoline sees none of them
+		why=$(tc_run 2000 "$hs/tc2" -b "$tc_callee" --trampoline)
+		result "stat -b tail calls: the callee alone: none of its 1000 tail-called runs timed, and the line says why" \
+			"$why$([ "$(runs_of "$tc_callee" "$hs/tc2")" = 0 ] &&
+				grep -q "^bpfrec stat: -b: prog $tc_callee stat_tail_callee is in prog array map [0-9]*: its runs reached by tail call are not counted" "$hs/tc2.err" ||
+				echo "runs $(runs_of "$tc_callee" "$hs/tc2") of 1000 (a kernel that times them makes the line wrong): $(head -c 400 "$hs/tc2.err")")"
+	fi
+	# --hist: the caller's histogram counts its 1000 runs, the callee's own
+	# would need the callee's entry and exit, which tail calls skip
+	why=$(tc_run 3000 "$hs/tc3" -b "$tc_caller,$tc_callee" --hist)
+	cr=$(grep "^{\"id\":$tc_caller,.*\"buckets_ns\"" "$hs/tc3.all" | sed -n 's/.*"runs":\([0-9]*\).*/\1/p')
+	ce=$(grep "^{\"id\":$tc_callee,.*\"buckets_ns\"" "$hs/tc3.all" | sed -n 's/.*"runs":\([0-9]*\).*/\1/p')
+	if grep -q 'refuses BPF trampolines' "$hs/tc3.err"; then
+		for c in "the caller's histogram: 1000 runs" "the callee's own histogram: 1000 runs"; do
+			skip "stat -b --hist tail calls: $c" "kernel $(uname -r) refuses the trampolines --hist needs: $(head -n 1 "$hs/tc3.err")"
+		done
+	else
+		result "stat -b --hist tail calls: the caller's histogram: 1000 runs (its callee's time in them)" \
+			"$why$([ "$cr" = 1000 ] || echo "caller runs '$cr': $(head -c 400 "$hs/tc3.all") $(head -c 300 "$hs/tc3.err")")"
+		if [ "$ce" = 1000 ]; then
+			fail "stat -b --hist tail calls: the callee's own histogram: 1000 runs" \
+				"kernel $(uname -r) timed the tail-called runs, and bpfrec said it cannot: $(head -c 300 "$hs/tc3.err")"
+		elif [ "$ce" = 0 ] && [ "$(callee_line "$hs/tc3")" = 1 ]; then
+			skip "stat -b --hist tail calls: the callee's own histogram: 1000 runs" \
+				"kernel $(uname -r) enters a tail-called program past its trampoline (0 of 1000 runs timed), as bpfrec said at the start: $(grep -m 1 "tail-called by" "$hs/tc3.err")"
+		else
+			fail "stat -b --hist tail calls: the callee's own histogram: 1000 runs, or 0 and the line" \
+				"callee runs '$ce': $(head -c 400 "$hs/tc3.all") $(head -c 300 "$hs/tc3.err")"
+		fi
+	fi
+fi
+kill "$tc_pid" 2>/dev/null
+wait "$tc_pid" 2>/dev/null

@@ -234,6 +234,31 @@ perf stat report -i "$tmp/b.data" >"$tmp/bo.report" 2>&1
 result "-b (run time stats) -o: perf stat report shows the 300 runs" \
 	"$([ $rc -eq 0 ] && grep -Eq "^ +300 +runs:prog $tid stat_target_with_a_long_name " "$tmp/bo.report" ||
 	   echo "exit $rc: $(head -c 200 "$tmp/bo.err") $(head -c 300 "$tmp/bo.report")")"
+# Tail calls: the run time stats count only the program a hook runs, so
+# a callee reached by tail call shows no runs; -b says so, one line each.
+# stat-prog -T holds a caller whose every run tail-calls its callee once.
+"$STAT_PROG" -T -s 600 >"$tmp/tc.out" 2>&1 &
+tc_pid=$!
+bg="$bg $tc_pid"
+for _ in $(seq 50); do
+	grep -q '^id ' "$tmp/tc.out" && break
+	sleep 0.1
+done
+tc_caller=$(awk '$1 == "id" { print $2 }' "$tmp/tc.out")
+tc_callee=$(awk '$1 == "callee" { print $2 }' "$tmp/tc.out")
+"$BPFREC" stat -b "$tc_caller,$tc_callee" --json -- "$STAT_PROG" -T -i "$tc_caller" -r 1000 -k 100 \
+	>"$tmp/tc.json" 2>"$tmp/tc.err"
+rc=$?
+runs() { grep "\"who\":\"prog $1 " "$tmp/tc.json" | field runs /dev/stdin; }
+result "-b (run time stats) of a caller and its tail-called callee: 1000 and 0 runs, as the workload's 1000 tail calls say" \
+	"$([ $rc -eq 0 ] && grep -qx 'tail calls 1000' "$tmp/tc.json" && [ "$(runs "$tc_caller")" = 1000 ] &&
+	   [ "$(runs "$tc_callee")" = 0 ] || echo "exit $rc, runs '$(runs "$tc_caller")' '$(runs "$tc_callee")': $(head -c 400 "$tmp/tc.json")")"
+result "-b: one line at the start for the callee, one for the target in a prog array" \
+	"$([ "$(grep -c "^bpfrec stat: -b: prog $tc_callee stat_tail_callee, tail-called by prog $tc_caller (map [0-9]*), cannot be timed apart: a tail call enters a program past its fentry/fexit and its run time stats; its runs are in prog $tc_caller's time\$" "$tmp/tc.err")" = 1 ] &&
+	   [ "$(grep -c "^bpfrec stat: -b: prog $tc_callee stat_tail_callee is in prog array map [0-9]*: its runs reached by tail call are not counted" "$tmp/tc.err")" = 1 ] &&
+	   [ "$(wc -l <"$tmp/tc.err")" = 2 ] || echo "stderr: $(head -c 600 "$tmp/tc.err")")"
+kill "$tc_pid" 2>/dev/null
+wait "$tc_pid" 2>/dev/null
 "$BPFREC" stat -b "$tid" --trampoline 1 >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 0 ]; then
