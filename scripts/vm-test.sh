@@ -96,13 +96,13 @@ adds+=("$guest:/opt/bpfrec/tests")
 # so the guests run fewer (link_iters below), which keeps the test within the
 # target's 300 s limit (bpf_events/settings) and the whole run within the guest's.
 # Setting BPF_EVENTS_LINK_ITERS on the host runs that many instead, and gives the run
-# the time it needs at 0.1 s (0.3 s on the debug kernel) per lifecycle of all four
+# the time it needs at 0.1 s (0.4 s on the debug kernel) per lifecycle of all four
 # windows together, as measured on Nov 26.
 link_iters=1000
 per_ms=100
 if [ $flavour = debug ]; then
 	link_iters=400
-	per_ms=300
+	per_ms=400
 fi
 guest_env=(env BPF_EVENTS_LINK_ITERS="${BPF_EVENTS_LINK_ITERS:-$link_iters}")
 guest_timeout=1200
