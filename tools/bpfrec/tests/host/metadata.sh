@@ -86,8 +86,12 @@ if [ -x "$PERF72" ]; then
 		"$(grep -A2 "PERF_RECORD_BPF_METADATA prog bpf_prog_[0-9a-f]*_meta_prog$" "$tmp/perf72.out" |
 		   tr -s ' ' | grep -c -e 'entry 0: owner = "bpfrec test"$' -e 'entry 1: level = -42$' |
 		   grep -qx 2 || echo "$(grep -A2 BPF_METADATA "$tmp/perf72.out" | head -6) $(head -c 200 "$tmp/perf72.err")")"
+	# perf 7.2 checks every record's minimum size: ours must pass without a warning
+	result "perf 7.2 reads the file without a warning" \
+		"$(grep -m 2 . "$tmp/perf72.err" | head -c 300)"
 else
 	skip "perf 7.2 prints the metadata" "no perf 7.2 at $PERF72 (scripts/build-perf.sh with base 7.2)"
+	skip "perf 7.2 reads the file without a warning" "no perf 7.2 at $PERF72"
 fi
 
 # without --perf-metadata: no record perf 6.1 cannot read

@@ -66,6 +66,12 @@ enum {
  * features are rebuilt from these records at close, for perf.
  */
 #define PD_RECORD_FACTS		65
+/*
+ * perf 7.2 skips a HEADER_EVENT_TYPE record shorter than its struct
+ * (header, event id, 64-byte name), and warns for each: ours are padded
+ * to at least that size.
+ */
+#define PD_RECORD_FACTS_MIN	80
 
 struct pd_fact_header {
 	struct perf_event_header header;	/* type PD_RECORD_FACTS */

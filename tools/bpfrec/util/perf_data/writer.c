@@ -557,6 +557,9 @@ static int append_fact(void *ctx, __u32 feat, const struct pd_buf *entry, __u64 
 	};
 	size_t size = PD_ALIGN8(sizeof(h) + entry->len);
 
+	if (size < PD_RECORD_FACTS_MIN)
+		size = PD_RECORD_FACTS_MIN;
+
 	if (w->err)
 		return w->err;
 	if (size > 0xffff)
