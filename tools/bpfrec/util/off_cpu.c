@@ -24,6 +24,7 @@
 #include "util/evlist.h"
 #include "util/mono_clock.h"
 #include "util/off_cpu.h"
+#include "util/off_cpu_raw.h"
 #include "util/perf_data/perf_data.h"
 #include "bpf_skel/off_cpu.h"
 #include "bpf_skel/off_cpu.skel.h"
@@ -219,18 +220,20 @@ static int write_waker(struct off_cpu *oc, const struct offcpu_key *k, __u64 tim
 /*
  * @u: the copy of the user registers and stack (--call-graph dwarf), or
  * NULL: the sample then says it has none (ABI NONE, no stack), as the
- * kernel does for a thread without a user side; @wu the waker's.  The
- * state the thread left the CPU in is RAW, a u32 (enum offcpu_state_bit).
+ * kernel does for a thread without a user side; @wu the waker's.  RAW
+ * repeats the sample in perf's off-CPU layout, which recent perf reads in
+ * place of the sample's fields, and ends with the state the thread left
+ * the CPU in (util/off_cpu_raw.h).
  */
 static int write_interval(struct off_cpu *oc, const struct offcpu_key *k, __u64 time,
 			  __u64 period, __u32 cpu, __u64 id, const struct offcpu_ustack *u,
 			  const struct offcpu_ustack *wu)
 {
 	__u64 chain[2 * (1 + OFFCPU_MAX_FRAMES)];
+	__u64 raw[OFFCPU_RAW_WORDS(2 * (1 + OFFCPU_MAX_FRAMES)) + 1];
 	struct pd_sample s = {
 		.pid = k->tgid, .tid = k->pid, .time = time, .cpu = cpu, .id = id,
-		.period = period, .cgroup = k->cgroup, .callchain = chain,
-		.raw = &k->state, .raw_size = sizeof(k->state),
+		.period = period, .cgroup = k->cgroup, .callchain = chain, .raw = raw,
 	};
 	int nk, err;
 
@@ -243,6 +246,8 @@ static int write_interval(struct off_cpu *oc, const struct offcpu_key *k, __u64 
 	s.nr_callchain = nk + read_stack(oc, k->ustack, PERF_CONTEXT_USER, chain + nk);
 	if (s.nr_callchain)
 		s.ip = chain[1];
+	s.raw_size = offcpu_raw_fill(raw, s.pid, s.tid, period, s.nr_callchain, chain,
+				     k->cgroup, k->state);
 	put_ustack(oc, &s, u);
 	if (stack_lost(k->kstack) || stack_lost(k->ustack))
 		oc->no_stack++;

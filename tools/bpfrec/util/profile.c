@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <bpf/btf.h>
 #include "util/array.h"
+#include "util/off_cpu_raw.h"
 #include "util/printable.h"
 #include "util/profile.h"
 #include "util/sample_view.h"
@@ -502,8 +503,8 @@ static int on_sample(struct profile *p, const struct pd_record *rec)
 		if (err)
 			return err;
 	} else if (rec->event == p->offcpu_event) {
-		if (s->raw && s->raw_size >= sizeof(state))
-			memcpy(&state, s->raw, sizeof(state));
+		if (!offcpu_raw_state(s->raw, s->raw_size, &state))
+			state = 0;
 		waker = take_waker(p, s->tid, s->time);
 		/* the leaf frames of the profiler's own handler are not the task's */
 		drop_profiler_frames(p, &nr_frames);

@@ -23,7 +23,7 @@ here=$(dirname "$0")
 host_setup metadata "$BPFREC" "$META_LOAD"
 trap 'rm -rf "$tmp"' EXIT
 PERF=${PERF:-/usr/bin/perf}
-PERF72=${PERF72:-/var/cache/bpfrec/perf-7.2/build/perf}
+PERF72=${PERF72:-${BPFREC_CACHE:-/var/cache/bpfrec}/perf-7.2/build/perf}
 
 # 1. A program of 1 ms, its metadata in the JSON of its PROG_LOAD.
 "$BPFREC" record --perf-metadata -o "$tmp/m.data" -- "$META_LOAD" "$META_OBJ" \

@@ -14,12 +14,14 @@
 # R): its sleeps are recorded in states R, S and D, and the time off CPU
 # checked against the time they took by its own clock (within 5 %), and
 # that against 1 s.  Needs python3; perf
-# (linux-perf) for the reading by perf, else that test says SKIP.
+# (linux-perf) and perf 7.2 (PERF72, as scripts/build-perf.sh builds it)
+# for the reading by perf, else those tests say SKIP.
 # Last line: "offcpu: N passed, N failed, N skipped"; exit 1 if anything failed.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 SLEEPER=${SLEEPER:-$here/../../.output/sleeper}
+PERF72=${PERF72:-${BPFREC_CACHE:-/var/cache/bpfrec}/perf-7.2/build/perf}
 
 . "$here/lib.sh"
 . "$here/../lib/profile.sh"
@@ -171,26 +173,63 @@ else
 	fail "--off-cpu-thresh 200000us records" "$(tail -1 "$tmp/sums.data.err")"
 fi
 
-# 3. perf reads both files: the same samples, the same time off CPU
-if ! command -v perf >/dev/null; then
-	skip "perf script reads the files" "no perf (linux-perf)"
+# 3. perf reads both files: the same samples, the same time off CPU, the
+# same threads.  Debian's perf (6.1) reads the samples' own fields; perf 7.2
+# reads an offcpu-time sample's raw data in its own off-CPU layout instead,
+# and rejected the whole file before bpfrec wrote that layout.
+perfs=()
+if command -v perf >/dev/null; then
+	perfs+=("$(command -v perf)")
 else
+	skip "perf script reads the files" "no perf (linux-perf)"
+fi
+if [ -x "$PERF72" ]; then
+	perfs+=("$PERF72")
+else
+	skip "perf 7.2 script reads the files" "no perf 7.2 at $PERF72 (scripts/build-perf.sh builds it)"
+fi
+for p in "${perfs[@]}"; do
+	v=$("$p" --version | awk '{ print $3 }')
 	for f in direct sums; do
 		[ -f "$tmp/$f.data" ] || continue
 		ours=$("$BPFREC" script -i "$tmp/$f.data" --json |
 			python3 -c 'import json, sys
 rs = [json.loads(l) for l in sys.stdin]
 rs = [r for r in rs if r["event"] == "offcpu-time"]
-print(len(rs), sum(r["details"]["off_cpu_ns"] for r in rs))')
-		theirs=$(perf script -i "$tmp/$f.data" -F event,period 2>"$tmp/perf.err" |
-			awk '$2 == "offcpu-time:" { n++; s += $1 } END { printf "%d %d\n", n, s }')
-		rc=${PIPESTATUS[0]}
+print(len(rs), sum(r["details"]["off_cpu_ns"] for r in rs),
+      ",".join(sorted(set("%d/%d" % (r["pid"], r["tid"]) for r in rs))))')
+		"$p" script -i "$tmp/$f.data" -F pid,tid,event,period >"$tmp/perf.out" 2>"$tmp/perf.err"
+		rc=$?
+		theirs="$(awk '$3 == "offcpu-time:" { n++; s += $2 } END { printf "%d %d\n", n, s }' \
+			"$tmp/perf.out") $(awk '$3 == "offcpu-time:" { print $1 }' "$tmp/perf.out" |
+			LC_ALL=C sort -u | paste -sd,)"
 		why=
-		[ "$rc" = 0 ] || why="perf script exit $rc: $(head -c 200 "$tmp/perf.err")"
-		[ -z "$why" ] && [ "$ours" != "$theirs" ] && why="perf: $theirs, bpfrec: $ours (samples, ns)"
-		result "perf script reads the $f file: same samples and periods" "$why"
+		[ "$rc" = 0 ] || why="perf $v script exit $rc: $(head -c 200 "$tmp/perf.err")"
+		[ -z "$why" ] && [ -s "$tmp/perf.err" ] && why="perf $v: $(head -c 200 "$tmp/perf.err")"
+		[ -z "$why" ] && [ "$ours" != "$theirs" ] &&
+			why="perf $v: $theirs, bpfrec: $ours (samples, ns, pid/tid)"
+		result "perf $v script reads the $f file: same samples, periods and threads" "$why"
+		# The stacks, which perf 7.2 takes from the raw data.  The sums are
+		# written at the stop, after the sleeper's EXIT, and perf 7.2's script
+		# forgets exited threads and their maps (its report keeps them).
+		if [ $f = direct ]; then
+			ours=$("$BPFREC" script -i "$tmp/$f.data" --json |
+				grep '"event":"offcpu-time"' | grep -c 'sleep_in_known_place+')
+			theirs=$("$p" script -i "$tmp/$f.data" -F event,ip,sym 2>/dev/null |
+				awk '/offcpu-time:/ { in_s = 1; hit = 0; next }
+				     /^$/ { in_s = 0 }
+				     in_s && / sleep_in_known_place$/ && !hit { n++; hit = 1 }
+				     END { print n + 0 }')
+			result "perf $v script shows the direct file's stacks: $theirs in the sleeps' function" \
+				"$([ "$ours" = "$theirs" ] || echo "perf $v: $theirs, bpfrec: $ours")"
+		else
+			"$p" report -i "$tmp/$f.data" --stdio --no-children -g caller >"$tmp/perf.out" 2>&1
+			result "perf $v report shows the summed stack's user frames" \
+				"$(grep -q ' sleep_in_known_place$' "$tmp/perf.out" ||
+				   echo "no sleep_in_known_place in: $(grep -v '^#' "$tmp/perf.out" | head -c 300)")"
+		fi
 	done
-fi
+done
 
 # 4. states: the sleeps are S; with D alone none of them is recorded
 if "$BPFREC" record --off-cpu --off-cpu-state D --off-cpu-thresh 0 -o "$tmp/d.data" -- \

@@ -16,6 +16,7 @@
 #include "tests/unit/unit.h"
 #include "util/fit.h"
 #include "util/flamegraph.h"
+#include "util/off_cpu_raw.h"
 #include "util/profile_print.h"
 
 #define BPF_ADDR	0xffffffffa0000000ULL
@@ -281,6 +282,41 @@ static void test_fit(void)
 	CHECK(w == 7, "names that cut apart: the balanced cut (%d)", w);
 }
 
+/*
+ * An off-CPU sample's raw data: perf's layout, then the state (what perf 7.2
+ * reads, or it rejects the file), and the state alone of older files.
+ */
+static void test_off_cpu_raw(void)
+{
+	const __u64 ips[3] = { PERF_CONTEXT_KERNEL, 0xffffffff81000105ULL, 0xffffffff81000200ULL };
+	__u64 buf[16];
+	__u64 w[8];
+	__u32 state = 0, size, old = 2;
+
+	memset(buf, 0xaa, sizeof(buf));
+	size = offcpu_raw_fill(buf, 100, 101, 123456789, 3, ips, 77, 4);
+	/* perf reads it at offset 4 of the raw field: the words as they are */
+	memcpy(w, buf, sizeof(w));
+	CHECK(size == 8 * 7 + 4 && (__u32)w[0] == 100 && w[0] >> 32 == 101 &&
+	      w[1] == 123456789 && w[2] == 3 && !memcmp(&w[3], ips, sizeof(ips)) && w[6] == 77,
+	      "perf's layout: pid, tid, period, nr, ips, cgroup (%u bytes)", size);
+	CHECK(offcpu_raw_state(buf, size, &state) && state == 4, "the state after it");
+	CHECK(offcpu_raw_state(&old, sizeof(old), &state) && state == 2,
+	      "an older file's state alone");
+	size = offcpu_raw_fill(buf, 1, 1, 1, 0, NULL, 0, 1);
+	CHECK(size == 36 && offcpu_raw_state(buf, size, &state) && state == 1,
+	      "no callchain: 36 bytes, the state read");
+	CHECK(!offcpu_raw_state(buf, 35, &state) && !offcpu_raw_state(buf, 8, &state) &&
+	      !offcpu_raw_state(NULL, 4, &state), "short data is refused");
+	w[0] = ~0ULL;
+	memcpy((char *)buf + 16, w, sizeof(w[0]));
+	CHECK(!offcpu_raw_state(buf, 36, &state), "an nr past the data is refused");
+	w[0] = 1;
+	memcpy((char *)buf + 16, w, sizeof(w[0]));
+	CHECK(!offcpu_raw_state(buf, 43, &state) && offcpu_raw_state(buf, 44, &state),
+	      "an nr of 1 needs 44 bytes");
+}
+
 int main(void)
 {
 	struct profile p;
@@ -302,5 +338,6 @@ int main(void)
 	}
 	test_swapper();
 	test_fit();
+	test_off_cpu_raw();
 	return unit_done();
 }
