@@ -304,6 +304,7 @@ struct meta_ctx {
 	const __u8 *secinfo;		/* the DATASEC's struct btf_var_secinfo[] */
 	const __u8 *value;		/* the map's value */
 	__u32 value_size;
+	__u32 nr_vars;			/* the DATASEC's vlen */
 	struct cap_prog_meta *m;
 };
 
@@ -323,7 +324,9 @@ static long meta_var(__u32 i, void *data)
 	__u32 n;
 	int k;
 
-	if (bpf_probe_read_kernel(&vsi, sizeof(vsi), c->secinfo + (__u64)i * sizeof(vsi)))
+	/* past the last one are other types, or memory after the BTF */
+	if (i >= c->nr_vars ||
+	    bpf_probe_read_kernel(&vsi, sizeof(vsi), c->secinfo + (__u64)i * sizeof(vsi)))
 		return 1;
 	tp = btf_type_at(c->btf, vsi.type);
 	if (!tp || bpf_probe_read_kernel(&var, sizeof(var), tp) ||
@@ -431,6 +434,7 @@ static __always_inline void emit_meta(struct bpf_prog_aux *aux, __u32 id, __u32 
 	c.m->nr = 0;
 	c.m->seen = 0;
 	c.secinfo = (const void *)tp + sizeof(sec);
+	c.nr_vars = sec.info & 0xffff;
 	/* array_map_direct_value_meta(): the value of an array of one entry */
 	c.value = (const void *)map + bpf_core_field_offset(struct bpf_array, value);
 	c.value_size = BPF_CORE_READ(map, value_size);
