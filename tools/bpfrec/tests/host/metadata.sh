@@ -8,6 +8,8 @@
 #     PERF_RECORD_BPF_METADATA records, read here field by field from the
 #     file and, where scripts/build-perf.sh built perf 7.2, printed by it;
 #     without the option the file has none, and perf 6.1 reads it whole;
+#   - only the variables of the .rodata section, not bytes past its list
+#     that read as one more (tests/metadata/meta-overread.c);
 #   - with --keep-insns, its xlated instructions: script --dump ID gives
 #     the instructions bpftool prog dump xlated gave while it lived (their
 #     count, indexes and opcodes), and a file that kept none says so; a
@@ -16,11 +18,12 @@
 # Root, on the running kernel, with the capture (the syscall path here).
 #
 # Environment: BPFREC (the binary), META_LOAD (tests/metadata/meta-load),
-# META_OBJ (its BPF object), PERF72 (perf 7.2, optional).
+# META_OBJ (its BPF object), META_OVERREAD (tests/metadata/meta-overread),
+# PERF72 (perf 7.2, optional).
 set -u
 here=$(dirname "$0")
 . "$here/lib.sh"
-host_setup metadata "$BPFREC" "$META_LOAD"
+host_setup metadata "$BPFREC" "$META_LOAD" "$META_OVERREAD"
 trap 'rm -rf "$tmp"' EXIT
 PERF=${PERF:-/usr/bin/perf}
 PERF72=${PERF72:-${BPFREC_CACHE:-/var/cache/bpfrec}/perf-7.2/build/perf}
@@ -104,6 +107,28 @@ result "metadata kept without --perf-metadata, and perf $("$PERF" --version | cu
 	"$(grep -q '"metadata":{"owner":"\\"bpfrec test\\"","level":"-42"}' "$tmp/n.json" ||
 	   echo "no metadata: $(head -c 300 "$tmp/n.json"); recorder: $(grep -v 'exited with' "$tmp/n.err" | tail -3)")$(
 	  [ $rc -ne 0 ] || [ -s "$tmp/perf.err" ] && echo "perf: exit $rc $(head -c 200 "$tmp/perf.err")")"
+
+# Only the section's variables: its BTF has, just past the list of its one
+# variable, bytes that read as an entry for bpf_metadata_ghost, a variable
+# of no section, which a capture reading past the list reports as well.
+"$BPFREC" record -o "$tmp/o.data" -- "$META_OVERREAD" >"$tmp/o.ids" 2>"$tmp/o.err"
+rc=$?
+id3=$(sed -n 's/^prog=//p' "$tmp/o.ids")
+"$BPFREC" script -i "$tmp/o.data" --json >"$tmp/o.json" 2>"$tmp/o-script.err"
+python3 - "$tmp/o.json" "$id3" >"$tmp/o.check" 2>&1 <<'PY'
+import json, sys
+# every object as its pairs, so that a key printed twice is seen
+ev = [dict(json.loads(l, object_pairs_hook=list)) for l in open(sys.argv[1])]
+load = [e for e in ev if e.get("id") == int(sys.argv[2]) and e["event"] == "PROG_LOAD"]
+if len(load) != 1:
+    print("program %s: %d PROG_LOAD, want 1" % (sys.argv[2], len(load)))
+elif dict(load[0]["details"]).get("metadata") != [("a", "17")]:
+    print("metadata %r, want a=17 only" % dict(load[0]["details"]).get("metadata"))
+PY
+result "metadata: the .rodata section's variables only, none read past its list" \
+	"$([ $rc -ne 0 ] && echo "exit $rc: $(tail -3 "$tmp/o.err")")$(
+	  [ -s "$tmp/o-script.err" ] && head -c 300 "$tmp/o-script.err")$(
+	  cat "$tmp/o.check")$([ -s "$tmp/o.check" ] && grep LOST "$tmp/o.err")"
 
 # 2. --keep-insns: the instructions of a program, then script --dump
 cat >"$tmp/work.sh" <<'SH'
