@@ -39,7 +39,13 @@ result "metadata script --json" "$([ -s "$tmp/script.err" ] && head -c 300 "$tmp
 python3 - "$tmp/m.json" "$id" >"$tmp/check" 2>&1 <<'PY'
 import json, sys
 want = {"owner": '"bpfrec test"', "level": "-42"}
-ev = [json.loads(l) for l in open(sys.argv[1])]
+# a key given twice must fail the check, not leave its last value alone
+def pairs(kv):
+    d = dict(kv)
+    if len(d) != len(kv):
+        d["duplicate keys"] = [k for k, _ in kv]
+    return d
+ev = [json.loads(l, object_pairs_hook=pairs) for l in open(sys.argv[1])]
 mine = [e for e in ev if e.get("id") == int(sys.argv[2])]
 load = [e for e in mine if e["event"] == "PROG_LOAD"]
 unload = [e for e in mine if e["event"] == "PROG_UNLOAD"]
