@@ -120,8 +120,19 @@ EOF
 	[ -z "$why" ] && [ "$pids" != "$direct_pids" ] && why="samples of pids $pids, the sleeper is $direct_pids"
 	[ -z "$why" ] && [ "$unmeasured" = 0 ] && why=$(on_time "$sum")
 	result "off-CPU --off-cpu-thresh 200: the sleeps summed at the stop, $sum ns" "$why"
-	if [ "$unmeasured" = 0 ]; then
+	# The two recorders run one after the other on each sched_switch: the inner
+	# one's interval starts after the outer one's program has run, which reads two
+	# stacks, and ends after the outer one's shorter end. When the guest runs the
+	# sleeps on time that difference is far below 2 %. On a debug guest beside
+	# another guest, with the sleeps 10 % late, the totals once differed by 5 %
+	# (53 ms), so they are compared only when the sleeps were on time.
+	if [ "$unmeasured" != 0 ]; then
+		:
+	elif within "$slept" 1000000000 5; then
 		result "off-CPU: direct and summed totals of the same sleeps agree within 2 % ($direct_sum, $sum ns)" \
 			"$(within "$sum" "$direct_sum" 2 || echo "summed $sum ns, direct $direct_sum ns")"
+	else
+		skip "off-CPU: direct and summed totals of the same sleeps agree within 2 %" \
+			"the sleeps took $slept ns, not 1 s within 5 %: the guest is too slow to compare two recorders of one switch ($direct_sum, $sum ns)"
 	fi
 fi
