@@ -9,7 +9,9 @@
 #     description the workload read back with BPF_OBJ_GET_INFO_BY_FD;
 #   - `perf record` asks for the records itself: its own recording of the
 #     workload has the creation of every map, link and BTF (per task: a
-#     release may run in a kworker, outside the workload's context).
+#     release may run in a kworker, outside the workload's context);
+#   - the bpf_metadata_* variables of a program that lived 1 ms, recorded
+#     with --perf-metadata, are printed by perf as its BPF_METADATA records.
 # Without that perf, or on a kernel without the series, the checks SKIP.
 
 PERF_PATCHED=${PERF_PATCHED:-/opt/bpfrec/bin/perf}
@@ -89,4 +91,26 @@ else
 	else
 		fail "$c_record" "perf record exit $?: $(head -n 2 "$pf/rec.err" | tr '\n' ' ')"
 	fi
+fi
+
+# The metadata of meta.bpf.c's program (owner and level), which meta-load
+# unloads 1 ms after loading it: perf 6.16 and later print it from the
+# BPF_METADATA records that --perf-metadata writes.
+c_meta="perf tools follow-up: script prints the metadata of a program of 1 ms"
+meta_load=/opt/bpfrec/tests/guest/meta-load
+meta_obj=/opt/bpfrec/tests/guest/objects/meta.bpf.o
+why=
+[ -x "$PERF_PATCHED" ] || why="no patched perf at $PERF_PATCHED (scripts/build-perf.sh builds it)"
+[ -n "$why" ] || [ -x "$meta_load" ] || why="no $meta_load in the guest"
+if [ -n "$why" ]; then
+	skip "$c_meta" "$why"
+elif ! "$BPFREC" record --perf-metadata -o "$pf/meta.data" -- "$meta_load" "$meta_obj" \
+	>"$pf/meta.ids" 2>"$pf/meta.err"; then
+	fail "$c_meta" "bpfrec record exit $?: $(tail -n 2 "$pf/meta.err" | tr '\n' ' ')"
+else
+	"$PERF_PATCHED" script --show-bpf-events -i "$pf/meta.data" >"$pf/meta.txt" 2>"$pf/meta.perr"
+	n=$(grep -A2 "PERF_RECORD_BPF_METADATA prog bpf_prog_[0-9a-f]*_meta_prog$" "$pf/meta.txt" |
+		tr -s ' ' | grep -c -e 'entry 0: owner = "bpfrec test"$' -e 'entry 1: level = -42$')
+	result "$c_meta" "$([ "$n" = 2 ] ||
+		echo "$n of 2 entries: $(grep -A2 BPF_METADATA "$pf/meta.txt" | head -n 6 | tr '\n' ' ') $(head -c 200 "$pf/meta.perr")")"
 fi
