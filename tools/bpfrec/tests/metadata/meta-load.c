@@ -8,18 +8,15 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "prog_hold.h"
 
 int main(int argc, char **argv)
 {
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
 	struct bpf_object *obj;
 	struct bpf_program *prog;
 	bool hold = argc == 3 && !strcmp(argv[1], "-w");
-	char buf[64];
+	int err;
 
 	if (argc != 2 + hold) {
 		fprintf(stderr, "usage: meta-load [-w] OBJECT\n");
@@ -31,18 +28,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	prog = bpf_object__next_program(obj, NULL);
-	memset(&info, 0, sizeof(info));
-	if (!prog || bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len)) {
-		fprintf(stderr, "meta-load: no program\n");
-		return 1;
-	}
-	printf("prog=%u\n", info.id);
-	fflush(stdout);
-	if (hold)
-		while (read(0, buf, sizeof(buf)) > 0)
-			;
-	else
-		usleep(1000);
+	err = prog_print_and_hold("meta-load", prog ? bpf_program__fd(prog) : -1, hold);
 	bpf_object__close(obj);
-	return 0;
+	return err;
 }

@@ -23,6 +23,7 @@
 #include <linux/bpf.h>
 #include <linux/btf.h>
 #include <bpf/bpf.h>
+#include "prog_hold.h"
 
 /* Type ids of the BTF below. */
 enum { T_INT = 1, T_VAR_A, T_VAR_GHOST, T_RODATA };
@@ -170,11 +171,8 @@ static int load_prog(int map_fd)
 
 int main(int argc, char **argv)
 {
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
 	bool hold = argc == 2 && !strcmp(argv[1], "-w");
-	int btf_fd, map_fd, prog_fd;
-	char buf[64];
+	int btf_fd, map_fd, prog_fd, err;
 
 	if (argc != 1 + hold) {
 		fprintf(stderr, "usage: meta-overread [-w]\n");
@@ -189,20 +187,9 @@ int main(int argc, char **argv)
 	prog_fd = load_prog(map_fd);
 	if (prog_fd < 0)
 		return 1;
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len)) {
-		perror("meta-overread: program info");
-		return 1;
-	}
-	printf("prog=%u\n", info.id);
-	fflush(stdout);
-	if (hold)
-		while (read(0, buf, sizeof(buf)) > 0)
-			;
-	else
-		usleep(1000);
+	err = prog_print_and_hold("meta-overread", prog_fd, hold);
 	close(prog_fd);
 	close(map_fd);
 	close(btf_fd);
-	return 0;
+	return err;
 }

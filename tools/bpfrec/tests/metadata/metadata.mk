@@ -9,10 +9,10 @@ META_LOAD := $(OUTPUT)/meta-load
 META_OVERREAD := $(OUTPUT)/meta-overread
 META_OBJ := $(OUTPUT)/tests/metadata/meta.bpf.o
 
-$(META_LOAD): tests/metadata/meta-load.c | $(OUTPUT)
+$(META_LOAD): tests/metadata/meta-load.c tests/metadata/prog_hold.h | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -lbpf -o $@
 
-$(META_OVERREAD): tests/metadata/meta-overread.c | $(OUTPUT)
+$(META_OVERREAD): tests/metadata/meta-overread.c tests/metadata/prog_hold.h | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -lbpf -o $@
