@@ -211,8 +211,6 @@ if [ $have_perf -eq 1 ] && [ -z "$err" ]; then
 	err=$(stacks_agree "$tmp/busy.data" "$wpid")
 fi
 result "bpfrec script: the cpu-clock samples and stacks perf shows" "$err"
-result "bpfrec script names kernel frames from the file's kallsyms" \
-	"$(grep -q '^	ffffffff[0-9a-f]* [a-z_0-9.]*+0x[0-9a-f]*$' "$tmp/script.out" || echo 'no named kernel frame')"
 "$BPFREC" script --json -i "$tmp/busy.data" 2>/dev/null |
 	grep '"event":"cpu-clock"' | grep -c '"callchain":\["' >"$tmp/json.count"
 result "bpfrec script --json: the samples with their callchain" \
@@ -231,12 +229,35 @@ result "bpfrec script: 7 sys_enter_getppid with __syscall_nr=110" "$err$([ "$n" 
 # sched_switch on the workload: its 5 sleeps are 5 switches out in state S
 # (TASK_INTERRUPTIBLE, 1); a preemption would be state 0.  Its priority is
 # 120 plus the nice value the tests run with (make check under nice -n 10).
-"$BPFREC" record -e sched:sched_switch -o "$tmp/sw.data" -- "$WORK" sleep 5 20 >"$tmp/sw.out" 2>"$tmp/sw.err"
+# With -g every one of them has a kernel stack through do_nanosleep(), which
+# must be named from the kallsyms the file carries: the frame's address less
+# its offset is the symbol's address in /proc/kallsyms.  (A cpu-clock sample
+# of a busy loop has kernel frames only when the tick lands in the kernel,
+# which it may never do.)
+"$BPFREC" record -e sched:sched_switch -g -o "$tmp/sw.data" -- "$WORK" sleep 5 20 >"$tmp/sw.out" 2>"$tmp/sw.err"
 spid=$(sed -n 's/^pid //p' "$tmp/sw.out")
 err=$(script_rows "$tmp/sw.data")
 prio=$((120 + $(nice)))
 n=$(grep -c " prev_comm=sample-work prev_pid=$spid prev_prio=$prio prev_state=1 next_comm=" "$tmp/script.out")
 result "bpfrec script: sched_switch fields of 5 sleeps ($n)" "$err$([ "$n" -eq 5 ] || echo "$n switches out asleep")"
+
+# kernel_names: why the sleeps' do_nanosleep frames are not named right, or nothing
+kernel_names() {
+	local want frames bad=0 f addr off
+	want=$(awk '$3 == "do_nanosleep" { print $1; exit }' /proc/kallsyms)
+	frames=$(awk -v p="prev_pid=$spid" '/^ *[0-9]+\.[0-9]+ / { cur = (index($0, p " ") && / prev_state=1 /); next }
+		cur && /^\tffffffff[0-9a-f]+ do_nanosleep\+0x[0-9a-f]+$/ { print $1, $2 }' "$tmp/script.out")
+	[ "$(echo "$frames" | grep -c .)" = 5 ] || { echo "$(echo "$frames" | grep -c .) of 5 sleeps have a do_nanosleep frame"; return; }
+	while read -r addr f; do
+		off=${f#do_nanosleep+0x}
+		[ "$(printf '%016x' $((16#$addr - 16#$off)))" = "$want" ] || bad=$((bad + 1))
+	done <<EOF
+$frames
+EOF
+	[ $bad -eq 0 ] || echo "$bad frames named do_nanosleep+OFF are not at /proc/kallsyms' $want plus OFF"
+}
+result "bpfrec script names kernel frames from the file's kallsyms: do_nanosleep in 5 of 5 sleeps" \
+	"$err$(kernel_names)"
 
 # perf's own files, read by bpfrec
 if [ $have_perf -eq 1 ]; then
