@@ -165,6 +165,7 @@ enum {
 	OPT_OFF_CPU_STATE,
 	OPT_OFF_CPU_THREADS,
 	OPT_OFF_CPU_CGROUP,
+	OPT_OFF_CPU_STACKS,
 	OPT_CALL_GRAPH,
 	OPT_WAKERS,
 	OPT_CGROUP,
@@ -221,6 +222,9 @@ static const struct argp_option options[] = {
 	  "Keep each program's xlated instructions in the file (up to 64 MiB), for script --dump", 0 },
 	{ "off-cpu-cgroup", OPT_OFF_CPU_CGROUP, "CGROUP", 0,
 	  "Only the tasks of cgroup v2 CGROUP and below (a path, or relative to its mount)", 0 },
+	{ "off-cpu-stacks", OPT_OFF_CPU_STACKS, "N", 0,
+	  "Slots of the off-CPU stack map (default 16384, 512 bytes each); as many stacks again "
+	  "(at least 1024) are kept by hash when their slot is taken", 0 },
 	{},
 };
 
@@ -381,6 +385,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_OFF_CPU_CGROUP:
 		o->off_cpu_filtered = true;
 		o->oc.cgroup = arg;
+		break;
+	case OPT_OFF_CPU_STACKS:
+		o->off_cpu_filtered = true;
+		if (off_cpu_parse_slots(arg, &o->oc.stack_slots))
+			return cmd_usage_error(state, "--off-cpu-stacks wants a number of slots from 1 to %d, not '%s'",
+					       OFFCPU_STACK_SLOTS_MAX, arg);
 		break;
 	case OPT_PERF_METADATA:
 		o->perf_meta = true;

@@ -10,7 +10,11 @@
  * The stacks go into a stack map, once each: the unwinding is the cost of
  * every switch, and a stack map cannot be read from BPF, so a direct
  * interval carries stack ids, which the recorder reads as it drains
- * (entries are never replaced: no BPF_F_REUSE_STACKID).  tp_btf and raw
+ * (entries are never replaced: no BPF_F_REUSE_STACKID).  A stack map keeps
+ * one stack per slot, so a stack whose slot another holds is refused; with
+ * a few hundred stacks in 16384 slots that happens a few times a run.
+ * Such a stack is read again with bpf_get_stack() and kept in a hash map
+ * by a hash of its frames (spill()), so that none is lost.  tp_btf and raw
  * helpers only: no trampoline, no kprobe.
  */
 #include "vmlinux.h"
@@ -28,6 +32,7 @@
 #define TASK_NOLOAD		0x0400
 
 #define EFAULT			14
+#define EEXIST			17
 
 const volatile __u64 thresh_ns = 500000;
 const volatile __u32 states = OFFCPU_S | OFFCPU_D;
@@ -45,6 +50,7 @@ __u64 agg_lost;				/* short intervals the aggregate had no room for */
 __u64 unstarted;			/* intervals that found task storage busy or full */
 __u64 unseen_back;			/* intervals whose end no sched_switch told (end_unseen()) */
 __u64 unended;				/* ...of which the end could not be recovered either */
+__u64 spills;				/* stacks kept in "spilled": their slot was taken */
 
 struct start {
 	__u64 time;
@@ -97,8 +103,29 @@ struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, OFFCPU_MAX_FRAMES * sizeof(__u64));
-	__uint(max_entries, 16384);
+	__uint(max_entries, OFFCPU_STACK_SLOTS);	/* --off-cpu-stacks */
 } stacks SEC(".maps");
+
+/*
+ * The stacks whose slot of "stacks" was taken, by OFFCPU_SPILL_ID + 30
+ * bits of their hash: as many as "stacks" holds (at least 1024), with
+ * memory only for those kept.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);
+	__type(value, struct offcpu_spilled);
+	__uint(max_entries, OFFCPU_STACK_SLOTS);
+} spilled SEC(".maps");
+
+/* where spill() reads a stack: too big for the BPF stack */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct offcpu_spilled);
+	__uint(max_entries, 1);
+} spill_buf SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -147,6 +174,56 @@ static __always_inline __u32 state_bit(bool preempt, unsigned int s)
 	if (s & TASK_INTERRUPTIBLE)
 		return OFFCPU_S;
 	return 0;
+}
+
+/*
+ * The stack of current that bpf_get_stackid() refused with -EEXIST (its
+ * slot holds another stack): read with bpf_get_stack(), which zeroes the
+ * frames after the last, and kept in "spilled" under 30 bits of a hash of
+ * all the frames.  The entry keeps the whole hash: a different stack
+ * under the same key stays refused, so a stack is never named wrongly.
+ */
+static __always_inline __s32 spill(void *ctx, __u64 flags)
+{
+	struct offcpu_spilled *buf, *old;
+	__u64 h = 0xcbf29ce484222325ULL;
+	__u32 zero = 0, key;
+	int i;
+
+	buf = bpf_map_lookup_elem(&spill_buf, &zero);
+	if (!buf || bpf_get_stack(ctx, buf->ips, sizeof(buf->ips), flags) <= 0)
+		return -EEXIST;
+	for (i = 0; i < OFFCPU_MAX_FRAMES; i++) {
+		h ^= buf->ips[i];
+		h *= 0x100000001b3ULL;
+		h ^= h >> 29;
+	}
+	/* the last mixing step of MurmurHash3, so that every bit moves the low ones */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	buf->hash = h;
+	key = OFFCPU_SPILL_ID | (h & (OFFCPU_SPILL_ID - 1));
+	old = bpf_map_lookup_elem(&spilled, &key);
+	if (!old) {
+		if (!bpf_map_update_elem(&spilled, &key, buf, BPF_NOEXIST)) {
+			__sync_fetch_and_add(&spills, 1);
+			return key;
+		}
+		/* another CPU kept it in between, or the map is full */
+		old = bpf_map_lookup_elem(&spilled, &key);
+		if (!old)
+			return -EEXIST;
+	}
+	return old->hash == h ? key : -EEXIST;
+}
+
+/* The id of current's kernel or user stack (@flags as bpf_get_stackid's). */
+static __always_inline __s32 stack_id(void *ctx, __u64 flags)
+{
+	__s32 id = bpf_get_stackid(ctx, &stacks, flags);
+
+	return id == -EEXIST ? spill(ctx, flags) : id;
 }
 
 /* @t is current: the cgroup test and the stacks work on current only. */
@@ -239,9 +316,9 @@ static __always_inline void leave(void *ctx, struct task_struct *prev, struct st
 	s->time = now;
 	s->key.state = state;
 	/* from its caller: the first frame would be this program */
-	s->key.kstack = bpf_get_stackid(ctx, &stacks, 1 & BPF_F_SKIP_FIELD_MASK);
+	s->key.kstack = stack_id(ctx, 1 & BPF_F_SKIP_FIELD_MASK);
 	/* a kernel thread has no user stack to unwind */
-	s->key.ustack = kthread ? -EFAULT : bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	s->key.ustack = kthread ? -EFAULT : stack_id(ctx, BPF_F_USER_STACK);
 	s->key.cgroup = bpf_get_current_cgroup_id();
 	/* who wakes it is not known yet */
 	s->key.waker_pid = 0;
@@ -420,8 +497,8 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	bpf_get_current_comm(s->key.waker_comm, sizeof(s->key.waker_comm));
 	if (!s->key.waker_comm[0])
 		s->key.waker_comm[0] = '?';
-	s->key.waker_kstack = bpf_get_stackid(ctx, &stacks, 1 & BPF_F_SKIP_FIELD_MASK);
-	s->key.waker_ustack = kthread ? -EFAULT : bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	s->key.waker_kstack = stack_id(ctx, 1 & BPF_F_SKIP_FIELD_MASK);
+	s->key.waker_ustack = kthread ? -EFAULT : stack_id(ctx, BPF_F_USER_STACK);
 	if (ustack_size) {
 		struct offcpu_direct_ustack *c = bpf_task_storage_get(&wcopies, p, NULL,
 				kthread ? 0 : BPF_LOCAL_STORAGE_GET_F_CREATE);

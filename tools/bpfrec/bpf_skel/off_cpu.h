@@ -9,6 +9,22 @@
 /* frames kept per stack, kernel and user each (at most perf_event_max_stack) */
 #define OFFCPU_MAX_FRAMES	64
 
+/* the stack map's slots (--off-cpu-stacks): each stack hashes to one of them */
+#define OFFCPU_STACK_SLOTS	16384
+
+/*
+ * Stack ids from OFFCPU_SPILL_ID up name stacks that found their slot of
+ * the stack map taken by another stack: they are kept in the map
+ * "spilled", under 30 bits of a 64-bit hash of their frames, which the
+ * entry keeps to tell two such stacks apart.
+ */
+#define OFFCPU_SPILL_ID		(1U << 30)
+
+struct offcpu_spilled {
+	__u64 hash;
+	__u64 ips[OFFCPU_MAX_FRAMES];	/* innermost first, zeros after the last */
+};
+
 /* The task states to record (--off-cpu-state), one bit each. */
 enum offcpu_state_bit {
 	OFFCPU_R = 1 << 0,	/* preempted or yielded: still runnable */
@@ -26,8 +42,9 @@ enum offcpu_threads {
 
 /*
  * One off-CPU interval, or the sum of those that share it: the thread,
- * the stacks it left the CPU with (ids in the stack map; negative: the
- * -errno of a stack that could not be read), the state bit and cgroup.
+ * the stacks it left the CPU with (ids in the stack map, or from
+ * OFFCPU_SPILL_ID up in "spilled"; negative: the -errno of a stack that
+ * could not be read), the state bit and cgroup.
  */
 struct offcpu_key {
 	__u32 pid;		/* the thread */

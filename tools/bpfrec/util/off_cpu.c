@@ -35,6 +35,8 @@
 			    PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
 
 #define MAX_THRESH_NS	(3600ULL * 1000000000)	/* an hour */
+/* the fewest stacks "spilled" holds, so that a stack map of a few slots still works */
+#define OFFCPU_SPILL_MIN	1024
 
 void off_cpu_opts_default(struct off_cpu_opts *o)
 {
@@ -42,6 +44,22 @@ void off_cpu_opts_default(struct off_cpu_opts *o)
 	o->thresh_ns = OFFCPU_DEFAULT_THRESH_NS;
 	o->states = OFFCPU_S | OFFCPU_D;
 	o->threads = OFFCPU_USER_THREADS;
+	o->stack_slots = OFFCPU_STACK_SLOTS;
+}
+
+int off_cpu_parse_slots(const char *s, __u32 *slots)
+{
+	unsigned long n;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || *end || !n || n > OFFCPU_STACK_SLOTS_MAX)
+		return -EINVAL;
+	*slots = n;
+	return 0;
 }
 
 /*
@@ -157,13 +175,25 @@ static int open_cgroup(const char *name)
 			  path);
 }
 
-/* The frames of stack @id, innermost first, after a context mark: entries used, 0 without. */
+/*
+ * The frames of stack @id, innermost first, after a context mark: entries
+ * used, 0 without.  Ids from OFFCPU_SPILL_ID up are in "spilled".
+ */
 static int read_stack(struct off_cpu *oc, __s32 id, __u64 mark, __u64 *chain)
 {
+	struct offcpu_spilled sp;
+	__u32 key = id;
 	int n = 0;
 
-	if (id < 0 || bpf_map_lookup_elem(bpf_map__fd(oc->skel->maps.stacks), &id, chain + 1))
+	if (id < 0)
 		return 0;
+	if (key >= OFFCPU_SPILL_ID) {
+		if (bpf_map_lookup_elem(bpf_map__fd(oc->skel->maps.spilled), &key, &sp))
+			return 0;
+		memcpy(chain + 1, sp.ips, sizeof(sp.ips));
+	} else if (bpf_map_lookup_elem(bpf_map__fd(oc->skel->maps.stacks), &key, chain + 1)) {
+		return 0;
+	}
 	while (n < OFFCPU_MAX_FRAMES && chain[1 + n])
 		n++;
 	if (!n)
@@ -366,6 +396,10 @@ static int load(struct off_cpu *oc)
 	skel->rodata->follow_forks = skel->rodata->has_pid;
 	skel->rodata->ustack_size = oc->o.ustack_size;
 	skel->rodata->wakers = oc->o.wakers;
+	/* as many again for the stacks whose slot was taken, and some for a tiny map */
+	bpf_map__set_max_entries(skel->maps.stacks, oc->o.stack_slots);
+	bpf_map__set_max_entries(skel->maps.spilled, oc->o.stack_slots < OFFCPU_SPILL_MIN ?
+				 OFFCPU_SPILL_MIN : oc->o.stack_slots);
 	/* no copies: no memory for them either */
 	if (!oc->o.ustack_size)
 		bpf_map__set_max_entries(skel->maps.agg_ucopies, 1);
@@ -516,8 +550,13 @@ void off_cpu_report(const struct off_cpu *oc)
 	if (oc->o.ustack_size)
 		pr_info("off-CPU: %llu of the samples with a copy of the user stack (--call-graph dwarf)\n",
 			(unsigned long long)oc->ustacks);
+	if (oc->skel->bss->spills)
+		pr_info("off-CPU: %llu stack%s found their slot of the stack map taken and %s kept by hash (--off-cpu-stacks %u)\n",
+			(unsigned long long)oc->skel->bss->spills,
+			oc->skel->bss->spills == 1 ? "" : "s",
+			oc->skel->bss->spills == 1 ? "was" : "were", oc->o.stack_slots);
 	if (oc->no_stack)
-		pr_warning("off-CPU: %llu sample%s with a stack that could not be read (stack map full or collided)\n",
+		pr_warning("off-CPU: %llu sample%s with a stack that could not be read (stack map full, or two stacks under one hash)\n",
 			(unsigned long long)oc->no_stack, oc->no_stack == 1 ? "" : "s");
 }
 

@@ -25,6 +25,8 @@
  * direct sample as the interval ends and sums the rest only at the stop.
  */
 #define OFFCPU_DEFAULT_THRESH_NS	500000ULL
+/* the most --off-cpu-stacks takes: half a GiB of stack map */
+#define OFFCPU_STACK_SLOTS_MAX		(1 << 20)
 
 struct evlist;
 struct evsel;
@@ -45,6 +47,7 @@ struct off_cpu_opts {
 	bool workload;		/* the workload and the processes it starts */
 	__u32 ustack_size;	/* --call-graph dwarf: user stack bytes to copy; 0: none */
 	bool wakers;		/* --wakers: who woke each interval */
+	__u32 stack_slots;	/* --off-cpu-stacks: slots of the stack map */
 };
 
 struct off_cpu {
@@ -76,6 +79,8 @@ int off_cpu_parse_thresh(const char *s, __u64 *ns);
 int off_cpu_parse_states(const char *s, __u32 *states);
 /* --off-cpu-threads: user, kernel or all */
 int off_cpu_parse_threads(const char *s, __u32 *threads);
+/* --off-cpu-stacks: 1 to OFFCPU_STACK_SLOTS_MAX */
+int off_cpu_parse_slots(const char *s, __u32 *slots);
 
 /* The cgroup is one and the stack copy not too big: else one line printed and -EINVAL. */
 int off_cpu_check(const struct off_cpu_opts *o);
