@@ -938,8 +938,10 @@ static int record(struct recorder *r, int argc, char **argv)
 		err = evlist_add_sideband(&r->evlist);
 	if (!err)
 		err = user_objs_add_events(&r->o.objs, &r->evlist);
-	if (!err && r->o.sampler.off_cpu)
+	if (!err && r->o.sampler.off_cpu) {
+		r->o.oc.kallsyms = &r->o.sampler.kallsyms;
 		err = off_cpu_open(&r->oc, &r->o.oc, &r->evlist);
+	}
 	if (!err)
 		err = sampler_open(&r->o.sampler, &r->evlist, r->wl.pid);
 	if (!err)

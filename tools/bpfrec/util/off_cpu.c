@@ -22,6 +22,7 @@
 #include "util/capture.h"
 #include "util/debug.h"
 #include "util/evlist.h"
+#include "util/kallsyms_copy.h"
 #include "util/mono_clock.h"
 #include "util/off_cpu.h"
 #include "util/off_cpu_raw.h"
@@ -176,6 +177,31 @@ static int open_cgroup(const char *name)
 }
 
 /*
+ * The leading frames of the sampler's own handler (the tracepoint's run and
+ * iterator functions) left out of the @n kernel frames at @ips, so that the
+ * file shows where the task waits, to perf too: the frames that remain.
+ */
+static int drop_own_frames(struct off_cpu *oc, __u64 *ips, int n)
+{
+	const struct kallsyms_copy *k = oc->o.kallsyms;
+	const struct ksym *s;
+	int i = 0;
+
+	if (!oc->ksyms_tried) {
+		oc->ksyms_tried = true;
+		/* without symbols the frames stay: the readers leave them out */
+		if (k && k->len && ksyms_parse(&oc->ksyms, k->text, k->len))
+			memset(&oc->ksyms, 0, sizeof(oc->ksyms));
+	}
+	while (i < n && (s = ksyms_find(&oc->ksyms, ips[i])) && ksym_profiler_frame(s->name))
+		i++;
+	if (i == n)
+		return n;
+	memmove(ips, ips + i, (n - i) * sizeof(*ips));
+	return n - i;
+}
+
+/*
  * The frames of stack @id, innermost first, after a context mark: entries
  * used, 0 without.  Ids from OFFCPU_SPILL_ID up are in "spilled".
  */
@@ -196,6 +222,8 @@ static int read_stack(struct off_cpu *oc, __s32 id, __u64 mark, __u64 *chain)
 	}
 	while (n < OFFCPU_MAX_FRAMES && chain[1 + n])
 		n++;
+	if (mark == PERF_CONTEXT_KERNEL)
+		n = drop_own_frames(oc, chain + 1, n);
 	if (!n)
 		return 0;
 	chain[0] = mark;
@@ -575,6 +603,7 @@ void off_cpu_close(struct off_cpu *oc)
 		return;
 	}
 	off_cpu_bpf__destroy(oc->skel);
+	ksyms_free(&oc->ksyms);
 	free(oc->ucopy);
 	free(oc->wcopy);
 	if (oc->cgroup_fd >= 0)

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include <linux/types.h>
+#include "util/ksyms.h"
 
 /* The event's name: perf knows its samples by it. */
 #define OFFCPU_EVENT		"offcpu-time"
@@ -30,6 +31,7 @@
 
 struct evlist;
 struct evsel;
+struct kallsyms_copy;
 struct facts;
 struct pd_writer;
 struct off_cpu_bpf;
@@ -48,6 +50,9 @@ struct off_cpu_opts {
 	__u32 ustack_size;	/* --call-graph dwarf: user stack bytes to copy; 0: none */
 	bool wakers;		/* --wakers: who woke each interval */
 	__u32 stack_slots;	/* --off-cpu-stacks: slots of the stack map */
+	/* the kernel's symbols, read by the sampler at the start: they name the
+	 * profiler's own frames, which are left out of the stacks */
+	const struct kallsyms_copy *kallsyms;
 };
 
 struct off_cpu {
@@ -68,6 +73,8 @@ struct off_cpu {
 	struct offcpu_ustack *wcopy;	/* the waker's, sent before its interval */
 	__u64 wcopy_time;	/* the interval wcopy is for: its time (0: none) ... */
 	__u32 wcopy_tid;	/* ... and woken thread */
+	struct ksyms ksyms;	/* parsed from o.kallsyms at the first stack */
+	bool ksyms_tried;
 };
 
 /* The defaults: 0.5 ms, states S and D, user threads, every task. */

@@ -476,7 +476,7 @@ static void drop_profiler_frames(struct profile *p, size_t *nr)
 	size_t n = 0;
 
 	while (n < *nr && profile_frame(p, p->scratch[n])->kind != FRAME_USER &&
-	       sv_profiler_frame(profile_str(p, profile_frame(p, p->scratch[n])->sym)))
+	       ksym_profiler_frame(profile_str(p, profile_frame(p, p->scratch[n])->sym)))
 		n++;
 	if (!n)
 		return;

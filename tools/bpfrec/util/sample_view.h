@@ -53,26 +53,6 @@ void sample_view_free(struct sample_view *v);
 enum sv_kind sample_view_kind(const struct pd_event_info *ev);
 
 /*
- * A kernel frame of the off-CPU profiler itself: its stacks are taken in
- * its sched_switch handler, whose callers (the BPF program, the
- * tracepoint's run and iterator functions) lead every stack.  They are
- * not the task's: readers leave them out.
- */
-static inline bool sv_profiler_frame(const char *sym)
-{
-	static const char *const own[] = {
-		"bpf_trace_run", "__bpf_trace_", "__traceiter_", "bpf_prog_", "__bpf_prog_",
-		"bpf_trampoline_",
-	};
-	size_t i;
-
-	for (i = 0; sym && i < sizeof(own) / sizeof(own[0]); i++)
-		if (!strncmp(sym, own[i], strlen(own[i])))
-			return true;
-	return false;
-}
-
-/*
  * A KSYMBOL record read, in time order: a BPF image registered (a newer one
  * at the same place wins) or unregistered.
  */

@@ -552,7 +552,7 @@ static void sample_row(struct script_rows *rs, struct script_row *r, const struc
 		r->event = SV_OFFCPU_EVENT;
 		kv_num(r, "off_cpu_ns", SR_KV_U64, s->period);
 		/* where the task waits: the first frame that is not the profiler's */
-		for (i = 0; sv_profiler_frame(r->name) && i < (int)s->nr_callchain; i++) {
+		for (i = 0; ksym_profiler_frame(r->name) && i < (int)s->nr_callchain; i++) {
 			if (context_marker(s->callchain[i]))
 				continue;
 			r->name = frame_sym(rs, s, i, &off, &dso);
@@ -601,7 +601,7 @@ static bool offcpu_row(const struct script_row *r)
  */
 static bool profiler_frame(bool *lead, const char *sym, const char *dso)
 {
-	*lead = *lead && !dso && sv_profiler_frame(sym);
+	*lead = *lead && !dso && ksym_profiler_frame(sym);
 	return *lead;
 }
 

@@ -230,6 +230,13 @@ print(len(rs), sum(r["details"]["off_cpu_ns"] for r in rs),
 				     END { print n + 0 }')
 			result "perf $v script shows the direct file's stacks: $theirs in the sleeps' function" \
 				"$([ "$ours" = "$theirs" ] || echo "perf $v: $theirs, bpfrec: $ours")"
+			# each stack starts where the task waits, not in the profiler's handler
+			own=$("$p" script -i "$tmp/$f.data" -F event,ip,sym 2>/dev/null |
+				awk '/offcpu-time:/ { first = 1; n++; next }
+				     first && NF { first = 0; if ($2 ~ /^(bpf_trace_run|__traceiter_|__bpf_trace_|bpf_prog_)/) bad++ }
+				     END { print bad + 0, n + 0 }')
+			result "perf $v script: no off-CPU stack starts in the profiler's frames (${own#* } stacks)" \
+				"$([ "${own% *}" = 0 ] && [ "${own#* }" -ge 10 ] || echo "${own% *} of ${own#* } start there")"
 		else
 			"$p" report -i "$tmp/$f.data" --stdio --no-children -g caller >"$tmp/perf.out" 2>&1
 			result "perf $v report shows the summed stack's user frames" \
