@@ -223,8 +223,8 @@ static const struct argp_option options[] = {
 	{ "off-cpu-cgroup", OPT_OFF_CPU_CGROUP, "CGROUP", 0,
 	  "Only the tasks of cgroup v2 CGROUP and below (a path, or relative to its mount)", 0 },
 	{ "off-cpu-stacks", OPT_OFF_CPU_STACKS, "N", 0,
-	  "Slots of the off-CPU stack map (default 16384, 512 bytes each); as many stacks again "
-	  "(at least 1024) are kept by hash when their slot is taken", 0 },
+	  "Slots of the off-CPU stack map (default 16384, 512 bytes each); a quarter as many "
+	  "stacks (at least 1024) are kept by hash when their slot is taken", 0 },
 	{},
 };
 

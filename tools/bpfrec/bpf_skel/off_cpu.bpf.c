@@ -108,15 +108,17 @@ struct {
 
 /*
  * The stacks whose slot of "stacks" was taken, by OFFCPU_SPILL_ID + 30
- * bits of their hash: as many as "stacks" holds (at least 1024), with
- * memory only for those kept.
+ * bits of their hash: a quarter as many as "stacks" holds, at least 1024.
+ * Preallocated: the kernel's allocator for the others keeps one element
+ * of this size per CPU ready for a context like sched_switch, so the
+ * second of two spills in a row (the kernel and the user stack of one
+ * switch) failed with -ENOMEM.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32);
 	__type(value, struct offcpu_spilled);
-	__uint(max_entries, OFFCPU_STACK_SLOTS);
+	__uint(max_entries, OFFCPU_STACK_SLOTS / 4);
 } spilled SEC(".maps");
 
 /* where spill() reads a stack: too big for the BPF stack */

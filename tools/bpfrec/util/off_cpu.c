@@ -36,7 +36,11 @@
 			    PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
 
 #define MAX_THRESH_NS	(3600ULL * 1000000000)	/* an hour */
-/* the fewest stacks "spilled" holds, so that a stack map of a few slots still works */
+/*
+ * The stacks "spilled" holds: a quarter of the slots (the stack map takes
+ * most stacks; 4096 stacks in 16384 slots spill about 500), and at least
+ * 1024, so that a stack map of a few slots still works.
+ */
 #define OFFCPU_SPILL_MIN	1024
 
 void off_cpu_opts_default(struct off_cpu_opts *o)
@@ -424,10 +428,9 @@ static int load(struct off_cpu *oc)
 	skel->rodata->follow_forks = skel->rodata->has_pid;
 	skel->rodata->ustack_size = oc->o.ustack_size;
 	skel->rodata->wakers = oc->o.wakers;
-	/* as many again for the stacks whose slot was taken, and some for a tiny map */
 	bpf_map__set_max_entries(skel->maps.stacks, oc->o.stack_slots);
-	bpf_map__set_max_entries(skel->maps.spilled, oc->o.stack_slots < OFFCPU_SPILL_MIN ?
-				 OFFCPU_SPILL_MIN : oc->o.stack_slots);
+	bpf_map__set_max_entries(skel->maps.spilled, oc->o.stack_slots / 4 < OFFCPU_SPILL_MIN ?
+				 OFFCPU_SPILL_MIN : oc->o.stack_slots / 4);
 	/* no copies: no memory for them either */
 	if (!oc->o.ustack_size)
 		bpf_map__set_max_entries(skel->maps.agg_ucopies, 1);
@@ -579,9 +582,9 @@ void off_cpu_report(const struct off_cpu *oc)
 		pr_info("off-CPU: %llu of the samples with a copy of the user stack (--call-graph dwarf)\n",
 			(unsigned long long)oc->ustacks);
 	if (oc->skel->bss->spills)
-		pr_info("off-CPU: %llu stack%s found their slot of the stack map taken and %s kept by hash (--off-cpu-stacks %u)\n",
+		pr_info("off-CPU: %llu %s the stack map taken and %s kept by hash (--off-cpu-stacks %u)\n",
 			(unsigned long long)oc->skel->bss->spills,
-			oc->skel->bss->spills == 1 ? "" : "s",
+			oc->skel->bss->spills == 1 ? "stack found its slot of" : "stacks found their slots of",
 			oc->skel->bss->spills == 1 ? "was" : "were", oc->o.stack_slots);
 	if (oc->no_stack)
 		pr_warning("off-CPU: %llu sample%s with a stack that could not be read (stack map full, or two stacks under one hash)\n",

@@ -172,14 +172,20 @@ if bad or not sleep:
 
 # --- stat -b of a program that is unloaded ---------------------------------
 
-"$STAT_PROG" -r 100 -k 10 -s 1 >"$tmp/sp.out" 2>&1 &
+# The loader holds its program until it is killed, once stat -b has printed an
+# interval: a loader that unloaded after a fixed time could do so before a
+# slow machine had started bpfrec, or had printed anything.
+"$STAT_PROG" -r 100 -k 10 -s 3600 >"$tmp/sp.out" 2>&1 &
 sp=$!
-i=0
-while ! grep -q '^ran ' "$tmp/sp.out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_until 60 grep -q '^ran ' "$tmp/sp.out"
 id=$(sed -n 's/^id //p' "$tmp/sp.out")
-timeout 10 "$BPFREC" stat -b "$id" -I 200 --json >"$tmp/b.json" 2>"$tmp/b.err"
+timeout 120 "$BPFREC" stat -b "$id" -I 200 --json >"$tmp/b.json" 2>"$tmp/b.err" &
+bp=$!
+wait_until 60 grep -q '"enabled"' "$tmp/b.json"
+kill $sp
+wait $sp 2>/dev/null
+wait $bp
 rc=$?
-wait $sp
 result "stat -b: its target unloaded, said once, the session ends" \
 	"$([ $rc -eq 0 ] || echo "exit $rc")$(
 	   [ "$(grep -c "^bpfrec stat: -b: program $id (stat_target_with_a_long_name) was unloaded: counted until [0-9.]* s, its last runs since then not$" "$tmp/b.err")" -eq 1 ] ||

@@ -48,6 +48,9 @@ wait_until() {
 	done
 }
 
+# unloaded ID: no BPF program has ID any more
+unloaded() { ! bpftool prog show id "$1" >/dev/null 2>&1; }
+
 # one_line NAME STATUS LINE ARGS...: `$BPFREC ARGS...` exits STATUS and says
 # exactly LINE on stderr (its output in $tmp/out and $tmp/err)
 one_line() {

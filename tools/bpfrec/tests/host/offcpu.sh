@@ -120,10 +120,12 @@ if record direct 50 direct.data; then
 		why=${why:-"report: $(grep off-CPU "$tmp/direct.data.err")"}
 	result "--off-cpu-thresh 50: ten direct samples of 100 ms, $sum ns in all" "$why"
 	direct_ratio=$(ratio "$sum" "$slept")
+	direct_unmeasured=$unmeasured
 	[ "$unmeasured" = 0 ] || direct_ratio=
 else
 	fail "--off-cpu-thresh 50 records" "$(tail -1 "$tmp/direct.data.err")"
 	direct_ratio=
+	direct_unmeasured=0
 fi
 
 # 1b. the report names the kernel frames from the kallsyms the file kept, also
@@ -162,8 +164,11 @@ fi
 if record sums 200000us sums.data; then
 	read -r n all sum ntimes pids < <(stats "$tmp/sums.data" 200000000)
 	why=
-	[ "$ntimes" = 1 ] || why="$ntimes distinct times, want 1 (the stop)"
-	grep -q "(0 intervals >= 200 ms as they ended" "$tmp/sums.data.err" ||
+	# a sleep that a busy machine stretched to 200 ms or more is a sample of
+	# its own, written as it ended: one more distinct time each
+	[ "$ntimes" = $((n + (all > n))) ] ||
+		why="$ntimes distinct times, want 1 (the stop) + $n (sleeps of 200 ms or more)"
+	grep -q "($n intervals >= 200 ms as they ended" "$tmp/sums.data.err" ||
 		why=${why:-"report: $(grep off-CPU "$tmp/sums.data.err")"}
 	[ -z "$why" ] && [ "$unmeasured" = 0 ] && ! within "$sum" "$slept" 5 &&
 		why="$sum ns off CPU, want $slept within 5 %"
@@ -236,7 +241,8 @@ print(len(rs), sum(r["details"]["off_cpu_ns"] for r in rs),
 				     first && NF { first = 0; if ($2 ~ /^(bpf_trace_run|__traceiter_|__bpf_trace_|bpf_prog_)/) bad++ }
 				     END { print bad + 0, n + 0 }')
 			result "perf $v script: no off-CPU stack starts in the profiler's frames (${own#* } stacks)" \
-				"$([ "${own% *}" = 0 ] && [ "${own#* }" -ge 10 ] || echo "${own% *} of ${own#* } start there")"
+				"$([ "${own% *}" = 0 ] && [ "${own#* }" -ge $((10 - direct_unmeasured)) ] ||
+				   echo "${own% *} of ${own#* } start there")"
 		else
 			"$p" report -i "$tmp/$f.data" --stdio --no-children -g caller >"$tmp/perf.out" 2>&1
 			result "perf $v report shows the summed stack's user frames" \
@@ -298,7 +304,7 @@ if "$BPFREC" record --off-cpu --off-cpu-thresh 1s -o "$tmp/b.data" -- "$SLEEPER"
 	>/dev/null 2>"$tmp/b.err"; then
 	read -r n all sum ntimes pids < <(stats "$tmp/b.data")
 	lost=$(lost_ustacks "$tmp/b.data")
-	spilled=$(said_n "$tmp/b.err" "stacks\{0,1\} found their slot")
+	spilled=$(said_n "$tmp/b.err" "stacks\{0,1\} found \(its\|their\) slot")
 	why=
 	# a sleep of 1 us that ends before the switch is no interval: a few fewer than 4096
 	[ "$n" -ge 4000 ] && [ "$n" -le 4096 ] || why="$n distinct stacks in the known function, want 4096"
@@ -312,7 +318,7 @@ fi
 
 if record one 50 one.data --off-cpu-stacks 1; then
 	read -r n all sum ntimes pids < <(stats "$tmp/one.data" 50000000)
-	spilled=$(said_n "$tmp/one.data.err" "stacks\{0,1\} found their slot")
+	spilled=$(said_n "$tmp/one.data.err" "stacks\{0,1\} found \(its\|their\) slot")
 	why=
 	[ "$n" -le 10 ] && [ "$n" -ge $((10 - unmeasured)) ] ||
 		why="$n samples of 50 ms or more in the known function, want 10 ($unmeasured unmeasured)"
@@ -329,7 +335,7 @@ if "$BPFREC" record --off-cpu --off-cpu-stacks 1 --off-cpu-thresh 1s -o "$tmp/fu
 	read -r n all sum ntimes pids < <(stats "$tmp/full.data")
 	lost=$(lost_ustacks "$tmp/full.data")
 	said=$(said_n "$tmp/full.err" "samples\{0,1\} with a stack that could not be read")
-	spilled=$(said_n "$tmp/full.err" "stacks\{0,1\} found their slot")
+	spilled=$(said_n "$tmp/full.err" "stacks\{0,1\} found \(its\|their\) slot")
 	why=
 	# one slot and 1024 by hash, some of them the sleeper's other stacks
 	[ "$n" -ge 900 ] && [ "$n" -le 1024 ] || why="$n distinct stacks in the known function, want 900 to 1024"
