@@ -177,11 +177,11 @@ if bad or not sleep:
 # slow machine had started bpfrec, or had printed anything.
 "$STAT_PROG" -r 100 -k 10 -s 3600 >"$tmp/sp.out" 2>&1 &
 sp=$!
-wait_until 60 grep -q '^ran ' "$tmp/sp.out"
+wait_until 60 grep -qs '^ran ' "$tmp/sp.out"
 id=$(sed -n 's/^id //p' "$tmp/sp.out")
 timeout 120 "$BPFREC" stat -b "$id" -I 200 --json >"$tmp/b.json" 2>"$tmp/b.err" &
 bp=$!
-wait_until 60 grep -q '"enabled"' "$tmp/b.json"
+wait_until 60 grep -qs '"enabled"' "$tmp/b.json"
 kill $sp
 wait $sp 2>/dev/null
 wait $bp
