@@ -21,16 +21,19 @@ ran() {
 	awk '$1 == "ran" { print $3 }' "$1"
 }
 
-# hload OUT ARGS...: a held program in the background; its id in $hid, pid in $hpid
+# hload OUT ARGS...: a held program in the background; its id in $hid, pid in
+# $hpid.  Its load is waited for as long as the loader lives (up to 10 minutes):
+# under TCG on a loaded host the verifier may take more than a few seconds.
 hload() {
 	out=$1
 	shift
 	"$STAT_PROG" "$@" >"$out" &
 	hpid=$!
 	hid=
-	for _ in $(seq 50); do
+	for _ in $(seq 3000); do
 		hid=$(awk '$1 == "id" { print $2; exit }' "$out")
 		[ -n "$hid" ] && break
+		kill -0 $hpid 2>/dev/null || break
 		sleep 0.2
 	done
 }

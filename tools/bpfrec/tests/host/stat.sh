@@ -240,10 +240,8 @@ result "-b (run time stats) -o: perf stat report shows the 300 runs" \
 "$STAT_PROG" -T -s 600 >"$tmp/tc.out" 2>&1 &
 tc_pid=$!
 bg="$bg $tc_pid"
-for _ in $(seq 50); do
-	grep -q '^id ' "$tmp/tc.out" && break
-	sleep 0.1
-done
+# a loaded machine may take a while to verify it: waited for, not a fixed time
+wait_until 60 grep -qs '^id ' "$tmp/tc.out"
 tc_caller=$(awk '$1 == "id" { print $2 }' "$tmp/tc.out")
 tc_callee=$(awk '$1 == "callee" { print $2 }' "$tmp/tc.out")
 "$BPFREC" stat -b "$tc_caller,$tc_callee" --json -- "$STAT_PROG" -T -i "$tc_caller" -r 1000 -k 100 \
