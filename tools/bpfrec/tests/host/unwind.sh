@@ -53,7 +53,9 @@ if "$BPFREC" record --off-cpu --call-graph dwarf -o "$tmp/dwarf.data" -- "$SLEEP
 	result "--off-cpu --call-graph dwarf: wait_for_tick named for $part of $total ns off CPU (>= 0.99)" "$(
 		awk -v p="$part" 'BEGIN { exit !(p >= 0.99) }' ||
 			echo "$(sort -t' ' -k2 -n "$tmp/dwarf.folded" | tail -n 2 | cut -c1-300)"
-		[ "$total" -ge 1000000000 ] || echo "$total ns off CPU, want at least the 1 s slept")"
+		# each interval starts when the task leaves the CPU, a few us after it
+		# armed its timer: ten of them may be that much under the 1 s slept
+		[ "$total" -ge 999000000 ] || echo "$total ns off CPU, want the 1 s slept (0.999 s at least)")"
 	# the ten sleeps at least (a loaded machine may keep the exec waiting too)
 	copies=$(sed -n 's/.*off-CPU: \([0-9]*\) of the samples with a copy of the user stack.*/\1/p' \
 		"$tmp/dwarf.err")
