@@ -109,10 +109,9 @@ struct {
 /*
  * The stacks whose slot of "stacks" was taken, by OFFCPU_SPILL_ID + 30
  * bits of their hash: a quarter as many as "stacks" holds, at least 1024.
- * Preallocated: the kernel's allocator for the others keeps one element
- * of this size per CPU ready for a context like sched_switch, so the
- * second of two spills in a row (the kernel and the user stack of one
- * switch) failed with -ENOMEM.
+ * The map is preallocated. A map that allocates as it goes has only one
+ * element of this size ready per CPU in a context like sched_switch, so
+ * when both stacks of one switch spilled, the second failed with -ENOMEM.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
