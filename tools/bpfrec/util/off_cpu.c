@@ -26,6 +26,7 @@
 #include "util/mono_clock.h"
 #include "util/off_cpu.h"
 #include "util/off_cpu_raw.h"
+#include "util/parse_num.h"
 #include "util/perf_data/perf_data.h"
 #include "bpf_skel/off_cpu.h"
 #include "bpf_skel/off_cpu.skel.h"
@@ -55,13 +56,8 @@ void off_cpu_opts_default(struct off_cpu_opts *o)
 int off_cpu_parse_slots(const char *s, __u32 *slots)
 {
 	unsigned long n;
-	char *end;
 
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	n = strtoul(s, &end, 10);
-	if (errno || *end || !n || n > OFFCPU_STACK_SLOTS_MAX)
+	if (parse_ulong(s, &n) || !n || n > OFFCPU_STACK_SLOTS_MAX)
 		return -EINVAL;
 	*slots = n;
 	return 0;
