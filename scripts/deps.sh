@@ -9,7 +9,7 @@ PKGS=(
 	clang llvm bpftool libbpf-dev libtraceevent-dev libcap-dev
 	busybox-static qemu-system-x86
 	linux-source-6.1 linux-source-6.12 linux-perf
-	libzstd-dev libdw-dev libxml2-utils libbpf-tools
+	libzstd-dev libdw-dev libxml2-utils libbpf-tools bpftrace
 	scdoc debhelper man-db
 	libncurses-dev tmux libmicrohttpd-dev libprotobuf-c-dev protobuf-c-compiler
 	prometheus golang-go

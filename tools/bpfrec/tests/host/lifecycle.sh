@@ -57,7 +57,9 @@ T=$1 CG=$2 LOADER=$3 DETACHER=$4
 mkfifo "$T/in"
 sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" load "$1"' sh "$CG" "$LOADER" <"$T/in" >"$T/ids" &
 exec 3>"$T/in"
-while ! grep -q link= "$T/ids"; do sleep 0.02; done
+# a loader that exits without a link ends the workload, which would wait forever
+loader=$!
+while ! grep -q link= "$T/ids"; do kill -0 $loader 2>/dev/null || exit 1; sleep 0.02; done
 eval "$(cat "$T/ids" | tr ' ' '\n' | sed 's/^/id_/')"
 "$DETACHER" detach "$id_link"
 "$DETACHER" xlated "$id_prog" >"$T/sha"
@@ -241,31 +243,51 @@ else
 	skip "lifecycle perf" "no perf at $PERF"
 fi
 
-# libbpf-tools as users run them: every map, link and BTF object they hold
-# while they run (their fds' fdinfo: what bpftool's pids column shows, which
-# Debian's bpftool is built without) is in the file with its creator.
+# libbpf-tools and bpftrace as users run them: every program, map, link
+# and BTF object they hold while they run (their fds' fdinfo: what
+# bpftool's pids column shows, which Debian's bpftool is built without)
+# is in the file with its creator, named by the tool's own executable.
+# libbpf-tools attach with links and load BTF; bpftrace 0.17 attaches
+# through perf events, so it adds programs and maps only.
 tools=
-for t in execsnoop opensnoop; do
-	[ -x "/usr/sbin/$t" ] && tools="$tools /usr/sbin/$t"
+for t in /usr/sbin/execsnoop /usr/sbin/opensnoop /usr/bin/bpftrace; do
+	[ -x "$t" ] && tools="$tools $t"
 done
-if [ -z "$tools" ] || ! command -v bpftool >/dev/null; then
-	skip "lifecycle libbpf-tools" "no execsnoop or opensnoop (Debian's libbpf-tools) or no bpftool"
+if [ -z "$tools" ]; then
+	skip "lifecycle libbpf-tools and bpftrace" "none of execsnoop, opensnoop (libbpf-tools) or bpftrace is installed"
 else
 	cat >"$tmp/tools.sh" <<'SH'
 T=$1
 shift
 pids=
-for t in "$@"; do "$t" >/dev/null 2>&1 & pids="$pids $!"; done
-# each tool holds its links once it has attached
-for i in $(seq 1 500); do
+for t in "$@"; do
+	case $t in
+	# BEGIN runs once every probe is attached: its line says bpftrace is ready
+	*/bpftrace) "$t" -e 'BEGIN { printf("ready\n"); }
+		tracepoint:syscalls:sys_enter_openat { @opens[comm] = count(); }
+		tracepoint:sched:sched_process_exec { @execs = count(); }' >"$T/bpftrace.out" 2>&1 & ;;
+	*) "$t" >/dev/null 2>&1 & ;;
+	esac
+	pids="$pids $!"
+	echo "$! $t" >>"$T/exe"
+done
+# each libbpf tool holds its links once it has attached; bpftrace says so
+ready() {
+	case $2 in
+	*/bpftrace) grep -q '^ready$' "$T/bpftrace.out" ;;
+	*) cat /proc/$1/fdinfo/* 2>/dev/null | grep -q '^link_id:' ;;
+	esac
+}
+for i in $(seq 1 3000); do
 	n=0
-	for p in $pids; do cat /proc/$p/fdinfo/* 2>/dev/null | grep -q '^link_id:' && n=$((n + 1)); done
+	while read -r p t; do ready "$p" "$t" && n=$((n + 1)); done <"$T/exe"
 	[ "$n" -eq "$#" ] && break
 	sleep 0.02
 done
+echo "$n of $# ready" >"$T/ready"
 for p in $pids; do
 	for f in /proc/$p/fdinfo/*; do
-		sed -n "s/^\(map_id\|link_id\|btf_id\):[[:space:]]*/$p \1 /p" "$f"
+		sed -n "s/^\(prog_id\|map_id\|link_id\|btf_id\):[[:space:]]*/$p \1 /p" "$f"
 	done
 done >"$T/held"
 kill $pids
@@ -274,30 +296,37 @@ SH
 	"$BPFREC" record --capture=syscall -o "$tmp/tools.data" -- sh "$tmp/tools.sh" "$tmp" $tools \
 		>/dev/null 2>"$tmp/tools.err"
 	"$BPFREC" script -i "$tmp/tools.data" --json >"$tmp/tools.json" 2>/dev/null
-	python3 - "$tmp" >"$tmp/tools.check" 2>&1 <<'PY'
-import json, os, sys
-T = sys.argv[1]
+	python3 - "$tmp" $tools >"$tmp/tools.check" 2>&1 <<'PY'
+import json, sys
+T, tools = sys.argv[1], sys.argv[2:]
 events = [json.loads(l) for l in open(f'{T}/tools.json')]
 created = {}
 for e in events:
-    if e['event'] in ('MAP_CREATE', 'LINK_ATTACH', 'BTF_LOAD'):
+    if e['event'] in ('PROG_LOAD', 'MAP_CREATE', 'LINK_ATTACH', 'BTF_LOAD'):
         created[(e['event'], e['id'])] = e
-event_of = {'map_id': 'MAP_CREATE', 'link_id': 'LINK_ATTACH', 'btf_id': 'BTF_LOAD'}
+event_of = {'prog_id': 'PROG_LOAD', 'map_id': 'MAP_CREATE', 'link_id': 'LINK_ATTACH',
+            'btf_id': 'BTF_LOAD'}
+exe = dict(l.split() for l in open(f'{T}/exe'))
 held = set(tuple(l.split()) for l in open(f'{T}/held'))
-kinds = {k for _, k, _ in held}
-if kinds != set(event_of):
-    print(f'the tools held only {sorted(kinds)}')
+ready = open(f'{T}/ready').read().split()
+if ready[0] != ready[2]:
+    print(f'only {ready[0]} of {ready[2]} tools were ready in 60 s')
+# what each tool held, by kind: libbpf-tools hold all four, bpftrace programs and maps
+for pid, path in exe.items():
+    kinds = {k for p, k, _ in held if p == pid}
+    want = {'prog_id', 'map_id'} if path.endswith('/bpftrace') else set(event_of)
+    if not want <= kinds:
+        print(f'{path} held only {sorted(kinds)}')
 for pid, kind, id in sorted(held):
-    pid, id = int(pid), int(id)
-    exe = os.readlink(f'/proc/{pid}/exe') if os.path.exists(f'/proc/{pid}') else None
+    id = int(id)
     e = created.get((event_of[kind], id))
     if not e:
-        print(f'{kind} {id} of pid {pid}: no {event_of[kind]}')
-    elif e['pid'] != pid or not e['details'].get('exe', '').startswith('/usr/sbin/'):
+        print(f'{kind} {id} of {exe[pid]}: no {event_of[kind]}')
+    elif e['pid'] != int(pid) or e['details'].get('exe') != exe[pid]:
         print(f'{kind} {id}: {event_of[kind]} by pid {e["pid"]} exe {e["details"].get("exe")!r}, '
-              f'held by pid {pid}')
+              f'held by pid {pid} ({exe[pid]})')
 PY
-	result "lifecycle libbpf-tools: every object they hold has its creation and creator" \
+	result "lifecycle libbpf-tools and bpftrace: every object they hold has its creation and creator" \
 		"$(head -c 600 "$tmp/tools.check")"
 fi
 
