@@ -11,6 +11,11 @@ GUEST_CFLAGS := -I../../include/uapi -g -O2 -Wall -Wextra -static
 
 .PHONY: guest-tests
 
+# Debian's libbpf-tools, run in the guest as users run them (tests/guest/libbpf-tools.sh);
+# the initramfs takes their libraries with them.  A host without them skips that test.
+GUEST_LIBBPF_TOOLS := $(patsubst /usr/sbin/%,$(GUEST_OUT)/libbpf-tools/%,\
+			$(wildcard /usr/sbin/execsnoop /usr/sbin/opensnoop))
+
 # the objects of the --object tests (tests/guest/object.sh)
 GUEST_OBJECTS := $(GUEST_OUT)/objects/execs.bpf.o $(GUEST_OUT)/objects/latency.bpf.o \
 		 $(GUEST_OUT)/objects/trampoline.bpf.o $(GUEST_OUT)/objects/meta.bpf.o
@@ -18,7 +23,8 @@ GUEST_OBJECTS := $(GUEST_OUT)/objects/execs.bpf.o $(GUEST_OUT)/objects/latency.b
 guest-tests: $(GUEST_OUT)/workload $(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/hist.sh \
 	     $(GUEST_OUT)/stat-prog $(GUEST_OUT)/meta-load \
 	     $(GUEST_OUT)/perf-count $(GUEST_OUT)/spinner $(GUEST_OUT)/object.sh $(GUEST_OUT)/capture.sh \
-	     $(GUEST_OUT)/sampling.sh $(GUEST_OUT)/describe.sh $(GUEST_OUT)/creator.sh $(GUEST_OUT)/perf.sh $(GUEST_OUT)/profile.sh $(GUEST_OUT)/counts.sh $(GUEST_OUT)/sleeper $(GUEST_OUT)/sleeper.syms \
+	     $(GUEST_OUT)/sampling.sh $(GUEST_OUT)/describe.sh $(GUEST_OUT)/creator.sh $(GUEST_OUT)/perf.sh $(GUEST_OUT)/libbpf-tools.sh \
+	     $(GUEST_LIBBPF_TOOLS) $(GUEST_OUT)/profile.sh $(GUEST_OUT)/counts.sh $(GUEST_OUT)/sleeper $(GUEST_OUT)/sleeper.syms \
 	     $(GUEST_OBJECTS)
 
 $(GUEST_OUT)/workload: tests/guest/workload.c ../../include/uapi/linux/perf_event.h
@@ -27,8 +33,14 @@ $(GUEST_OUT)/workload: tests/guest/workload.c ../../include/uapi/linux/perf_even
 	$(Q)$(CC) $(GUEST_CFLAGS) $< -o $@
 
 $(GUEST_OUT)/run.sh $(GUEST_OUT)/stat.sh $(GUEST_OUT)/hist.sh $(GUEST_OUT)/object.sh $(GUEST_OUT)/capture.sh \
-$(GUEST_OUT)/sampling.sh $(GUEST_OUT)/describe.sh $(GUEST_OUT)/creator.sh $(GUEST_OUT)/perf.sh: \
+$(GUEST_OUT)/sampling.sh $(GUEST_OUT)/describe.sh $(GUEST_OUT)/creator.sh $(GUEST_OUT)/perf.sh \
+$(GUEST_OUT)/libbpf-tools.sh: \
 		$(GUEST_OUT)/%: tests/guest/%
+	$(Q)mkdir -p $(dir $@)
+	$(call msg,INSTALL,$@)
+	$(Q)install -m 0755 $< $@
+
+$(GUEST_LIBBPF_TOOLS): $(GUEST_OUT)/libbpf-tools/%: /usr/sbin/%
 	$(Q)mkdir -p $(dir $@)
 	$(call msg,INSTALL,$@)
 	$(Q)install -m 0755 $< $@

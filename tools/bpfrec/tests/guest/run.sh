@@ -590,7 +590,8 @@ fi
 #   describe   records that describe their objects: --capture=off, link detach and update
 #   creator    a map's creator, with another task opening its maps by id
 #   perf       perf with the perf tools follow-up, on the recording above and its own
-for part in stat hist object capture sampling describe creator perf; do
+#   libbpf-tools  Debian's execsnoop and opensnoop: every object they hold, with its creator
+for part in stat hist object capture sampling describe creator perf libbpf-tools; do
 	at "$part.sh"
 	[ -f "$here/$part.sh" ] && . "$here/$part.sh"
 done
