@@ -48,6 +48,13 @@ bool check(bool ok, const char *file, int line, const char *fmt, ...)
 	if (!ok)
 		printf(" (%s:%d)", file, line);
 	putchar('\n');
+	/*
+	 * Out at once, as the test goes: stdout into a file or a pipe is
+	 * buffered, and a sanitizer that ends the binary (a leak found at
+	 * exit, an overflow) would discard the lines not yet written, the
+	 * failed check's too.
+	 */
+	fflush(stdout);
 	ok ? passed++ : failed++;
 	return ok;
 }
@@ -55,6 +62,7 @@ bool check(bool ok, const char *file, int line, const char *fmt, ...)
 void skip(const char *what, const char *why)
 {
 	printf("ok - %s # SKIP %s\n", what, why);
+	fflush(stdout);
 	skipped++;
 }
 
