@@ -4,8 +4,8 @@
  * (util/output_decode.c): a file with a bpf-output and a ringbuf event,
  * the facts `record --object` stores (a map and its program marked
  * PD_F_OBJECT, the object's BTF), records decoded field by field with the
- * struct named after their map, a record too short for it and a map
- * without a struct shown in hex, and the lines script prints.
+ * struct named after their map (or its singular), a record too short for
+ * it and a map without a struct shown in hex, and the lines script prints.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +18,7 @@
 
 #define MAP_REC		7
 #define MAP_OTHER	8
+#define MAP_RECS	9
 #define PROG_ID		3
 #define BTF_ID		5
 
@@ -84,13 +85,16 @@ static int write_file(const char *file, struct btf *btf)
 	};
 	struct pd_writer_config cfg = { .events = evs, .nr_events = 3 };
 	struct rec r = { .pid = 42, .delta = -5, .flag = 1, .mode = 2, .comm = "abc" };
-	__u32 map_ids[2] = { MAP_REC, MAP_OTHER };
+	__u32 map_ids[3] = { MAP_REC, MAP_OTHER, MAP_RECS };
 	struct pd_map m = { .id = MAP_REC, .flags = PD_F_OBJECT | PD_F_CAPTURED,
 			    .type = BPF_MAP_TYPE_PERF_EVENT_ARRAY, .name = "rec" };
 	struct pd_map o = { .id = MAP_OTHER, .flags = PD_F_OBJECT | PD_F_CAPTURED,
 			    .type = BPF_MAP_TYPE_RINGBUF, .name = "other" };
+	/* a map named in the plural of its records' struct */
+	struct pd_map ms = { .id = MAP_RECS, .flags = PD_F_OBJECT | PD_F_CAPTURED,
+			     .type = BPF_MAP_TYPE_PERF_EVENT_ARRAY, .name = "recs" };
 	struct pd_prog p = { .id = PROG_ID, .flags = PD_F_OBJECT | PD_F_CAPTURED,
-			     .name = "sender", .btf_id = BTF_ID, .nr_map_ids = 2,
+			     .name = "sender", .btf_id = BTF_ID, .nr_map_ids = 3,
 			     .map_ids = map_ids };
 	struct pd_btf b = { .id = BTF_ID, .flags = PD_F_OBJECT | PD_F_CAPTURED };
 	struct pd_sample s = { .pid = 42, .tid = 42, .time = 1000, .cpu = 0 };
@@ -121,6 +125,8 @@ static int write_file(const char *file, struct btf *btf)
 		err = pd_writer_add_map(w, &m);
 	if (!err)
 		err = pd_writer_add_map(w, &o);
+	if (!err)
+		err = pd_writer_add_map(w, &ms);
 	if (!err)
 		err = pd_writer_add_prog(w, &p);
 	if (!err)
@@ -170,6 +176,10 @@ static void test_decoder(const char *file)
 		CHECK(output_decode(d, &r, sizeof(r), f, 2, buf, sizeof(buf)) == 2,
 		      "no more fields than room");
 	}
+	output_decoder_free(d);
+	/* no size to fall back on: only the name can find the struct */
+	d = output_decoder_new(rd, "recs", NULL, 0, &id);
+	CHECK(d && id == MAP_RECS, "map recs: the struct named like its singular, rec, id %u", id);
 	output_decoder_free(d);
 	d = output_decoder_new(rd, "other", NULL, 0, &id);
 	CHECK(!d && id == MAP_OTHER, "map other: no struct, no decoder, id %u", id);

@@ -101,6 +101,7 @@ static void test_printable(void)
 		{ "\xc3", "\\xc3" },				/* cut short */
 		{ "\xed\xa0\x80", "\\xed\\xa0\\x80" },		/* a surrogate */
 		{ "\xff", "\\xff" },
+		{ "a\x7f" "b", "a\\x7fb" },			/* DEL */
 	};
 	char buf[64];
 	size_t i;

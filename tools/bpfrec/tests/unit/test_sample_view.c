@@ -37,6 +37,9 @@ static void test_replay(void)
 	CHECK(name && !strcmp(name, "bpf_prog_0123456789abcdef_first") && off == 8,
 	      "an address in it names it, offset 8: %s+%#llx", name ? name : "(none)", off);
 	CHECK(sample_view_where(&v, BASE + 8) == SV_BPF, "and is in BPF code");
+	name = sample_view_sym(&v, BASE, &off);
+	CHECK(name && !strcmp(name, "bpf_prog_0123456789abcdef_first") && off == 0,
+	      "its first byte names it, offset 0: %s+%#llx", name ? name : "(none)", off);
 
 	CHECK(!ksym(&v, BASE, "bpf_prog_0123456789abcdef_first", true), "first unregistered");
 	CHECK(sample_view_where(&v, BASE + 8) == SV_KERNEL && !sample_view_sym(&v, BASE + 8, &off),

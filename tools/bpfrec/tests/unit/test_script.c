@@ -47,8 +47,8 @@ static void bpf(struct pd_writer *w, __u32 pid, __u64 time, __u16 type, __u32 id
  * here and the test would not tell the two apart).  Prog 2 (pid 200, a comm with an escape
  * sequence): unresolved, its image named "a_long_probe_function".  Prog
  * 3 (pid 100): info "xdp_main", an image of another name (a pairing gone
- * wrong): keeps "xdp_main".  A map of pid 200, a trampoline's image, a
- * LOST record.
+ * wrong): keeps "xdp_main".  A map of pid 200 made by its thread 201, a
+ * trampoline's image, a LOST record.
  */
 static void write_file(const char *file)
 {
@@ -69,11 +69,17 @@ static void write_file(const char *file)
 	pd_write_comm(w, 100, 100, "loader", false, &s);
 	s = at(200, 2);
 	pd_write_comm(w, 200, 200, "ev\x1b[31mil\x7f", false, &s);
+	/* a second thread of process 200, which creates the map */
+	s = at(200, 3);
+	s.tid = 201;
+	pd_write_comm(w, 200, 201, "ev\x1b[31mil\x7f", false, &s);
 	image(w, 100, 10, "bpf_prog_aa01020304050607_handle_exec_lon", false);
 	bpf(w, 100, 11, PERF_BPF_EVENT_PROG_LOAD, 1, tag_a);
 	image(w, 200, 20, "bpf_prog_bb01020304050607_a_long_probe_function", false);
 	bpf(w, 200, 21, PERF_BPF_EVENT_PROG_LOAD, 2, tag_b);
-	bpf(w, 200, 22, PERF_BPF_EVENT_MAP_CREATE, 9, NULL);
+	s = at(200, 22);
+	s.tid = 201;
+	pd_write_bpf_event(w, PERF_BPF_EVENT_MAP_CREATE, 0, 9, NULL, &s);
 	image(w, 100, 30, "bpf_prog_cc01020304050607_something_else", false);
 	bpf(w, 100, 31, PERF_BPF_EVENT_PROG_LOAD, 3, tag_c);
 	image(w, 100, 40, "bpf_trampoline_6442", false);
@@ -167,8 +173,9 @@ static void test_filters(void)
 	      "--kinds ksymbol: every KSYMBOL, images included");
 	CHECK(script("p.txt", "--pid", "200", NULL) == 0 &&
 	      count_lines(path("p.txt"), NULL, NULL, 0) == 4 &&
-	      count_lines(path("p.txt"), " 200/200 ", NULL, 0) == 3,
-	      "--pid 200: its 2 program lines and its map");
+	      count_lines(path("p.txt"), " 200/200 ", NULL, 0) == 2 &&
+	      count_lines(path("p.txt"), " 200/201 ", NULL, 0) == 1,
+	      "--pid 200: its 2 program lines and its map, made by its thread 201");
 	CHECK(script("p2.txt", "--pid", "100,200", "--kinds=prog") == 0 &&
 	      count_lines(path("p2.txt"), " PROG_", NULL, 0) == 4,
 	      "--pid 100,200 --kinds prog: 4 lines");
