@@ -21,7 +21,7 @@ KFLAGS += --base $(BASE)
 endif
 
 .PHONY: all deps tools kernel vm-test check check-series bisect-check \
-	unit-test fuzz-test host-test doc-test run shell bench bench-syscall bench-kernel bench-stat bench-serve \
+	unit-test fuzz-test host-test doc-test mutation-test run shell bench bench-syscall bench-kernel bench-stat bench-serve \
 	fresh-check help clean install
 
 all: tools
@@ -49,7 +49,7 @@ bisect-check: deps
 	@for b in $(or $(BASE),$$(awk '!/^(#|$$)/ { print $$1 }' kernel/bases)); do \
 		scripts/check-series.sh --base $$b --build || exit; done
 
-unit-test fuzz-test host-test doc-test: deps
+unit-test fuzz-test host-test doc-test mutation-test: deps
 	@$(MAKE) -s -C tools/bpfrec $@
 
 # PREFIX and DESTDIR reach tools/bpfrec's Makefile through the command line.
@@ -97,6 +97,7 @@ help:
 	@echo "make check-series  each base's series applies, checkpatch --strict clean, uapi in sync"
 	@echo "make bisect-check  build the kernel after every patch of the series"
 	@echo "make unit-test | fuzz-test | host-test | doc-test   the recorder's suites alone"
+	@echo "make mutation-test each unit test check fails on the bug it names (slow; not in check)"
 	@echo "make install       bpfrec, its man pages and bash completion into \$$(DESTDIR)\$$(PREFIX)"
 	@echo "                   (PREFIX=/usr/local by default)"
 	@echo "make bench         storms of short-lived programs: bpfrec vs perf record"

@@ -41,8 +41,12 @@
 #
 #   test_metrics    serve's metrics: per program and per name, freed programs
 #                   kept by name, the bound on names, escapes, OpenMetrics
+#   test_prog_extra  a program's bpf_metadata_* printed as perf prints them,
+#                   its instructions kept in pieces and read back, crafted
+#                   pieces refused
 #
 #   make unit-test
+#   make mutation-test  each check fails on the bug tests/mutants/ names
 
 PERF_DATA_SRCS := $(wildcard util/perf_data/*.c) util/bpf_obj.c util/hashmap.c util/array.c
 # the timeline names user frames through them
