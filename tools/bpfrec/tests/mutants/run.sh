@@ -103,6 +103,7 @@ mkdir -p "$scratch/tools"
 cp -a "$src" "$scratch/tools/bpfrec"
 cp -a "$top/include" "$scratch/include"
 copy=$scratch/tools/bpfrec
+mkdir "$scratch/tmp"
 
 # build TEST...: the unit binaries built in the copy by the Makefile's rule.
 build() {
@@ -116,9 +117,11 @@ build() {
 
 # run_test TEST OUT: the binary run as `make unit-test` runs it, its output
 # to OUT.  A mutant's output may hold raw control bytes (a missed escape):
-# what is shown of it goes through cat -v.
+# what is shown of it goes through cat -v.  A binary that fails keeps its
+# scratch directory (tests/unit/unit.c): it does so in this one, under
+# TMPDIR, removed at the end.
 run_test() {
-	(cd "$copy" && timeout "$limit" "./.output/unit/$1") > "$2" 2>&1
+	(cd "$copy" && TMPDIR=$scratch/tmp timeout "$limit" "./.output/unit/$1") > "$2" 2>&1
 }
 
 # --- the unmutated binaries --------------------------------------------------

@@ -14,10 +14,23 @@
 #include "tests/unit/unit.h"
 
 static int passed, failed, skipped;
-static char dir[] = "/tmp/bpfrec-unit-XXXXXX";
+static char dir[128];
 
+/*
+ * In $TMPDIR, as mktemp(1) does, else in /tmp.  A binary that fails keeps
+ * its directory to be looked at: tests/mutants/run.sh, whose binaries
+ * fail on purpose, points TMPDIR into its own scratch directory.
+ */
 void unit_setup(void)
 {
+	const char *tmp = getenv("TMPDIR");
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if (snprintf(dir, sizeof(dir), "%s/bpfrec-unit-XXXXXX", tmp) >= (int)sizeof(dir)) {
+		fprintf(stderr, "TMPDIR is too long: %s\n", tmp);
+		exit(1);
+	}
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		exit(1);

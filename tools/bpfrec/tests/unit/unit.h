@@ -13,7 +13,10 @@ bool check(bool ok, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void skip(const char *what, const char *why);
 
-/* A scratch directory, removed by unit_done() when every check passed. */
+/*
+ * A scratch directory in $TMPDIR (else /tmp), removed by unit_done() when
+ * every check passed.
+ */
 void unit_setup(void);
 const char *unit_dir(void);
 /* @name in the scratch directory; the last 8 results stay valid. */
