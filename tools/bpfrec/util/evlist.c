@@ -272,21 +272,32 @@ static int open_tasks(struct evlist *el, struct evsel *ev, int i, const pid_t *t
 	return 0;
 }
 
+/* A new event of @el, with @attr and @name and nothing open yet; NULL without memory. */
+static struct evsel *evsel_new(struct evlist *el, const struct perf_event_attr *attr,
+			       const char *name)
+{
+	struct evsel *ev;
+
+	if (array_room(&el->ev, &el->cap_ev, el->nr_ev, sizeof(*el->ev)))
+		return NULL;
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return NULL;
+	el->ev[el->nr_ev++] = ev;
+	ev->attr = *attr;
+	ev->name = name;
+	return ev;
+}
+
 int evlist_add_tasks(struct evlist *el, const struct perf_event_attr *attr, const char *name,
 		     const pid_t *tids, int nr_tids)
 {
 	size_t per_cpu = tids ? nr_tids : 1;
-	struct evsel *ev;
+	struct evsel *ev = evsel_new(el, attr, name);
 	int i, fd, err;
 
-	if (array_room(&el->ev, &el->cap_ev, el->nr_ev, sizeof(*el->ev)))
-		return -ENOMEM;
-	ev = calloc(1, sizeof(*ev));
 	if (!ev)
 		return -ENOMEM;
-	el->ev[el->nr_ev++] = ev;
-	ev->attr = *attr;
-	ev->name = name;
 	ev->rings = calloc(el->nr_cpus, sizeof(*ev->rings));
 	ev->ids = calloc(el->nr_cpus * per_cpu, sizeof(*ev->ids));
 	ev->fds = calloc(el->nr_cpus * per_cpu, sizeof(*ev->fds));
@@ -316,16 +327,10 @@ int evlist_add_tasks(struct evlist *el, const struct perf_event_attr *attr, cons
 int evlist_add_file_only(struct evlist *el, const struct perf_event_attr *attr,
 			 const char *name, __u64 id)
 {
-	struct evsel *ev;
+	struct evsel *ev = evsel_new(el, attr, name);
 
-	if (array_room(&el->ev, &el->cap_ev, el->nr_ev, sizeof(*el->ev)))
-		return -ENOMEM;
-	ev = calloc(1, sizeof(*ev));
 	if (!ev)
 		return -ENOMEM;
-	el->ev[el->nr_ev++] = ev;
-	ev->attr = *attr;
-	ev->name = name;
 	ev->ids = calloc(1, sizeof(*ev->ids));
 	if (!ev->ids)
 		return -ENOMEM;
