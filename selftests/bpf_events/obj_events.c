@@ -3,7 +3,7 @@
  * PERF_RECORD_BPF_EVENT for BPF maps, links and BTF objects, requested
  * with attr.bpf_obj_event: id, type, flags, description and acting
  * pid/tid of every record, create before free, a map of maps releasing
- * its inner maps (IRQs off, or from its free work), module BTF (a test
+ * its inner maps (on delete, or from its free work), module BTF (a test
  * module of this target), link detach and update
  * (by command and automatic), opt-in and privilege rules, and a stress
  * test that counts records exactly and checks overflow handling.
@@ -163,9 +163,9 @@ static int map_slot(int map_fd, uint32_t key, int inner_fd)
 
 /*
  * An inner map whose last reference is its slot in a map of maps.  The
- * delete drops it with the outer map's bucket lock held, IRQs off, on
- * kernels that put the inner map there (hash of maps): its MAP_FREE
- * comes from the deleting task, with its description.  An inner map
+ * delete drops it in the deleting task, after a hash of maps has released
+ * its bucket lock and after an array of maps has exchanged the slot: its
+ * MAP_FREE comes from that task, with its description.  An inner map
  * still in its slot when the outer map goes is released by the outer
  * map's free work: its MAP_FREE comes from that kworker, after the outer
  * map's own.  The debug kernel (lockdep, DEBUG_ATOMIC_SLEEP) checks the
