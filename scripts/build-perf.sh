@@ -3,7 +3,8 @@
 # (its series folder's perf-tools, patches/perf-tools) applied on top: the series' in-tree consumer, which the guest
 # tests run on a file bpfrec recorded. The build is cached under $CACHE/perf-$BASE and
 # reused while its key (the series, the follow-up, the features, the toolchain) holds.
-# Prints the path of the perf binary.
+# Prints the path of the perf binary. The follow-up's shell test, which the guest tests
+# run, is copied beside it (record_bpf_obj_events.sh).
 #   usage: scripts/build-perf.sh
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -53,5 +54,6 @@ logged "$work/am.log" git -C "$src" am -q "${patches[@]}"
 stage "perf with the follow-up: building in $out (log: $work/build.log)" >&2
 mkdir -p "$out"
 logged "$work/build.log" make -C "$src/tools/perf" O="$out" -j"$(nproc)" "${features[@]}"
+install -m 0755 "$src/tools/perf/tests/shell/record_bpf_obj_events.sh" "$out/"
 echo "$key" >"$work/.bpfrec-key"
 echo "$out/perf"

@@ -85,8 +85,11 @@ if [ -n "$notrun" ]; then
 fi
 mkdir -p "$stage_dir/bin"
 cp "$TOP/tools/bpfrec/bpfrec" "$TOP/scripts/guest-tests.sh" "$stage_dir/bin/"
-# perf with the perf tools follow-up, which the recorder's guest tests run on its files
-strip -o "$stage_dir/bin/perf" "$("$TOP/scripts/build-perf.sh")"
+# perf with the perf tools follow-up, which the recorder's guest tests run on its files,
+# and the follow-up's shell test
+perf=$("$TOP/scripts/build-perf.sh")
+strip -o "$stage_dir/bin/perf" "$perf"
+cp "${perf%/*}/record_bpf_obj_events.sh" "$stage_dir/bin/"
 adds=("$stage_dir/kselftest/.:/opt/kselftest" "$stage_dir/bin/.:/opt/bpfrec/bin")
 adds+=("$guest:/opt/bpfrec/tests")
 

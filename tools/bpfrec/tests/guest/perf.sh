@@ -7,9 +7,14 @@
 #   - `perf script --show-bpf-events` on bpfrec's recording of the workload
 #     names every record of its objects, each map, link and BTF with the
 #     description the workload read back with BPF_OBJ_GET_INFO_BY_FD;
-#   - `perf record` asks for the records itself: its own recording of the
-#     workload has the creation of every map, link and BTF (per task: a
-#     release may run in a kworker, outside the workload's context);
+#   - `perf record --bpf-obj-events` asks for the records itself: its own
+#     recording of the workload has the creation of every map, link and BTF
+#     (per task: a release may run in a kworker, outside the workload's
+#     context);
+#   - the follow-up's own perf test, tests/shell/record_bpf_obj_events.sh
+#     (which build-perf.sh puts beside perf), passes: perf's bpf_objects
+#     workload's map, link and BTF, created and released once each, and no
+#     such record without the option;
 #   - the bpf_metadata_* variables of a program that lived 1 ms, recorded
 #     with --perf-metadata, are printed by perf as its BPF_METADATA records.
 # Without that perf, or on a kernel without the series, the checks SKIP.
@@ -76,21 +81,30 @@ perf_script() {
 }
 
 c_script="perf tools follow-up: script names bpfrec's records, with each description"
-c_record="perf tools follow-up: record asks for the records (creations of the workload's objects)"
+c_record="perf tools follow-up: record --bpf-obj-events asks for the records (creations of the workload's objects)"
+c_shell="perf tools follow-up: perf's test record_bpf_obj_events.sh passes"
+perf_test=${PERF_PATCHED%/*}/record_bpf_obj_events.sh
 why=
 [ -x "$PERF_PATCHED" ] || why="no patched perf at $PERF_PATCHED (scripts/build-perf.sh builds it)"
 [ -n "$why" ] || [ "$lacks" != 1 ] || why=$reason
 if [ -n "$why" ]; then
 	skip "$c_script" "$why"
 	skip "$c_record" "$why"
+	skip "$c_shell" "$why"
 else
 	perf_script "$c_script" "$data" "$ids" 1
-	if "$PERF_PATCHED" record -q -B -e cpu-clock -o "$pf/rec.data" -- \
+	if "$PERF_PATCHED" record -q -B --bpf-obj-events -e cpu-clock -o "$pf/rec.data" -- \
 		"$WORKLOAD" -n 1 -l "$pf/ids" >"$pf/rec.out" 2>"$pf/rec.err"; then
 		perf_script "$c_record" "$pf/rec.data" "$pf/ids" 0
 	else
 		fail "$c_record" "perf record exit $?: $(head -n 2 "$pf/rec.err" | tr '\n' ' ')"
 	fi
+	# The test runs the perf in its PATH; it exits 2 to skip, which a kernel
+	# with the series gives it no reason to do.
+	PATH=${PERF_PATCHED%/*}:$PATH sh "$perf_test" >"$pf/shell.out" 2>&1
+	rc=$?
+	result "$c_shell" "$([ $rc = 0 ] || echo "exit $rc: $(grep -e Skipped -e Failed -e 'No such' "$pf/shell.out" |
+		head -n 3 | tr '\n' ' ')")"
 fi
 
 # The metadata of meta.bpf.c's program (owner and level), which meta-load
