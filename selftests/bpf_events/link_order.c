@@ -10,8 +10,11 @@
  * or reach a link at the same moment, from a second thread, and check
  * every link's records:
  *  - cgroup_rmdir: the link's cgroup is removed while the link is
- *    created, while it is closed, or after (the cgroup's BPF state is
- *    released by a worker, which auto-detaches the link);
+ *    created, or while it is closed; or, every third link, while the
+ *    link is open, and the link is closed once the cgroup's BPF state
+ *    has been released (by a worker, which auto-detaches the link), so
+ *    that a third of the links at least are detached whatever the
+ *    scheduler does;
  *  - netns_exit: the last reference to the network namespace of a flow
  *    dissector link is dropped while the link is created or closed (the
  *    namespace's pre_exit runs in the cleanup_net worker);
@@ -197,10 +200,11 @@ static size_t count_released(struct recorder *r, struct created *c)
 
 /*
  * Wait until every link created has its LINK_RELEASE (a release may be
- * deferred to a worker), then check the history of each.
+ * deferred to a worker), then check the history of each. Returns the
+ * number of links with a LINK_DETACH.
  */
-static void check_links(struct __test_metadata *_metadata, struct recorder *r,
-			struct created *c, uint16_t type, const char *window)
+static size_t check_links(struct __test_metadata *_metadata, struct recorder *r,
+			  struct created *c, uint16_t type, const char *window)
 {
 	uint64_t end = now_ns() + 60 * 1000000000ULL;
 	struct verdict v = {};
@@ -258,6 +262,7 @@ static void check_links(struct __test_metadata *_metadata, struct recorder *r,
 	EXPECT_EQ(0, r->lost);
 	EXPECT_EQ(0, v.zero_ids);
 	EXPECT_EQ(0, v.bad);
+	return v.detached;
 }
 
 /* ---- a second thread that races with the first ------------------------ */
@@ -494,15 +499,15 @@ FIXTURE_TEARDOWN(stress)
 		close(s->prog);
 }
 
-/* Stop the threads and check every link's records. */
-static void finish(struct __test_metadata *_metadata,
-		   struct run *s, uint16_t type, const char *window)
+/* Stop the threads and check every link's records; the links detached */
+static size_t finish(struct __test_metadata *_metadata,
+		     struct run *s, uint16_t type, const char *window)
 {
 	racer_stop(&s->rc);
 	drainer_stop(&s->d);
 	s->running = false;
 	TH_LOG("%s: %d iterations", window, s->iters);
-	check_links(_metadata, &s->r, &s->c, type, window);
+	return check_links(_metadata, &s->r, &s->c, type, window);
 }
 
 static void rmdir_job(struct racer *rc)
@@ -510,10 +515,31 @@ static void rmdir_job(struct racer *rc)
 	rmdir(rc->path);
 }
 
+/*
+ * Wait until cgroup link @fd is detached: BPF_OBJ_GET_INFO_BY_FD gives it
+ * no cgroup once the cgroup's release worker has detached it. Returns 0,
+ * or -1 after 10 s.
+ */
+static int cgroup_link_wait_detached(int fd)
+{
+	uint64_t end = now_ns() + 10 * 1000000000ULL;
+	struct bpf_link_info info;
+
+	do {
+		if (obj_info(fd, &info, sizeof(info)))
+			return -1;
+		if (!info.cgroup.cgroup_id)
+			return 0;
+		usleep(1000);
+	} while (now_ns() < end);
+	return -1;
+}
+
 TEST_F_TIMEOUT(stress, cgroup_rmdir, 1800)
 {
 	struct run *s = &self->s;
 	struct racer *rc = &s->rc;
+	size_t held = 0, detached;
 	char base[128];
 	int i;
 
@@ -539,14 +565,25 @@ TEST_F_TIMEOUT(stress, cgroup_rmdir, 1800)
 			created_note(&s->c, link);
 		if (at == RACE_CLOSE)
 			racer_post(rc);
+		if (at == RACE_AFTER) {
+			/* the cgroup goes while the link lives: its worker detaches it */
+			racer_post(rc);
+			racer_wait(rc);
+			if (link >= 0) {
+				ASSERT_EQ(0, cgroup_link_wait_detached(link))
+					TH_LOG("the link of cgroup %d is not detached 10 s after its removal",
+					       i);
+				held++;
+			}
+		}
 		if (link >= 0)
 			close(link);
-		if (at == RACE_AFTER)
-			racer_post(rc);
 		/* the racer reads the path: wait before the next one */
 		racer_wait(rc);
 	}
-	finish(_metadata, s, BPF_LINK_TYPE_CGROUP, "cgroup_rmdir");
+	detached = finish(_metadata, s, BPF_LINK_TYPE_CGROUP, "cgroup_rmdir");
+	/* every link held across its cgroup's removal, at least */
+	EXPECT_LE(held, detached);
 	rmdir(base);
 }
 
