@@ -571,8 +571,7 @@ TEST_F_TIMEOUT(stress, cgroup_rmdir, 1800)
 			racer_wait(rc);
 			if (link >= 0) {
 				ASSERT_EQ(0, cgroup_link_wait_detached(link))
-					TH_LOG("the link of cgroup %d is not detached 10 s after its removal",
-					       i);
+					TH_LOG("link of cgroup %d not detached in 10 s", i);
 				held++;
 			}
 		}
