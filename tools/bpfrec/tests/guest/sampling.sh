@@ -56,10 +56,15 @@ sed 's/^/# record: /' "$sp/offcpu.err"
 
 # on_time SUM: why SUM ns is not the time off CPU of the sleeps, or nothing:
 # 1 s within 5 %, unless the sleeps took longer than that by the sleeper's
-# own clock; never less than the 1 s asked for, never more than that clock
+# own clock; never more than that clock. It can be less than the 1 s asked
+# for: each interval starts when the task leaves the CPU, after it armed its
+# timer, and the host may take the emulated CPU away between the two (ten
+# sleeps gave 998.9 ms in a rehearsal beside kernel builds). A lost sleep
+# takes 100 ms away, a lost sample of the 50 ms threshold at least 50 ms:
+# below 95 % either way.
 on_time() {
-	if ! awk -v s="$1" -v c="$slept" 'BEGIN { exit !(s >= 999000000 && s <= c) }'; then
-		echo "$1 ns off CPU, want 1 s to the $slept ns the sleeps took by the sleeper's clock"
+	if ! awk -v s="$1" -v c="$slept" 'BEGIN { exit !(s >= 950000000 && s <= c) }'; then
+		echo "$1 ns off CPU, want 0.95 s to the $slept ns the sleeps took by the sleeper's clock"
 	elif within "$slept" 1000000000 5 && ! within "$1" 1000000000 5; then
 		echo "$1 ns off CPU, want 1 s within 5 %"
 	fi
@@ -85,8 +90,8 @@ EOF
 	[ -z "$why" ] && [ "$ntimes" != $((n + (all > n))) ] && why="$ntimes distinct times of $all samples"
 	[ -z "$why" ] && [ "$unmeasured" = 0 ] && why=$(on_time "$sum")
 	# Each at least the threshold: that is what makes it direct. Not 100 ms each: under
-	# TCG the emulated timer fires a 100 ms sleep up to 8 % early now and then (92.5 ms
-	# seen), while the total stays right (checked by on_time above).
+	# TCG an interval can be up to 8 % short now and then (92.5 ms seen), when the host
+	# takes the emulated CPU away between the sleep's timer and the switch (on_time).
 	[ -z "$why" ] && ! awk '$1 < 50000000 { exit 1 }' "$tmp/durations" &&
 		why="a sleep of 100 ms lasted $(tr '\n' ' ' <"$tmp/durations")"
 	grep -q "intervals >= 50 ms as they ended" "$sp/offcpu.err" ||

@@ -53,9 +53,10 @@ if "$BPFREC" record --off-cpu --call-graph dwarf -o "$tmp/dwarf.data" -- "$SLEEP
 	result "--off-cpu --call-graph dwarf: wait_for_tick named for $part of $total ns off CPU (>= 0.99)" "$(
 		awk -v p="$part" 'BEGIN { exit !(p >= 0.99) }' ||
 			echo "$(sort -t' ' -k2 -n "$tmp/dwarf.folded" | tail -n 2 | cut -c1-300)"
-		# each interval starts when the task leaves the CPU, a few us after it
-		# armed its timer: ten of them may be that much under the 1 s slept
-		[ "$total" -ge 999000000 ] || echo "$total ns off CPU, want the 1 s slept (0.999 s at least)")"
+		# each interval starts when the task leaves the CPU, after it armed its
+		# timer: a few us on a quiet machine, more when the hypervisor takes the
+		# CPU away between the two. A lost sleep takes 100 ms away.
+		[ "$total" -ge 980000000 ] || echo "$total ns off CPU, want the 1 s slept (0.98 s at least)")"
 	# the ten sleeps at least (a loaded machine may keep the exec waiting too)
 	copies=$(sed -n 's/.*off-CPU: \([0-9]*\) of the samples with a copy of the user stack.*/\1/p' \
 		"$tmp/dwarf.err")
