@@ -91,6 +91,30 @@ PY
 # stats FILE [THRESH_NS]: offcpu_stats of the sleeper's function
 stats() { offcpu_stats "$1" "$fstart" "$fsize" sleep_in_known_place "${2:-0}"; }
 
+# What the checks below and the guest's count as a sample in the function:
+# only one whose innermost user frame is there. Four samples as script
+# --json writes them: the sleeper's, named; one whose user frame has no
+# symbol; a kernel thread's; and its recorder's, in libc's syscall() with
+# the sleeper's return address in the next word the frame pointer found
+# (seen on a busy host: the test then said the sleeps were two processes').
+offcpu_line() {
+	printf '{"time":1.0,"time_ns":%s,"cpu":0,"pid":%s,"tid":%s,"comm":"%s","event":"offcpu-time","name":"__schedule","type":"kernel","details":{"ip":"0xffffffff821f8298","off_cpu_ns":%s},"callchain":[%s]}\n' \
+		"$@"
+}
+kernel='"__schedule+0x618","schedule+0x23","do_nanosleep+0x5e","entry_SYSCALL_64_after_hwframe+0x76"'
+ret=$(printf '0x%x' $((0x$fstart + 0x4f)))
+{
+	offcpu_line 10 4627 4627 sleeper 100000000 \
+		"$kernel,\"sleep_in_known_place+0x4f ($SLEEPER_PATH)\",\"sleeps+0x56 ($SLEEPER_PATH)\""
+	offcpu_line 20 4627 4627 sleeper 200000000 "$kernel,\"$ret\",\"0x401000\""
+	offcpu_line 20 12 12 kworker 5000000 "$kernel"
+	offcpu_line 30 4626 4626 bpfrec 98894 \
+		"$kernel,\"syscall+0x19 (/usr/lib/x86_64-linux-gnu/libc.so.6)\",\"$ret\""
+} >"$tmp/frames.json"
+got=$(offcpu_stats_json "$tmp/frames.json" "$fstart" "$fsize" sleep_in_known_place 150000000)
+result "offcpu_stats: a sample is in the function by its innermost user frame only (1 2 300000000 2 4627)" \
+	"$([ "$got" = "1 2 300000000 2 4627" ] || echo "got '$got'")"
+
 # record NAME THRESH FILE [OPTION...]: the sleeper's ten sleeps of 100 ms,
 # its report line in $tmp/FILE.err, how long it slept in $slept
 record() {

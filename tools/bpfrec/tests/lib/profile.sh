@@ -27,13 +27,26 @@ sleeper_ran() {
 }
 
 # offcpu_stats FILE START SIZE FUNC [THRESH_NS]: of the offcpu-time samples
-# of FILE whose innermost user frame (below 2^47) lies in the function at START (hex,
+# of FILE whose innermost user frame lies in the function at START (hex,
 # SIZE bytes, as nm -S prints them; a frame named FUNC+OFF counts too),
 # "LONG ALL SUM TIMES PIDS": how many last at least THRESH_NS (0), how many
 # in all, their ns, their distinct times, the pids they name ("1234,1240",
 # or "-"); the durations of the long ones, one a line, in $tmp/durations
 offcpu_stats() {
 	"$BPFREC" script -i "$1" --json >"$tmp/stats.json" || return 1
+	offcpu_stats_json "$tmp/stats.json" "$2" "$3" "$4" "${5:-0}"
+}
+
+# offcpu_stats_json JSON START SIZE FUNC [THRESH_NS]: offcpu_stats of the
+# lines of `bpfrec script --json` in the file JSON.  The innermost user frame
+# is the first frame with a file ("sym+0x10 (/path)") or an address below
+# 2^47 ("0x4016b4"): the kernel frames before it have neither.  Only that
+# frame counts.  The frames after it are what the frame pointers led to, and
+# a process built without them (glibc) can lead to any word of its stack:
+# the recorder of the sleeper once had the sleeper's return address
+# 0x4016b4, read from a sample it was writing, on its stack below libc's
+# syscall().
+offcpu_stats_json() {
 	awk -v start="$2" -v size="$3" -v fname="$4" -v thresh="${5:-0}" -v out="$tmp/durations" '
 	function hex(s,   i, c, n) {
 		s = tolower(s)
@@ -64,6 +77,8 @@ offcpu_stats() {
 		for (i = 1; i <= nf && uip < 0; i++) {
 			if (index(f[i], fname "+") == 1)
 				uip = lo
+			else if (index(f[i], " ("))
+				uip = hi
 			else if ((a = hex(f[i])) >= 0 && a < 140737488355328)
 				uip = a
 		}
@@ -98,7 +113,7 @@ offcpu_stats() {
 		for (i = 2; i <= np; i++)
 			list = list "," sorted[i]
 		printf "%d %d %.0f %d %s\n", long, n, total, ntimes, list
-	}' "$tmp/stats.json"
+	}' "$1"
 }
 
 # folded_known FOLDED COMM FUNC: of `bpfrec report --folded` lines,
