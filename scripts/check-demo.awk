@@ -571,9 +571,13 @@ END {
 		bad = obad
 	else if (!oknown)
 		bad = "no stack sleeper;...;main;...;sleep_in_known_place;... in " ofolded + 0 " lines"
-	else if (ons < 499500000 || ons > oslept)
-		bad = ons " ns off CPU in sleep_in_known_place, want 500 ms to the " oslept \
-		      " ns the sleeps took by the sleeper's clock"
+	# At least 95 % of the 500 ms asked for: each interval starts when the task
+	# leaves the CPU, after it armed its timer, and a busy host can take the
+	# emulated CPU away between the two (498.4 ms in a rehearsal beside another
+	# one). A lost sleep takes 50 ms away, which is below that.
+	else if (ons < 475000000 || ons > oslept)
+		bad = ons " ns off CPU in sleep_in_known_place, want 475 ms (95 % of 500) to the " \
+		      oslept " ns the sleeps took by the sleeper's clock"
 	else if (oslept <= 525000000 && ons > 525000000)
 		bad = ons " ns off CPU in sleep_in_known_place, want 500 ms within 5 %"
 	# a host busy enough delays the guest's timers: the sleeps take longer

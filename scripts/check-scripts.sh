@@ -89,5 +89,22 @@ expect 0 "base_guests: default and debug" guests_of a default,debug
 expect 0 "base_guests: '-' boots no guest" guests_of b ''
 expect 0 "base_guests: no column is a default guest" guests_of c default
 
+# check-demo.awk judges make run's output. offcpu-498ms.txt is the output of a demo
+# that a rehearsal beside another one failed: its ten 50 ms sleeps were 498.4 ms off
+# CPU, because the host delayed the switches after the timers were armed. Up to 5 %
+# under 500 ms passes; a lost sleep (50 ms less) and more than the sleeper's clock fail.
+demo=$TOP/scripts/testdata/demo/offcpu-498ms.txt
+# demo_offcpu NS: the same output with NS ns off CPU in the sleeper's one stack
+demo_offcpu() {
+	sed "/^sleeper;.*sleep_in_known_place;/s/ [0-9]*\$/ $1/" "$demo" >"$tick/demo.txt" &&
+		awk -f "$TOP/scripts/check-demo.awk" "$tick/demo.txt"
+}
+expect 0 "check-demo: ten 50 ms sleeps recorded as 498.4 ms off CPU pass" \
+	awk -f "$TOP/scripts/check-demo.awk" "$demo"
+expect 0 "check-demo: 475.0 ms off CPU (95 % of 500) passes" demo_offcpu 475000000
+expect 1 "check-demo: a lost sleep (448.4 ms off CPU) fails" demo_offcpu 448436205
+expect 1 "check-demo: more off CPU than the sleeper's clock (505.1 ms of 505.0) fails" \
+	demo_offcpu 505100000
+
 echo "scripts: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
