@@ -9,7 +9,9 @@
 # host-a and host-b; both see this one kernel).  Debian's prometheus,
 # started here on loopback with a configuration written here, scrapes
 # them every 4 seconds.  The workload is stat-prog (tests/stat/) copied as
-# h25wl, so that its loader label is this test's alone: a program loaded,
+# h25wl and this shell's pid, so that its loader label is this run's alone,
+# even beside another run of this test (two rehearsals at once counted each
+# other's runs when both used the name h25wl): a program loaded,
 # seen by a scrape at 0 runs, run 1000 times and freed; then the same
 # program again, loaded, run and freed between two scrapes.  PromQL over
 # Prometheus' HTTP API must give each instance exactly the runs of both.
@@ -143,19 +145,18 @@ d = json.load(sys.stdin)
 for r in d["data"]["result"]:
     print(r["metric"].get("instance", "-"), r["value"][1])' 2>/dev/null | sort
 }
-# scrape_count INSTANCE: the scrapes Prometheus stored of it
-scrape_count() { q "count_over_time(up{instance=\"$1\"}[1h])" | awk '{ print $2 }'; }
 
 both_up() { [ "$(q 'up == 1' | awk '{ print $1 }' | tr '\n' ' ')" = "host-a host-b " ]; }
 wait_until 60 both_up
 result "Prometheus: both instances up" "$(both_up || echo "up: $(q up | tr '\n' ';') $(tail -3 "$tmp/prom.log")")"
 
-cp "$STAT_PROG" "$tmp/h25wl"
-sel='bpfrec_prog_runs_total{name="stat_target_with_a_long_name",type="xdp",loader="h25wl"}'
+loader=h25wl$$
+cp "$STAT_PROG" "$tmp/$loader"
+sel='bpfrec_prog_runs_total{name="stat_target_with_a_long_name",type="xdp",loader="'$loader'"}'
 
 # 1. loaded, seen at 0 runs by both, then run 1000 times and freed
 mkfifo "$tmp/cue"
-"$tmp/h25wl" -W -r 1000 -k 100 <"$tmp/cue" >"$tmp/held.out" &
+"$tmp/$loader" -W -r 1000 -k 100 <"$tmp/cue" >"$tmp/held.out" &
 wl=$!
 exec 3>"$tmp/cue"
 wait_until 10 grep -q '^id ' "$tmp/held.out"
@@ -189,25 +190,33 @@ for line in open(sys.argv[1]):
         break
 EOP
 }
-# gap_opener: the instance whose scrape opens the longer of the two gaps
-# between the instances' scrapes, from the time of each one's last scrape.
-gap_opener() {
-	q 'timestamp(up)' | awk -v i="$interval" '
+# to_gap: the seconds from now to 0.3 s after the next scrape that opens the
+# longer of the two gaps between the instances' scrapes. Each instance is
+# scraped every $interval s at an offset of its own, so the time comes from
+# each one's last scrape. Polling for that scrape instead noticed it too late
+# on a loaded machine (two runs of this test beside two guests): in 5 tries
+# the program's life always reached the other instance's next scrape.
+to_gap() {
+	q 'timestamp(up)' | awk -v i="$interval" -v now="$(date +%s.%N)" '
 		{ t[$1] = $2 }
 		END {
+			if (!("host-a" in t) || !("host-b" in t)) {
+				print 0
+				exit
+			}
 			d = t["host-b"] - t["host-a"]
 			d -= i * int(d / i)
 			if (d < 0)
 				d += i
-			print (d >= i / 2 ? "host-a" : "host-b")
+			o = d >= i / 2 ? t["host-a"] : t["host-b"]
+			at = o + i * (int((now - o) / i) + 1) + 0.3
+			printf "%.3f\n", at - now
 		}'
 }
 while [ $tries -lt 5 ] && [ -z "$between" ]; do
 	tries=$((tries + 1))
-	opener=$(gap_opener)
-	n=$(scrape_count "$opener")
-	wait_until 20 test "$(scrape_count "$opener")" != "$n"
-	"$tmp/h25wl" -r 1000 -k 100 >"$tmp/short.out"
+	sleep "$(to_gap)"
+	"$tmp/$loader" -r 1000 -k 100 >"$tmp/short.out"
 	id=$(awk '$1 == "id" { print $2 }' "$tmp/short.out")
 	free_seen() { [ -n "$(event_time free "$id")" ]; }
 	wait_until 10 free_seen
@@ -270,11 +279,11 @@ for inst in host-a host-b; do
 	result "PromQL $inst: rate() * 600 s is $want within 1 %" \
 		"$(awk -v v="${rate:-0}" -v w=$want 'BEGIN { if (v * 600 < w * 0.99 || v * 600 > w * 1.01) print "got " v }')"
 done
-got=$(qa "sum by (instance)(bpfrec_lifecycle_events_total{kind=\"free\",type=\"xdp\",loader=\"h25wl\"})" | tr '\n' ';')
+got=$(qa "sum by (instance)(bpfrec_lifecycle_events_total{kind=\"free\",type=\"xdp\",loader=\"$loader\"})" | tr '\n' ';')
 result "PromQL: the frees of the workload's $((1 + tries)) programs by loader" \
 	"$([ "$got" = "host-a $((1 + tries));host-b $((1 + tries));" ] || echo "got '$got'")"
-result "JSON lines: the short-lived program's load and free, by h25wl" \
-	"$(grep "\"prog_id\":$id," "$tmp/a.json" | grep -c '"comm":"h25wl"' | grep -qx 2 ||
+result "JSON lines: the short-lived program's load and free, by $loader" \
+	"$(grep "\"prog_id\":$id," "$tmp/a.json" | grep -c "\"comm\":\"$loader\"" | grep -qx 2 ||
 		grep "\"prog_id\":$id," "$tmp/a.json")"
 
 echo "serve: $passed passed, $failed failed, $skipped skipped"
