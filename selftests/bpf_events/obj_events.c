@@ -17,6 +17,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <net/if.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -684,6 +685,377 @@ TEST(link_cgroup_auto_detach)
 	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
 	EXPECT_NE(getpid(), x->pid);
 	check_release_after_detach(_metadata, &r, link, info.id);
+	close(prog);
+	recorder_close(&r);
+	recorder_free(&r);
+}
+
+/*
+ * A kprobe on bpf_link_perf_detach() that holds one link's detach: when
+ * the link of ID hold[HOLD_LINK] comes by, the program sets HOLD_ENTERED
+ * and spins until the test sets HOLD_GO or HOLD_SPAN nanoseconds have
+ * passed. This lets a test act at a chosen point of an automatic detach,
+ * where a real race would need luck. x86-64 only: the program reads the
+ * first argument from pt_regs.
+ */
+enum { HOLD_LINK, HOLD_ENTERED, HOLD_GO, HOLD_SPAN, HOLD_UNTIL, HOLD_NR };
+
+struct hold {
+	int map, btf, prog, kprobe;
+};
+
+#define INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+#define MOV_IMM(d, i)		INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define MOV_REG(d, s)		INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define ADD_IMM(d, i)		INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
+#define ADD_REG(d, s)		INSN(BPF_ALU64 | BPF_ADD | BPF_X, d, s, 0, 0)
+#define LDX(sz, d, s, o)	INSN(BPF_LDX | BPF_MEM | (sz), d, s, o, 0)
+#define STX(sz, d, s, o)	INSN(BPF_STX | BPF_MEM | (sz), d, s, o, 0)
+#define ST_IMM(sz, d, o, i)	INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
+#define JMP_IMM(op, d, i, o)	INSN(BPF_JMP | (op) | BPF_K, d, 0, o, i)
+#define JMP_REG(op, d, s, o)	INSN(BPF_JMP | (op) | BPF_X, d, s, o, 0)
+#define CALL(f)			INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
+#define EXIT()			INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+/* A 64-bit load takes two instructions: LD_IMM64, then LD_IMM64_HI. */
+#define LD_IMM64(d, s, i)	INSN(BPF_LD | BPF_DW | BPF_IMM, d, s, 0, i)
+#define LD_IMM64_HI()		INSN(0, 0, 0, 0, 0)
+#define VAL(slot)		((slot) * 8)
+
+/* The program's BTF: bpf_loop() takes only a callback that BTF describes. */
+static int hold_btf_load(void)
+{
+	static const char strs[] = "\0int\0ctx\0hold\0i\0hold_cb";
+	uint32_t types[] = {
+		/* [1] int */
+		1, BTF_KIND_INT << 24, 4, BTF_INT_SIGNED << 24 | 32,
+		/* [2] void * */
+		0, BTF_KIND_PTR << 24, 0,
+		/* [3] int (void *ctx) */
+		0, BTF_KIND_FUNC_PROTO << 24 | 1, 1, 5, 2,
+		/* [4] static int hold(void *ctx) */
+		9, BTF_KIND_FUNC << 24 | BTF_FUNC_STATIC, 3,
+		/* [5] int (int i, void *ctx) */
+		0, BTF_KIND_FUNC_PROTO << 24 | 2, 1, 14, 1, 5, 2,
+		/* [6] static int hold_cb(int i, void *ctx) */
+		16, BTF_KIND_FUNC << 24 | BTF_FUNC_STATIC, 5,
+	};
+	char blob[sizeof(struct btf_header) + sizeof(types) + sizeof(strs)];
+	struct btf_header hdr = {
+		.magic = BTF_MAGIC,
+		.version = BTF_VERSION,
+		.hdr_len = sizeof(hdr),
+		.type_len = sizeof(types),
+		.str_off = sizeof(types),
+		.str_len = sizeof(strs),
+	};
+	union bpf_attr attr;
+
+	memcpy(blob, &hdr, sizeof(hdr));
+	memcpy(blob + sizeof(hdr), types, sizeof(types));
+	memcpy(blob + sizeof(hdr) + sizeof(types), strs, sizeof(strs));
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = (uintptr_t)blob;
+	attr.btf_size = sizeof(blob);
+	return sys_bpf(BPF_BTF_LOAD, &attr);
+}
+
+static int hold_prog_load(int map, int btf, char *log, size_t log_len)
+{
+	struct bpf_insn insns[] = {
+		/* r6 = the link, the first argument (pt_regs->di) */
+		LDX(BPF_DW, BPF_REG_6, BPF_REG_1, 112),
+		/* r7 = the map's value */
+		ST_IMM(BPF_W, BPF_REG_10, -4, 0),
+		MOV_REG(BPF_REG_2, BPF_REG_10),
+		ADD_IMM(BPF_REG_2, -4),
+		LD_IMM64(BPF_REG_1, BPF_PSEUDO_MAP_FD, map),
+		LD_IMM64_HI(),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 22),		/* to out */
+		MOV_REG(BPF_REG_7, BPF_REG_0),
+		/* the link's ID (struct bpf_link: refcnt, then id) to fp - 8 */
+		MOV_REG(BPF_REG_1, BPF_REG_10),
+		ADD_IMM(BPF_REG_1, -8),
+		MOV_IMM(BPF_REG_2, 4),
+		MOV_REG(BPF_REG_3, BPF_REG_6),
+		ADD_IMM(BPF_REG_3, 8),
+		CALL(BPF_FUNC_probe_read_kernel),
+		LDX(BPF_W, BPF_REG_1, BPF_REG_10, -8),
+		LDX(BPF_DW, BPF_REG_2, BPF_REG_7, VAL(HOLD_LINK)),
+		JMP_REG(BPF_JNE, BPF_REG_1, BPF_REG_2, 12),	/* to out */
+		MOV_IMM(BPF_REG_1, 1),
+		STX(BPF_DW, BPF_REG_7, BPF_REG_1, VAL(HOLD_ENTERED)),
+		CALL(BPF_FUNC_ktime_get_ns),
+		LDX(BPF_DW, BPF_REG_1, BPF_REG_7, VAL(HOLD_SPAN)),
+		ADD_REG(BPF_REG_0, BPF_REG_1),
+		STX(BPF_DW, BPF_REG_7, BPF_REG_0, VAL(HOLD_UNTIL)),
+		/* bpf_loop(1 << 23, hold_cb, NULL, 0) */
+		MOV_IMM(BPF_REG_1, 1 << 23),
+		LD_IMM64(BPF_REG_2, BPF_PSEUDO_FUNC, 6),	/* hold_cb */
+		LD_IMM64_HI(),
+		MOV_IMM(BPF_REG_3, 0),
+		MOV_IMM(BPF_REG_4, 0),
+		CALL(BPF_FUNC_loop),
+		/* out: */
+		MOV_IMM(BPF_REG_0, 0),
+		EXIT(),
+		/*
+		 * hold_cb(): 1 (stop) once told to go or past the time. It
+		 * looks the value up itself: bpf_loop() passes only a pointer
+		 * to the stack.
+		 */
+		ST_IMM(BPF_W, BPF_REG_10, -4, 0),
+		MOV_REG(BPF_REG_2, BPF_REG_10),
+		ADD_IMM(BPF_REG_2, -4),
+		LD_IMM64(BPF_REG_1, BPF_PSEUDO_MAP_FD, map),
+		LD_IMM64_HI(),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 8),		/* to stop */
+		MOV_REG(BPF_REG_6, BPF_REG_0),
+		LDX(BPF_DW, BPF_REG_1, BPF_REG_6, VAL(HOLD_GO)),
+		JMP_IMM(BPF_JNE, BPF_REG_1, 0, 5),		/* to stop */
+		CALL(BPF_FUNC_ktime_get_ns),
+		LDX(BPF_DW, BPF_REG_1, BPF_REG_6, VAL(HOLD_UNTIL)),
+		JMP_REG(BPF_JGE, BPF_REG_0, BPF_REG_1, 2),	/* to stop */
+		MOV_IMM(BPF_REG_0, 0),
+		EXIT(),
+		/* stop: */
+		MOV_IMM(BPF_REG_0, 1),
+		EXIT(),
+	};
+	struct bpf_func_info funcs[] = {
+		{ .insn_off = 0, .type_id = 4 },
+		{ .insn_off = 32, .type_id = 6 },
+	};
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_KPROBE;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = ARRAY_SIZE(insns);
+	attr.license = (uintptr_t)"GPL";
+	attr.prog_btf_fd = btf;
+	attr.func_info = (uintptr_t)funcs;
+	attr.func_info_cnt = ARRAY_SIZE(funcs);
+	attr.func_info_rec_size = sizeof(funcs[0]);
+	attr.log_buf = (uintptr_t)log;
+	attr.log_size = log_len;
+	attr.log_level = 1;
+	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+static int hold_get(struct hold *h, int slot, uint64_t *val)
+{
+	uint64_t v[HOLD_NR];
+	union bpf_attr attr;
+	uint32_t key = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = h->map;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)v;
+	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+		return -errno;
+	*val = v[slot];
+	return 0;
+}
+
+static int hold_set(struct hold *h, const uint64_t v[HOLD_NR])
+{
+	union bpf_attr attr;
+	uint32_t key = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = h->map;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)v;
+	return sys_bpf(BPF_MAP_UPDATE_ELEM, &attr) ? -errno : 0;
+}
+
+static void hold_close(struct hold *h)
+{
+	if (h->kprobe >= 0)
+		close(h->kprobe);
+	if (h->prog >= 0)
+		close(h->prog);
+	if (h->btf >= 0)
+		close(h->btf);
+	if (h->map >= 0)
+		close(h->map);
+}
+
+/*
+ * Hold the detach of link @id for at most @span_ns. Returns 0, -ENOENT
+ * when the kernel has no kprobe PMU, or another -errno, with the
+ * verifier's log in @log.
+ */
+static int hold_open(struct hold *h, uint32_t id, uint64_t span_ns, char *log, size_t log_len)
+{
+	uint64_t v[HOLD_NR] = { [HOLD_LINK] = id, [HOLD_SPAN] = span_ns };
+	struct perf_event_attr pa;
+	union bpf_attr attr;
+	int type, err;
+	FILE *f;
+
+	h->map = -1;
+	h->btf = -1;
+	h->prog = -1;
+	h->kprobe = -1;
+	log[0] = 0;
+	f = fopen("/sys/bus/event_source/devices/kprobe/type", "r");
+	if (!f)
+		return -ENOENT;
+	err = fscanf(f, "%d", &type) == 1 ? 0 : -EINVAL;
+	fclose(f);
+	if (err)
+		return err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = 4;
+	attr.value_size = sizeof(v);
+	attr.max_entries = 1;
+	h->map = sys_bpf(BPF_MAP_CREATE, &attr);
+	h->btf = h->map < 0 ? -1 : hold_btf_load();
+	h->prog = h->btf < 0 ? -1 : hold_prog_load(h->map, h->btf, log, log_len);
+	if (h->prog < 0 || hold_set(h, v))
+		goto fail;
+
+	memset(&pa, 0, sizeof(pa));
+	pa.type = type;
+	pa.size = sizeof(pa);
+	pa.config1 = (uintptr_t)"bpf_link_perf_detach";
+	h->kprobe = sys_perf_event_open(&pa, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (h->kprobe < 0 || ioctl(h->kprobe, PERF_EVENT_IOC_SET_BPF, h->prog))
+		goto fail;
+	return 0;
+fail:
+	err = -errno;
+	hold_close(h);
+	return err;
+}
+
+/* The state of task @tid of this process, as /proc/.../stat shows it ('R', 'D', ...). */
+static char task_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+struct closer {
+	int fd;
+	pid_t tid;
+	int done;
+};
+
+static void *closer_run(void *arg)
+{
+	struct closer *c = arg;
+
+	__atomic_store_n(&c->tid, gettid_raw(), __ATOMIC_RELEASE);
+	close(c->fd);
+	__atomic_store_n(&c->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * The owner closes a cgroup link while the cgroup's release worker is
+ * detaching it: the worker is held at the start of bpf_link_perf_detach()
+ * while the owner closes. The worker holds cgroup_mutex and the link
+ * still names its cgroup, so the close must wait for the worker before it
+ * frees the link. The close reports LINK_RELEASE before it waits, so the
+ * worker then finds the link released and reports nothing: the records
+ * are ATTACH, RELEASE. A kernel that cleared the link's cgroup before
+ * reporting the detach lets the close free the link at once, under the
+ * worker: the close does not wait, and KASAN reports a use-after-free.
+ */
+TEST(link_cgroup_auto_detach_vs_close)
+{
+	struct bpf_link_info info;
+	struct closer c = { 0 };
+	struct rec *h[MAX_HISTORY];
+	uint64_t entered = 0, end;
+	char cg[128], hist[64];
+	static char log[65536];
+	int prog, cgfd, err;
+	struct recorder r;
+	struct hold hd;
+	pthread_t t;
+	char state = 0;
+
+#ifndef __x86_64__
+	SKIP(return, "the hold program reads x86-64 registers");
+#endif
+	if (!open_recorder(_metadata, &r, false, true, 16))
+		return;
+	ASSERT_EQ(0, cgroup_make(cg, sizeof(cg)));
+	cgfd = open(cg, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, cgfd);
+	prog = prog_load(BPF_PROG_TYPE_CGROUP_SKB);
+	ASSERT_LE(0, prog);
+	c.fd = link_create_attach(prog, cgfd, BPF_CGROUP_INET_EGRESS);
+	ASSERT_LE(0, c.fd) TH_LOG("BPF_LINK_CREATE: %s", strerror(errno));
+	ASSERT_EQ(0, obj_info(c.fd, &info, sizeof(info)));
+	close(cgfd);
+
+	err = hold_open(&hd, info.id, 3000000000ULL, log, sizeof(log));
+	if (err == -ENOENT)
+		SKIP(goto out, "no kprobe PMU (CONFIG_KPROBE_EVENTS)");
+	ASSERT_EQ(0, err) TH_LOG("kprobe on bpf_link_perf_detach: %s\n%s",
+				 strerror(-err), log);
+	ASSERT_EQ(0, rmdir(cg)) TH_LOG("rmdir %s: %s", cg, strerror(errno));
+
+	/* The worker reaches the link's detach and waits there. */
+	end = now_ns() + 30000000000ULL;
+	while (!entered && now_ns() < end) {
+		ASSERT_EQ(0, hold_get(&hd, HOLD_ENTERED, &entered));
+		if (!entered)
+			usleep(1000);
+	}
+	ASSERT_EQ(1, entered) TH_LOG("the cgroup's release worker did not detach the link in 30 s");
+
+	/*
+	 * The owner closes: the close either finishes (nothing made it wait
+	 * for the worker) or sleeps on the worker's lock ('D').
+	 */
+	ASSERT_EQ(0, pthread_create(&t, NULL, closer_run, &c));
+	end = now_ns() + 10000000000ULL;
+	while (!__atomic_load_n(&c.done, __ATOMIC_ACQUIRE) && now_ns() < end) {
+		pid_t tid = __atomic_load_n(&c.tid, __ATOMIC_ACQUIRE);
+
+		state = tid ? task_state(tid) : 0;
+		if (state == 'D')
+			break;
+		usleep(100);
+	}
+	{
+		uint64_t v[HOLD_NR] = { [HOLD_GO] = 1 };
+
+		ASSERT_EQ(0, hold_set(&hd, v));
+	}
+	pthread_join(t, NULL);
+	hold_close(&hd);
+	EXPECT_EQ('D', state) TH_LOG("the close did not wait for the detach (it %s)",
+				     c.done ? "finished first" : "neither finished nor slept");
+
+	ASSERT_NE(NULL, recorder_wait(&r, PERF_BPF_EVENT_LINK_RELEASE, info.id, 5000));
+	link_history(&r, info.id, h, hist, sizeof(hist));
+	EXPECT_STREQ("5 6", hist);
+out:
 	close(prog);
 	recorder_close(&r);
 	recorder_free(&r);
