@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/pidfd.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <bpf/bpf.h>
@@ -26,12 +28,15 @@
 #define CGROUP2_SUPER_MAGIC	0x63677270
 #define REGISTRY_ENTRIES	64
 #define REGISTRY_NAME		"bpfrec_bperf"
-/* How long a session waits for another to release the registry's lock. */
 /*
- * Long enough for three other sessions to load their leaders one after the
- * other on a slow machine (a KASAN kernel under emulation took over 5 s).
+ * How long a session waits for another to release the registry's lock. A
+ * session holds it while it loads its programs, and sessions started
+ * together wait for one another: on a KASAN kernel under emulation, with
+ * the host busy, the fourth of four waited over 30 s. The wait must
+ * outlast that; a holder that keeps the lock is named after LOCK_NOTE_MS.
  */
-#define LOCK_TIMEOUT_MS		30000
+#define LOCK_TIMEOUT_MS		300000
+#define LOCK_NOTE_MS		5000
 
 int stat_bperf_add_key(struct stat_bperf *b, __u64 key)
 {
@@ -146,12 +151,60 @@ static int registry_dir(struct stat_bperf *b)
 }
 
 /*
+ * Who holds the flock() of the registry's directory, from /proc/locks: the
+ * pid, and its command name in @comm. 0 when no holder is found.
+ */
+static pid_t lock_holder(const struct stat_bperf *b, char *comm, size_t len)
+{
+	unsigned int maj, min;
+	unsigned long ino;
+	char line[256], kind[16], path[64];
+	struct stat st;
+	pid_t pid = 0;
+	FILE *f;
+	int p;
+
+	snprintf(comm, len, "?");
+	if (fstat(b->dir_fd, &st))
+		return 0;
+	f = fopen("/proc/locks", "re");
+	if (!f)
+		return 0;
+	/* "1: FLOCK  ADVISORY  WRITE 1234 00:1d:5678 0 EOF"; waiters have "->" */
+	while (!pid && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*d: %15s %*s %*s %d %x:%x:%lu",
+			   kind, &p, &maj, &min, &ino) == 5 && !strcmp(kind, "FLOCK") &&
+		    maj == major(st.st_dev) && min == minor(st.st_dev) && ino == st.st_ino)
+			pid = p;
+	fclose(f);
+	if (!pid)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(comm, len, f))
+			comm[strcspn(comm, "\n")] = 0;
+		fclose(f);
+	}
+	/* a process names itself: nothing of it may drive the terminal */
+	for (p = 0; comm[p]; p++)
+		if (comm[p] < ' ' || comm[p] > '~')
+			comm[p] = '?';
+	return pid;
+}
+
+/*
  * flock() that gives up after LOCK_TIMEOUT_MS: a session that hangs, or
- * anyone who can open the directory, must not stop every other one.
+ * anyone who can open the directory, must not stop every other one for
+ * ever. A wait longer than LOCK_NOTE_MS is said once, with the holder.
  */
 static int lock_registry(const struct stat_bperf *b)
 {
 	struct timespec t0, now;
+	bool noted = false;
+	char comm[32];
+	long waited;
+	pid_t pid;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (flock(b->dir_fd, LOCK_EX | LOCK_NB)) {
@@ -162,10 +215,24 @@ static int lock_registry(const struct stat_bperf *b)
 		}
 		/* the time waited, not the sleeps counted: a loaded machine sleeps longer */
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 >=
-		    LOCK_TIMEOUT_MS)
-			return errmsg_set(-ETIMEDOUT, "--bpf-counters: %s stayed locked for %d s (a session stuck? see /proc/locks)",
-					  b->dir, LOCK_TIMEOUT_MS / 1000);
+		waited = (now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000;
+		if (waited >= LOCK_NOTE_MS && !noted) {
+			pid = lock_holder(b, comm, sizeof(comm));
+			if (pid)
+				pr_warning("--bpf-counters: waiting for the lock of %s, which pid %d (%s) holds\n",
+					   b->dir, pid, comm);
+			else
+				pr_warning("--bpf-counters: waiting for the lock of %s\n", b->dir);
+			noted = true;
+		}
+		if (waited >= LOCK_TIMEOUT_MS) {
+			pid = lock_holder(b, comm, sizeof(comm));
+			if (!pid)
+				return errmsg_set(-ETIMEDOUT, "--bpf-counters: %s stayed locked for %d s; see /proc/locks for the holder",
+						  b->dir, LOCK_TIMEOUT_MS / 1000);
+			return errmsg_set(-ETIMEDOUT, "--bpf-counters: %s stayed locked for %d s by pid %d (%s); stop it, or remove the registry",
+					  b->dir, LOCK_TIMEOUT_MS / 1000, pid, comm);
+		}
 		usleep(10000);
 	}
 	return 0;

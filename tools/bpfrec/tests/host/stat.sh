@@ -140,6 +140,30 @@ result "--bpf-counters -a: both count $ncpu CPUs within 3 %" \
 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -C 0 --json 1 >"$tmp/c0.json" 2>"$tmp/c0.err"
 result "--bpf-counters -C 0: one CPU within 3 %" \
 	"$(near "$(field metric "$tmp/c0.json")" 1 3)$(head -c 200 "$tmp/c0.err")"
+
+# A session waits for the registry's lock as long as another holds it (a
+# session holds it while it loads its programs, and sessions started
+# together wait for one another), and after 5 s says once who holds it.
+# Here flock(1) holds it until the session has said so; the session then
+# counts one CPU and exits 0.
+rm -f "$tmp/release" "$tmp/held"
+mkfifo "$tmp/release"
+mkdir -p -m 0700 "$reg"
+flock "$reg" sh -c "echo held >'$tmp/held'; read x <'$tmp/release'" &
+holder=$!
+wait_until 60 grep -qs held "$tmp/held"
+"$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -C 0 --json 1 >"$tmp/lk.json" 2>"$tmp/lk.err" &
+lk=$!
+wait_until 60 grep -q waiting "$tmp/lk.err"
+noted=$?
+echo go >"$tmp/release"
+wait $holder
+wait $lk
+rc=$?
+result "--bpf-counters: waits while another process holds the registry's lock, names it once, then counts" \
+	"$([ $noted -eq 0 ] && [ $rc -eq 0 ] &&
+	   [ "$(cat "$tmp/lk.err")" = "bpfrec stat: --bpf-counters: waiting for the lock of $reg, which pid $holder (flock) holds" ] ||
+	   echo "exit $rc, said it waited: $([ $noted -eq 0 ] && echo yes || echo no): $(head -c 300 "$tmp/lk.err")")$(near "$(field metric "$tmp/lk.json")" 1 3)"
 # the first session goes away: the second takes its perf events over.  It
 # counts on after the takeover at least as long as before it, so that a
 # session that lost what came after would be far from $ncpu CPUs.
