@@ -1,11 +1,13 @@
 #!/bin/bash
 # Boot the guest kernel under QEMU and run a command in it; exit with the command's status.
-#   usage: scripts/vm.sh [--base NAME] [--debug] [--unpatched] [--timeout SEC] [--log FILE]
+#   usage: scripts/vm.sh [--base NAME] [--debug] [--unpatched] [--timeout SEC] [--stall SEC] [--log FILE]
 #                        [--quiet [--output FILE]] [--no-retry] [--add SRC:GUEST_DIR]... [--shell | -- CMD [ARGS]]
 # The console is saved (default $CACHE/logs/console-<kernel>.<pid>.log) and shown, unless
 # --quiet: then only the command's own output (what the guest's run.sh prints) is shown,
 # or written to --output FILE.
 # The run fails when the guest does not report an exit status in time, or when the
+# console stays silent for --stall seconds (default 900: a hung guest; a slow one, on a
+# busy machine, still prints its tests' lines), or when the
 # console shows a kernel splat (WARNING, BUG, KASAN, lockdep, RCU, Oops, panic),
 # whatever the command returned.  One splat alone boots the guest again, once, unless
 # --no-retry: QEMU TCG's code-patching race (scripts/check-console.sh --tcg-poke-race).
@@ -17,19 +19,21 @@ kargs=()
 variant=patched
 flavour=default
 timeout=600
+stall=900
 log=
 shell=0
 quiet=0
 retry=1
 output=
 adds=()
-usage="usage: $0 [--base NAME] [--debug] [--unpatched] [--timeout SEC] [--log FILE] [--quiet [--output FILE]] [--no-retry] [--add SRC:DIR]... [--shell | -- CMD]"
+usage="usage: $0 [--base NAME] [--debug] [--unpatched] [--timeout SEC] [--stall SEC] [--log FILE] [--quiet [--output FILE]] [--no-retry] [--add SRC:DIR]... [--shell | -- CMD]"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--base) select_base "${2:-}"; shift ;;
 	--debug) kargs+=(--debug); flavour=debug ;;
 	--unpatched) kargs+=(--unpatched); variant=unpatched ;;
 	--timeout) timeout=$2; shift ;;
+	--stall) stall=$2; shift ;;
 	--log) log=$2; shift ;;
 	--quiet) quiet=1 ;;
 	--no-retry) retry=0 ;;
@@ -71,7 +75,9 @@ accel=(-accel tcg -cpu max)
 # a timer interrupt in cpu_detect), and is posted upstream as "kasan: Fix
 # false-positive wild-memory-access on x86 under 5-level paging" (June 2026).
 # No test needs 5-level paging, and 4-level paging closes that window.
-qemu=(qemu-system-x86_64 "${accel[@]}" -smp 2 -m 2G -nographic -no-reboot
+# The name tells this guest's QEMU from any other's, for the stall watchdog.
+tag=bpfrec-vm-$$-$RANDOM
+qemu=(qemu-system-x86_64 "${accel[@]}" -name "$tag" -smp 2 -m 2G -nographic -no-reboot
 	-kernel "$kbuild/arch/x86/boot/bzImage" -initrd "$work/initramfs.cpio.gz"
 	-append "console=ttyS0 panic=-1 oops=panic no_timer_check no5lvl")
 
@@ -89,21 +95,47 @@ show() {
 	fi
 }
 
+# watch_stall: stop this guest's QEMU once its console has not grown for $stall
+# seconds, and say so in $work/stalled.  The time is read from the clock, not
+# counted in sleeps, which a loaded machine makes longer.
+watch_stall() {
+	local size last=-1 since=$SECONDS
+
+	while sleep 10; do
+		size=$(stat -c %s "$log" 2>/dev/null || echo 0)
+		if [ "$size" != "$last" ]; then
+			last=$size
+			since=$SECONDS
+		elif [ $((SECONDS - since)) -ge "$stall" ]; then
+			echo $((SECONDS - since)) >"$work/stalled"
+			pkill -TERM -f "^qemu-system-x86_64 .*-name $tag " || true
+			return
+		fi
+	done
+}
+
 # boot: run the guest once, its console in $log; the command's status in $rc
 # (empty when the guest gave none), QEMU's in $qrc
 boot() {
-	stage "booting $kname (TCG unless BPFREC_KVM=1; limit ${timeout}s; console: $log)" >&2
+	stage "booting $kname (TCG unless BPFREC_KVM=1; limit ${timeout}s, or ${stall}s without output; console: $log)" >&2
+	rm -f "$work/stalled"
+	: >"$log"
+	watch_stall &
+	watcher=$!
 	set +e
+	# tr writes each line as it comes (stdbuf): the log's growth is what the watchdog sees
 	if [ $quiet = 1 ]; then
 		# The guest's init marks where the command's output starts and ends;
 		# kernel messages (printk time stamps) between them stay in the log only.
-		timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$log" |
+		timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | stdbuf -oL tr -d '\r' | tee "$log" |
 			sed -n '/^bpfrec-guest: .*running \/run.sh$/,/^BPFREC-EXIT-STATUS=/{//!p}' |
 			grep -v '^\[ *[0-9]*\.[0-9]*\] ' | show
 	else
-		timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tr -d '\r' | tee "$log"
+		timeout -k 10 "$timeout" "${qemu[@]}" </dev/null 2>&1 | stdbuf -oL tr -d '\r' | tee "$log"
 	fi
 	qrc=${PIPESTATUS[0]}
+	kill $watcher 2>/dev/null
+	wait $watcher 2>/dev/null
 	set -e
 	rc=$(sed -n 's/^BPFREC-EXIT-STATUS=\([0-9]*\)$/\1/p' "$log" | tail -n 1)
 }
@@ -119,6 +151,8 @@ if [ $retry = 1 ] && "$TOP/scripts/check-console.sh" --tcg-poke-race "$log"; the
 fi
 if [ -z "$rc" ]; then
 	[ "$qrc" = 124 ] && echo "vm.sh: guest did not finish within ${timeout}s" >&2
+	[ -f "$work/stalled" ] &&
+		echo "vm.sh: the guest printed nothing for $(cat "$work/stalled") s; stopped it (hung?)" >&2
 	echo "---- last console lines ----" >&2
 	tail -n 30 "$log" >&2
 	die "the guest ended without an exit status (QEMU status $qrc)"
