@@ -61,6 +61,45 @@ ticker_lets_go() {
 }
 expect 0 "ticker: once killed, frees its caller's lock and \$(...) at once" ticker_lets_go
 
+# watch_stall (lib.sh): stops the QEMU of its tag once the console log stops growing,
+# and no other QEMU; says how long the log was silent. A log that keeps growing keeps its
+# QEMU running. The QEMUs are stand-ins: processes with QEMU's name and a -name tag.
+fake_qemu() {
+	(exec -a qemu-system-x86_64 bash -c 'sleep 60 & wait' qemu -name "$1" -smp 2) &
+}
+stall_stops_silent() (
+	. "$TOP/scripts/lib.sh"
+	: >"$tick/silent.log"
+	fake_qemu stall-a
+	a=$!
+	fake_qemu stall-b
+	b=$!
+	watch_stall "$tick/silent.log" 2 stall-a "$tick/stalled" 1
+	w=$!
+	timeout 20 tail --pid=$a -f /dev/null
+	gone=$?
+	alive=$(kill -0 $b 2>/dev/null && echo yes)
+	kill $a $b $w 2>/dev/null
+	[ $gone -eq 0 ] && [ "$alive" = yes ] && [ "$(cat "$tick/stalled")" -ge 2 ]
+)
+expect 0 "watch_stall: a silent log stops its QEMU, no other, and says for how long" stall_stops_silent
+stall_keeps_talking() (
+	. "$TOP/scripts/lib.sh"
+	: >"$tick/talk.log"
+	fake_qemu stall-c
+	c=$!
+	watch_stall "$tick/talk.log" 2 stall-c "$tick/talked" 1
+	w=$!
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+		echo "line $i" >>"$tick/talk.log"
+		sleep 0.5
+	done
+	alive=$(kill -0 $c 2>/dev/null && echo yes)
+	kill $c $w 2>/dev/null
+	[ "$alive" = yes ] && [ ! -e "$tick/talked" ]
+)
+expect 0 "watch_stall: a log that grows keeps its QEMU running" stall_keeps_talking
+
 # tree_leftovers (lib.sh): make check fails on a file its run left in the work tree, and
 # only on that: what was already changed before the run is not counted against it.
 leftover_named() (

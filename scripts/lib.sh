@@ -42,6 +42,38 @@ ticker() {
 	) &
 }
 
+# watch_stall LOG SECONDS TAG FLAG [POLL]: in the background ($! is its pid), stop the
+# QEMU started with "-name TAG" once LOG has not grown for SECONDS, and write to FLAG
+# how long LOG was silent. LOG is looked at every POLL seconds (default 10); the time is
+# read from the clock, not counted in sleeps, which a loaded machine makes longer. Like
+# ticker, it drops the caller's other open files first, so that it holds no pipe of
+# whoever waits for the caller.
+watch_stall() {
+	(
+		local log=$1 stall=$2 tag=$3 flag=$4 poll=${5:-10} fd nap size last=-1 since=$SECONDS
+		for fd in /proc/$BASHPID/fd/*; do
+			fd=${fd##*/}
+			[ "$fd" -gt 2 ] && eval "exec $fd>&-"
+		done
+		exec >/dev/null 2>&1
+		trap '[ -n "$nap" ] && kill "$nap" 2>/dev/null; exit 0' TERM
+		while :; do
+			sleep "$poll" &
+			nap=$!
+			wait "$nap" || exit 0
+			size=$(stat -c %s "$log" 2>/dev/null || echo 0)
+			if [ "$size" != "$last" ]; then
+				last=$size
+				since=$SECONDS
+			elif [ $((SECONDS - since)) -ge "$stall" ]; then
+				echo $((SECONDS - since)) >"$flag"
+				pkill -TERM -f "^qemu-system-x86_64 .*-name $tag " || true
+				exit 0
+			fi
+		done
+	) &
+}
+
 die() {
 	echo "error: $*" >&2
 	exit 1

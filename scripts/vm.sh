@@ -95,32 +95,13 @@ show() {
 	fi
 }
 
-# watch_stall: stop this guest's QEMU once its console has not grown for $stall
-# seconds, and say so in $work/stalled.  The time is read from the clock, not
-# counted in sleeps, which a loaded machine makes longer.
-watch_stall() {
-	local size last=-1 since=$SECONDS
-
-	while sleep 10; do
-		size=$(stat -c %s "$log" 2>/dev/null || echo 0)
-		if [ "$size" != "$last" ]; then
-			last=$size
-			since=$SECONDS
-		elif [ $((SECONDS - since)) -ge "$stall" ]; then
-			echo $((SECONDS - since)) >"$work/stalled"
-			pkill -TERM -f "^qemu-system-x86_64 .*-name $tag " || true
-			return
-		fi
-	done
-}
-
 # boot: run the guest once, its console in $log; the command's status in $rc
 # (empty when the guest gave none), QEMU's in $qrc
 boot() {
 	stage "booting $kname (TCG unless BPFREC_KVM=1; limit ${timeout}s, or ${stall}s without output; console: $log)" >&2
 	rm -f "$work/stalled"
 	: >"$log"
-	watch_stall &
+	watch_stall "$log" "$stall" "$tag" "$work/stalled"
 	watcher=$!
 	set +e
 	# tr writes each line as it comes (stdbuf): the log's growth is what the watchdog sees
