@@ -113,6 +113,7 @@ enum {
 	OPT_DURATION,
 	OPT_BPERF,
 	OPT_REGISTRY,
+	OPT_LOCK_TIMEOUT,
 	OPT_TRAMPOLINE,
 	OPT_HIST,
 };
@@ -133,6 +134,8 @@ static const struct argp_option options[] = {
 	  "--bpf-counters: per cgroup (paths under /sys/fs/cgroup)", 0 },
 	{ "bpf-registry", OPT_REGISTRY, "DIR", 0,
 	  "--bpf-counters: registry directory on a bpffs (default " BPERF_DEFAULT_DIR ")", 0 },
+	{ "bpf-lock-timeout", OPT_LOCK_TIMEOUT, "SEC", 0,
+	  "--bpf-counters: give up waiting for the registry's lock after SEC seconds (default 300)", 0 },
 	{ "all-progs", OPT_ALL_PROGS, NULL, 0, "The cost of every BPF program", 0 },
 	{ "interval-print", 'I', "MSEC", 0, "Print every MSEC milliseconds (at least 10)", 0 },
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per line", 0 },
@@ -225,6 +228,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_REGISTRY:
 		o->bperf.dir = arg;
 		break;
+	case OPT_LOCK_TIMEOUT: {
+		unsigned long sec;
+
+		if (parse_ulong(arg, &sec) || !sec || sec > 86400)
+			return cmd_usage_error(state, "--bpf-lock-timeout wants seconds, 1 to 86400, not '%s'", arg);
+		o->bperf.lock_timeout_ms = sec * 1000;
+		break;
+	}
 	case OPT_TRAMPOLINE:
 		o->trampoline = true;
 		break;

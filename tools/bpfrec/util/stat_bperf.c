@@ -35,7 +35,7 @@
  * the host busy, the fourth of four waited over 30 s. The wait must
  * outlast that; a holder that keeps the lock is named after LOCK_NOTE_MS.
  */
-#define LOCK_TIMEOUT_MS		300000
+#define LOCK_TIMEOUT_MS		300000UL
 #define LOCK_NOTE_MS		5000
 
 int stat_bperf_add_key(struct stat_bperf *b, __u64 key)
@@ -194,12 +194,14 @@ static pid_t lock_holder(const struct stat_bperf *b, char *comm, size_t len)
 }
 
 /*
- * flock() that gives up after LOCK_TIMEOUT_MS: a session that hangs, or
- * anyone who can open the directory, must not stop every other one for
- * ever. A wait longer than LOCK_NOTE_MS is said once, with the holder.
+ * flock() that gives up after --bpf-lock-timeout (LOCK_TIMEOUT_MS by
+ * default): a session that hangs, or anyone who can open the directory,
+ * must not stop every other one for ever. A wait longer than LOCK_NOTE_MS
+ * is said once, with the holder.
  */
 static int lock_registry(const struct stat_bperf *b)
 {
+	unsigned long limit = b->lock_timeout_ms ? b->lock_timeout_ms : LOCK_TIMEOUT_MS;
 	struct timespec t0, now;
 	bool noted = false;
 	char comm[32];
@@ -225,13 +227,13 @@ static int lock_registry(const struct stat_bperf *b)
 				pr_warning("--bpf-counters: waiting for the lock of %s\n", b->dir);
 			noted = true;
 		}
-		if (waited >= LOCK_TIMEOUT_MS) {
+		if (waited >= (long)limit) {
 			pid = lock_holder(b, comm, sizeof(comm));
 			if (!pid)
-				return errmsg_set(-ETIMEDOUT, "--bpf-counters: %s stayed locked for %d s; see /proc/locks for the holder",
-						  b->dir, LOCK_TIMEOUT_MS / 1000);
-			return errmsg_set(-ETIMEDOUT, "--bpf-counters: %s stayed locked for %d s by pid %d (%s); stop it, or remove the registry",
-					  b->dir, LOCK_TIMEOUT_MS / 1000, pid, comm);
+				return errmsg_set(-ETIMEDOUT, "--bpf-counters: %s stayed locked for %lu s; see /proc/locks for the holder",
+						  b->dir, limit / 1000);
+			return errmsg_set(-ETIMEDOUT, "--bpf-counters: %s stayed locked for %lu s by pid %d (%s); stop it, or remove the registry",
+					  b->dir, limit / 1000, pid, comm);
 		}
 		usleep(10000);
 	}

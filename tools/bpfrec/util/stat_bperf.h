@@ -41,6 +41,7 @@ struct bperf_counter {
 
 struct stat_bperf {
 	const char *dir;
+	unsigned long lock_timeout_ms;		/* 0: the default, 300 s */
 	int dir_fd;				/* flock()ed while changing */
 	int reg_fd;
 	bool reg_ok;				/* reg_fd is a registry bpfrec made */

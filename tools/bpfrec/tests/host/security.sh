@@ -217,12 +217,14 @@ mkdir -m 700 "$reg"
 flock "$reg" sleep 90 &
 holder=$!
 wait_until 60 holding $holder
-timeout 80 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" -e cpu-clock -a 1 >/dev/null 2>"$tmp/err"
+timeout 80 "$BPFREC" stat --bpf-counters --bpf-registry "$reg" --bpf-lock-timeout 20 -e cpu-clock -a 1 \
+	>/dev/null 2>"$tmp/err"
 rc=$?
-result "a registry locked for ever: one line after 30 s, exit 1" \
+result "a registry locked for ever: the holder named after 5 s, one line at --bpf-lock-timeout 20, exit 1" \
 	"$([ $rc -eq 1 ] || echo "exit $rc"
-	   [ "$(cat "$tmp/err")" = "bpfrec stat: --bpf-counters: $reg stayed locked for 30 s (a session stuck? see /proc/locks)" ] ||
-		echo "said: $(head -c 300 "$tmp/err")")"
+	   [ "$(cat "$tmp/err")" = "bpfrec stat: --bpf-counters: waiting for the lock of $reg, which pid $holder (flock) holds
+bpfrec stat: --bpf-counters: $reg stayed locked for 20 s by pid $holder (flock); stop it, or remove the registry" ] ||
+		echo "said: $(head -c 400 "$tmp/err")")"
 kill $holder 2>/dev/null; wait $holder 2>/dev/null
 rm -rf "$reg"
 

@@ -72,6 +72,8 @@ for cpus in abc 1,,2 1, 2-1 0-; do
 done
 usage "-C and -p exit 2" 2 "bpfrec stat: -C and -p: give one of them $see" --bpf-counters -C 1 -p 3
 usage "-C without --bpf-counters exits 2" 2 "bpfrec stat: -C filters --bpf-counters only $see" -b 3 -C 1
+usage "--bpf-lock-timeout 0 exits 2" 2 \
+	"bpfrec stat: --bpf-lock-timeout wants seconds, 1 to 86400, not '0' $see" --bpf-counters --bpf-lock-timeout 0 1
 usage "-p and a command exit 2" 2 \
 	"bpfrec stat: -p and a command: the command's process is the filter $see" --bpf-counters -p 1 -- true
 usage "--bpf-registry off bpffs exits 1" 1 \
