@@ -1279,6 +1279,7 @@ TEST(privilege_like_kernel_data)
 
 #define STRESS_THREADS		3
 #define STRESS_SECONDS		3
+#define STRESS_MAX_SECONDS	90
 #define STRESS_MAX_OBJS		60000
 
 struct obj_note {
@@ -1408,11 +1409,27 @@ static long find_unique(struct recorder *r, int type, uint32_t id)
 	return found;
 }
 
+static size_t stress_objs(struct stress *s)
+{
+	size_t n;
+
+	pthread_mutex_lock(&s->lock);
+	n = s->nr_objs;
+	pthread_mutex_unlock(&s->lock);
+	return n;
+}
+
+/*
+ * Run the stress threads for STRESS_SECONDS, and longer if need be until
+ * they made @min_objs objects (at most STRESS_MAX_SECONDS in all): a slow
+ * machine makes fewer in the same time.
+ */
 static void run_stress(struct __test_metadata *_metadata, struct stress *s,
-		       struct recorder *r, bool drain)
+		       struct recorder *r, bool drain, size_t min_objs)
 {
 	pthread_t workers[STRESS_THREADS], reopener;
-	uint64_t end = now_ns() + STRESS_SECONDS * 1000000000ULL;
+	uint64_t start = now_ns(), end = start + STRESS_SECONDS * 1000000000ULL;
+	uint64_t limit = start + STRESS_MAX_SECONDS * 1000000000ULL;
 	int i;
 
 	memset(s, 0, sizeof(*s));
@@ -1422,7 +1439,8 @@ static void run_stress(struct __test_metadata *_metadata, struct stress *s,
 	for (i = 0; i < STRESS_THREADS; i++)
 		ASSERT_EQ(0, pthread_create(&workers[i], NULL, stress_worker, s));
 	ASSERT_EQ(0, pthread_create(&reopener, NULL, stress_reopener, s));
-	while (!stress_stopped(s) && now_ns() < end) {
+	while (!stress_stopped(s) && now_ns() < limit &&
+	       (now_ns() < end || stress_objs(s) < min_objs)) {
 		if (drain)
 			recorder_drain(r);
 		usleep(2000);
@@ -1432,7 +1450,8 @@ static void run_stress(struct __test_metadata *_metadata, struct stress *s,
 		pthread_join(workers[i], NULL);
 	pthread_join(reopener, NULL);
 	ASSERT_EQ(0, s->errors);
-	ASSERT_LT(0, s->nr_objs);
+	ASSERT_LE(min_objs ? min_objs : 1, s->nr_objs)
+		TH_LOG("%zu objects in %d s", s->nr_objs, STRESS_MAX_SECONDS);
 }
 
 static int release_of(int create)
@@ -1493,7 +1512,7 @@ TEST_F_TIMEOUT(stress, exact_count, 120)
 
 	if (!open_recorder(_metadata, r, false, true, 512))
 		return;
-	run_stress(_metadata, s, r, true);
+	run_stress(_metadata, s, r, true, 0);
 	/* All releases happened in close(): they are in the rings now. */
 	recorder_drain(r);
 	ASSERT_EQ(0, r->corrupt);
@@ -1525,7 +1544,13 @@ TEST_F_TIMEOUT(stress, exact_count, 120)
 	TH_LOG("%zu objects, %zu records", s->nr_objs, r->nr_recs);
 }
 
-/* A ring of one page, never drained during the run: loss, not corruption. */
+/*
+ * A ring of one page, never drained during the run: loss, not corruption.
+ * A record is at least 32 bytes, so a page holds at most 128 of them, and
+ * each object gives two: 128 objects per CPU overflow some CPU's ring
+ * whatever the CPUs they were made on. A loaded machine makes fewer in
+ * STRESS_SECONDS, so the run goes on until there are that many.
+ */
 TEST_F_TIMEOUT(stress, tiny_buffer_lost, 120)
 {
 	struct recorder *r = &self->r;
@@ -1534,7 +1559,7 @@ TEST_F_TIMEOUT(stress, tiny_buffer_lost, 120)
 
 	if (!open_recorder(_metadata, r, false, true, 1))
 		return;
-	run_stress(_metadata, s, r, false);
+	run_stress(_metadata, s, r, false, 128 * get_nprocs_conf());
 	/*
 	 * A ring reports what it dropped with its next record once there is
 	 * room again: make room, then emit a record on every CPU.
