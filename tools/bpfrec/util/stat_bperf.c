@@ -19,6 +19,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "util/debug.h"
+#include "util/printable.h"
 #include "util/stat_bperf.h"
 #include "bpf_skel/stat_follower.skel.h"
 #include "bpf_skel/stat_leader.skel.h"
@@ -152,19 +153,20 @@ static int registry_dir(struct stat_bperf *b)
 
 /*
  * Who holds the flock() of the registry's directory, from /proc/locks: the
- * pid, and its command name in @comm. 0 when no holder is found.
+ * pid, and its command name in @comm, made printable (a process names
+ * itself, escape sequences included). 0 when no holder is found.
  */
 static pid_t lock_holder(const struct stat_bperf *b, char *comm, size_t len)
 {
 	unsigned int maj, min;
 	unsigned long ino;
-	char line[256], kind[16], path[64];
+	char line[256], kind[16], path[64], raw[32] = "?";
 	struct stat st;
 	pid_t pid = 0;
 	FILE *f;
 	int p;
 
-	snprintf(comm, len, "?");
+	printable(raw, comm, len);
 	if (fstat(b->dir_fd, &st))
 		return 0;
 	f = fopen("/proc/locks", "re");
@@ -182,14 +184,11 @@ static pid_t lock_holder(const struct stat_bperf *b, char *comm, size_t len)
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	f = fopen(path, "re");
 	if (f) {
-		if (fgets(comm, len, f))
-			comm[strcspn(comm, "\n")] = 0;
+		if (fgets(raw, sizeof(raw), f))
+			raw[strcspn(raw, "\n")] = 0;
 		fclose(f);
 	}
-	/* a process names itself: nothing of it may drive the terminal */
-	for (p = 0; comm[p]; p++)
-		if (comm[p] < ' ' || comm[p] > '~')
-			comm[p] = '?';
+	printable(raw, comm, len);
 	return pid;
 }
 
@@ -204,7 +203,7 @@ static int lock_registry(const struct stat_bperf *b)
 	unsigned long limit = b->lock_timeout_ms ? b->lock_timeout_ms : LOCK_TIMEOUT_MS;
 	struct timespec t0, now;
 	bool noted = false;
-	char comm[32];
+	char comm[128];
 	long waited;
 	pid_t pid;
 
