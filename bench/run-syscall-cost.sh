@@ -9,6 +9,10 @@
 #   ns/call  a loop of getppid(): the fastest of 5 rounds of 200000 calls,
 #            in the loop's own CPU time (bench/syscall_loop.c), the cost
 #            every task pays on every syscall;
+#   wall     the same loop run as the recorder's workload (`bpfrec record
+#            -e bpf-events -- LOOP`, `perf record -a -e dummy -- LOOP`),
+#            timed by the wall clock over all 5 rounds: what a user who
+#            times a command under the recorder sees, start-up excluded;
 #   storm    the CPU time (user + sys, wait4()) of a storm of short-lived
 #            programs (bench/storm.c): the cost paid by the tasks that
 #            create BPF objects, whose facts the capture takes in their
@@ -69,6 +73,19 @@ start() {
 	esac
 }
 
+# wall_of CONFIG: the loop as CONFIG's workload, its wall ns per call
+wall_of() {
+	local loop=("$LOOP" 200000 5 wall)
+
+	case $1 in
+	none)	"${loop[@]}" ;;
+	perf)	"$PERF" record -q -a -e dummy -o "$tmp/perf-wall.data" -- "${loop[@]}" 2>/dev/null ;;
+	bpfrec-*)
+		"$BPFREC" record -e bpf-events --capture="${1#bpfrec-}" \
+			-o "$tmp/bpfrec-wall.data" -- "${loop[@]}" 2>/dev/null ;;
+	esac
+}
+
 stop() {
 	[ -n "$rec" ] || return 0
 	kill -INT "$rec"
@@ -91,8 +108,9 @@ print("%.4f" % (ru.ru_utime + ru.ru_stime))
 for r in $(seq "$reps"); do
 	for c in $configs; do
 		start "$c"
-		echo "$c $("$LOOP" 200000 5) $(cpu_of "$STORM" -n "$storm_n" -p sysc)" >>"$tmp/results"
+		echo "$c $("$LOOP" 200000 5) $(cpu_of "$STORM" -n "$storm_n" -p sysc)" >"$tmp/row"
 		stop
+		echo "$(cat "$tmp/row") $(wall_of "$c")" >>"$tmp/results"
 	done
 	echo "round $r of $reps done" >&2
 done
@@ -101,12 +119,15 @@ python3 - "$tmp/results" "$configs" "$reps" "$storm_n" <<'PY'
 import statistics, sys
 rows = [l.split() for l in open(sys.argv[1])]
 configs = sys.argv[2].split()
-med = {c: (statistics.median(float(r[1]) for r in rows if r[0] == c),
-           statistics.median(float(r[2]) for r in rows if r[0] == c)) for c in configs}
+med = {c: [statistics.median(float(r[i]) for r in rows if r[0] == c) for i in (1, 3, 2)]
+       for c in configs}
 base = med["none"]
-print("%-15s %10s %8s %12s %8s" % ("recorder", "ns/call", "ratio", "storm cpu s", "ratio"))
+print("%-15s %10s %8s %12s %8s %12s %8s" % ("recorder", "ns/call", "ratio", "wall ns/call",
+      "ratio", "storm cpu s", "ratio"))
 for c in configs:
-    ns, cpu = med[c]
-    print("%-15s %10.1f %7.3fx %12.3f %7.3fx" % (c, ns, ns / base[0], cpu, cpu / base[1]))
-print("medians of %s runs each; getppid() loop; storm of %s programs" % (sys.argv[3], sys.argv[4]))
+    ns, wall, cpu = med[c]
+    print("%-15s %10.1f %7.3fx %12.1f %7.3fx %12.3f %7.3fx" %
+          (c, ns, ns / base[0], wall, wall / base[1], cpu, cpu / base[2]))
+print("medians of %s runs each; getppid() loop, CPU time with the recorder beside it "
+      "and wall time as its workload; storm of %s programs" % (sys.argv[3], sys.argv[4]))
 PY

@@ -123,6 +123,8 @@ static const char doc[] =
 "where the kernel allows it, the default) or off (by id afterwards, like perf:\n"
 "short-lived objects stay unresolved).  A kernel whose records describe maps,\n"
 "links and BTF (series v2) needs no capture for them: their records name them.\n"
+"Where auto takes the syscall path, it chooses completeness over cost and says\n"
+"so at start, with what a syscall costs before and after (bpfrec-record(1)).\n"
 "\n"
 "--cgroup and --exe keep one tenant's objects: those created by a task of the\n"
 "cgroup (or below it) and by the executable (both, when both are given), as\n"
@@ -558,6 +560,7 @@ static int start_capture(struct recorder *r)
 		.buf_bytes = r->o.capture_mb << 20,
 		.path = r->o.capture,
 		.kinds = CAPTURE_ALL,
+		.measure_cost = true,
 	};
 	char prefix[96];
 	int err;
@@ -588,6 +591,29 @@ static int start_capture(struct recorder *r)
 	r->have_cap = true;
 	r->sink.cap = &r->cap;
 	return 0;
+}
+
+/*
+ * The syscall path is complete but not free: while its tracepoints are
+ * enabled, every syscall of every task takes the kernel's traced path.
+ * Where auto chose it, it chose completeness over that cost; the user is
+ * told the price as measured here and now, and how to avoid it.
+ */
+static void say_syscall_cost(const struct recorder *r)
+{
+	const struct capture *c = &r->cap;
+	double before = c->syscall_ns_before, after = c->syscall_ns_after;
+	bool chosen = r->o.capture == CAPTURE_AUTO && c->refused;
+	const char *off = r->evlist.obj_events ?
+		"objects are then described by id afterwards, and short-lived ones stay unresolved" :
+		"short-lived programs then stay unresolved, and maps, links and BTF are not recorded";
+
+	if (!before || !after)
+		return;
+	pr_progress("bpfrec record: cost: %s slow every syscall on the machine while recording: getppid() %.0f ns -> %.0f ns (%+.0f %%)\n",
+		    chosen ? "the kernel refuses BPF trampolines, so --capture=auto chose the bpf() syscall tracepoints, which" :
+		    "the bpf() syscall tracepoints", before, after, (after / before - 1) * 100);
+	pr_progress("bpfrec record: --capture=off avoids that cost; %s\n", off);
 }
 
 /*
@@ -627,6 +653,8 @@ static void say_recording(const struct recorder *r)
 	}
 	if (r->have_cap)
 		capture_say_missing(&r->cap, r->evlist.obj_events ? CAPTURE_ALL : CAPTURE_PROGS);
+	if (r->have_cap)
+		say_syscall_cost(r);
 	if (r->o.tenant.on)
 		pr_progress("bpfrec record: only the objects created%s%s%s%s%s; not those that existed before\n",
 			    r->o.tenant.cgroup[0] ? " in cgroup " : "", r->o.tenant.cgroup,

@@ -28,6 +28,7 @@
 #include "util/debug.h"
 #include "util/facts.h"
 #include "util/perf_data/perf_data.h"
+#include "util/syscall_cost.h"
 #include "util/vmlinux_btf.h"
 /* after the types it uses: it is shared with the BPF side, which has no uapi headers */
 #include "bpf_skel/capture.h"
@@ -312,6 +313,7 @@ int capture_start(struct capture *c, const struct capture_opts *o,
 			mask |= 1U << k;
 	}
 	btf__free(vmlinux);
+	c->refused = refused;
 	c->btf_fd = vmlinux_btf_memfd();
 	if (syscall) {
 		err = tracefs_ready(c);
@@ -320,6 +322,9 @@ int capture_start(struct capture *c, const struct capture_opts *o,
 				c->kind[k].err = err;
 		if (!err)
 			mask |= syscall;
+		/* the price of the traced path is told to the user: before it */
+		if (!err && o->measure_cost)
+			c->syscall_ns_before = syscall_cost_ns(SYSCALL_COST_QUICK);
 	}
 	/* a kind that fails is said in one line, without libbpf's verifier log */
 	libbpf_set_print(no_print);
@@ -329,6 +334,15 @@ int capture_start(struct capture *c, const struct capture_opts *o,
 				c->kind[k].err = kind_retry(c, k, o->path);
 	}
 	libbpf_set_print(warn_only);
+	if (c->syscall_ns_before) {
+		for (k = 0; k < CAP_NR_KINDS; k++)
+			if ((syscall & (1U << k)) && c->kind[k].on)
+				break;
+		if (k < CAP_NR_KINDS)
+			c->syscall_ns_after = syscall_cost_ns(SYSCALL_COST_QUICK);
+		else
+			c->syscall_ns_before = 0;
+	}
 	if (c->btf_fd >= 0)
 		close(c->btf_fd);
 	c->btf_fd = -1;

@@ -30,6 +30,7 @@ struct capture_opts {
 	size_t buf_bytes;	/* the ring buffer, a power of two of pages */
 	enum capture_path path;
 	unsigned int kinds;	/* CAPTURE_* bits */
+	bool measure_cost;	/* time a syscall before and after the syscall path */
 };
 
 struct capture_kind {
@@ -52,6 +53,12 @@ struct capture {
 	struct ring_buffer *rb;
 	bool mounted_tracefs;		/* the syscall path needed it: said */
 	bool warned;
+	bool refused;			/* the kernel refuses trampolines */
+	/*
+	 * With measure_cost and a kind on the syscall path: ns of one
+	 * getppid() before and after its tracepoints were enabled (else 0).
+	 */
+	double syscall_ns_before, syscall_ns_after;
 };
 
 /*

@@ -67,6 +67,39 @@ else
 	paths="syscall off"
 fi
 
+# The syscall path's price is said at start, measured, with the way out;
+# the fentry path and no capture cost other syscalls nothing, and say none.
+cost_re='getppid\(\) [0-9]+ ns -> [0-9]+ ns \([-+][0-9]+ %\)$'
+auto_cost="bpfrec record: cost: the kernel refuses BPF trampolines, so --capture=auto chose the bpf() syscall tracepoints, which slow every syscall on the machine while recording: "
+forced_cost="bpfrec record: cost: the bpf() syscall tracepoints slow every syscall on the machine while recording: "
+way_out="bpfrec record: --capture=off avoids that cost; short-lived programs then stay unresolved, and maps, links and BTF are not recorded"
+# cost_said NAME FILE [PREFIX]: FILE says the cost as PREFIX then the way out, or (no PREFIX) nothing of it
+cost_said() {
+	local name=$1 err=$2 prefix=${3:-} line
+	line=$(grep -n '^bpfrec record: cost: ' "$err")
+	if [ -z "$prefix" ]; then
+		if [ -z "$line" ] && ! grep -q 'avoids that cost' "$err"; then
+			pass "$name"
+		else
+			fail "$name" "$(tr '\n' ' ' <"$err")"
+		fi
+		return
+	fi
+	if [ "$(printf '%s\n' "$line" | wc -l)" = 1 ] &&
+	   [ "${line#*:}" != "${line#*:"$prefix"}" ] &&
+	   printf '%s\n' "${line#*:"$prefix"}" | grep -Eq "^$cost_re" &&
+	   [ "$(sed -n "$((${line%%:*} + 1))p" "$err")" = "$way_out" ]; then
+		pass "$name"
+	else
+		fail "$name" "$(tr '\n' ' ' <"$err")"
+	fi
+}
+case $paths in
+fentry*) cost_said "auto by fentry: no cost said" "$tmp/auto.err" ;;
+*) cost_said "auto by the syscall path: its cost said at start, measured, with the way out" \
+	"$tmp/auto.err" "$auto_cost" ;;
+esac
+
 # Forced fentry where the kernel refuses trampolines: one clear line, exit 1.
 case $paths in
 fentry*)
@@ -127,6 +160,11 @@ PY
 			"exit $rc, $recorded recorded, $named named: $(tr '\n' ' ' <"$tmp/$path.err")"
 	fi
 done
+
+cost_said "--capture=syscall: its cost said at start, as asked for" "$tmp/syscall.err" "$forced_cost"
+cost_said "--capture=off: no cost said" "$tmp/off.err"
+"$BPFREC" record -q -o "$tmp/q.data" --duration 1 >/dev/null 2>"$tmp/q.err"
+cost_said "-q: no cost said" "$tmp/q.err"
 
 # The syscall path's programs run for bpf() alone, not for every syscall
 # of the machine: over 500000 getppid() calls, their run count (BPF stats,
@@ -191,6 +229,7 @@ print("ok" if "prog_exit" in before and exits - calls < 250000 else
       (exits, calls, sorted(before)))
 PY
 if command -v bpftool >/dev/null; then
+	: >"$tmp/runs.err"
 	"$BPFREC" record --capture=syscall -o "$tmp/runs.data" >/dev/null 2>"$tmp/runs.err" &
 	rec=$!
 	i=0

@@ -90,10 +90,10 @@ UNIT_test_sample_view := $(PERF_DATA_SRCS) util/sample_view.c util/bpf_images.c 
 			 util/ksyms.c util/printable.c
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/tenant.c util/facts.c util/bpf_desc.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
-		    util/recording.c util/capture.c util/linger.c util/vmlinux_btf.c util/file_read.c \
+		    util/recording.c util/capture.c util/syscall_cost.c util/linger.c util/vmlinux_btf.c util/file_read.c \
 		    util/debug.c util/gone_scan.c util/prog_insns.c util/bpf_meta.c
 # serve's metrics over a table of programs built by hand (stat_progs.c for its pruning)
-UNIT_test_metrics := util/prog_metrics.c util/stat_progs.c util/capture.c util/bpf_resolve.c \
+UNIT_test_metrics := util/prog_metrics.c util/stat_progs.c util/capture.c util/syscall_cost.c util/bpf_resolve.c \
 		     util/vmlinux_btf.c util/file_read.c util/facts.c util/bpf_desc.c util/debug.c \
 		     $(PERF_DATA_SRCS)
 UNIT_test_prog_extra := $(PERF_DATA_SRCS) util/bpf_meta.c util/bpf_disasm.c
