@@ -18,18 +18,24 @@
 # All figures are wall time, medians over rounds; the guest's are wall ns under QEMU
 # TCG (scripts/vm.sh, 2 vCPUs), so only their ratios, measured side by side in the
 # same boot, mean anything. The guest half took 2 to 4 minutes for 3 to 5 rounds.
-#   usage: bench/run-stat-bench.sh [--host | --guest] [--rounds N]
+# --icount boots the guest with QEMU's -icount (scripts/vm.sh --icount): its clock then
+# advances one ns per instruction, so the guest's ns are instruction counts, which do not
+# move with the host's load (a TCG guest's wall ns vary by up to ten times on a busy host).
+#   usage: bench/run-stat-bench.sh [--host | --guest] [--rounds N] [--icount]
 set -euo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
 what=both
 rounds=3
+icount=()
+clock="wall ns under TCG"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--host) what=host ;;
 	--guest) what=guest ;;
 	--rounds) rounds=$2; shift ;;
-	*) echo "usage: $0 [--host | --guest] [--rounds N]" >&2; exit 2 ;;
+	--icount) icount=(--icount); clock="virtual ns under -icount: instructions" ;;
+	*) echo "usage: $0 [--host | --guest] [--rounds N] [--icount]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -102,7 +108,7 @@ guest() {
 	mkdir -p "$g"
 	cp "$tools/bpfrec" "$tools/.output/stat-prog" "$tools/.output/perf-count" "$work/pingpong" \
 		"$TOP/bench/stat-guest.sh" "$g/"
-	"$TOP/scripts/vm.sh" --quiet --timeout 1500 --log "$work/console.log" --add "$g/.:/opt/bpfrec/bin" \
+	"$TOP/scripts/vm.sh" "${icount[@]}" --quiet --timeout 1500 --log "$work/console.log" --add "$g/.:/opt/bpfrec/bin" \
 		-- sh /opt/bpfrec/bin/stat-guest.sh "$rounds" 1000000 2 >"$work/guest.out" ||
 		{ tail -n 30 "$work/guest.out" >&2; die "the guest benchmark failed (console: $work/console.log)"; }
 	grep '^bench-' "$work/guest.out" | sed 's/^/  /'
@@ -115,7 +121,7 @@ guest() {
 	off=$(b off)
 	floor=$(b floor)
 	echo
-	echo "stat -b -e cpu-clock (guest, wall ns under TCG, median of $rounds rounds):"
+	echo "stat -b -e cpu-clock (guest, $clock, median of $rounds rounds):"
 	printf '  ns per target run: bare %.1f, floor (empty fentry+fexit) %.1f (+%.1f)\n' \
 		"$off" "$floor" "$(awk -v a="$floor" -v b="$off" 'BEGIN { print a - b }')"
 	for how in stats tramp hist; do
@@ -135,7 +141,7 @@ guest() {
 	local base n ev sw ms
 	base=$(field none 0 ns_per_switch)
 	echo
-	echo "--bpf-counters (guest, 2 CPUs, cpu-clock on every CPU, -I 1000; median of $rounds rounds):"
+	echo "--bpf-counters (guest, 2 CPUs, cpu-clock on every CPU, -I 1000, $clock; median of $rounds rounds):"
 	printf '  %-6s %3s %12s %16s %18s %14s\n' kind N "perf events" "ns/switch" "added/session" "session CPU ms"
 	printf '  %-6s %3s %12s %16.1f\n' none 0 "$(field none 0 events)" "$base"
 	for n in 1 4 16; do

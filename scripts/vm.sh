@@ -1,7 +1,8 @@
 #!/bin/bash
 # Boot the guest kernel under QEMU and run a command in it; exit with the command's status.
 #   usage: scripts/vm.sh [--base NAME] [--debug] [--unpatched] [--timeout SEC] [--stall SEC] [--log FILE]
-#                        [--quiet [--output FILE]] [--no-retry] [--add SRC:GUEST_DIR]... [--shell | -- CMD [ARGS]]
+#                        [--quiet [--output FILE]] [--no-retry] [--icount] [--add SRC:GUEST_DIR]...
+#                        [--shell | -- CMD [ARGS]]
 # The console is saved (default $CACHE/logs/console-<kernel>.<pid>.log) and shown, unless
 # --quiet: then only the command's own output (what the guest's run.sh prints) is shown,
 # or written to --output FILE.
@@ -12,6 +13,9 @@
 # whatever the command returned.  One splat alone boots the guest again, once, unless
 # --no-retry: QEMU TCG's code-patching race (scripts/check-console.sh --tcg-poke-race).
 # TCG is the default: a KVM guest hung at boot on these machines. BPFREC_KVM=1 asks for KVM.
+# --icount runs QEMU with -icount shift=0: the guest's clock advances one ns per instruction
+# executed, so a benchmark's ns are instruction counts, the same from run to run and from a
+# quiet host to a busy one (the vCPUs then take turns on one host thread).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -24,9 +28,10 @@ log=
 shell=0
 quiet=0
 retry=1
+icount=0
 output=
 adds=()
-usage="usage: $0 [--base NAME] [--debug] [--unpatched] [--timeout SEC] [--stall SEC] [--log FILE] [--quiet [--output FILE]] [--no-retry] [--add SRC:DIR]... [--shell | -- CMD]"
+usage="usage: $0 [--base NAME] [--debug] [--unpatched] [--timeout SEC] [--stall SEC] [--log FILE] [--quiet [--output FILE]] [--no-retry] [--icount] [--add SRC:DIR]... [--shell | -- CMD]"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--base) select_base "${2:-}"; shift ;;
@@ -37,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift ;;
 	--quiet) quiet=1 ;;
 	--no-retry) retry=0 ;;
+	--icount) icount=1 ;;
 	--output) output=$2; shift ;;
 	--add) adds+=("$2"); shift ;;
 	--shell) shell=1 ;;
@@ -62,6 +68,7 @@ fi
 "$TOP/scripts/mkinitramfs.sh" "$work/initramfs.cpio.gz" "$work/run.sh" "${adds[@]}"
 
 accel=(-accel tcg -cpu max)
+[ $icount = 1 ] && accel+=(-icount shift=0)
 [ "${BPFREC_KVM:-0}" = 1 ] && accel=(-accel kvm -cpu host)
 # no_timer_check: the boot's test of the timer IRQ counts ticks within a
 # delay loop, which a TCG guest on a loaded host can miss: the kernel then
