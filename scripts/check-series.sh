@@ -140,9 +140,11 @@ done
 
 # changed_lines OLD NEW: the lines a diff from OLD to NEW removes and adds, in order,
 # with runs of blanks as one space; the bit fields of perf_event_attr (bpf_obj_event and
-# the reserved bits around it) are left out: attr_bit compares what they mean.
+# the reserved bits around it) are left out: attr_bit compares what they mean. The diff
+# is the minimal one: diff's faster default can align the same change differently in
+# two bases' headers, which differ elsewhere.
 changed_lines() {
-	diff -U0 "$1" "$2" | grep -vE '^(\+\+\+|---) ' | grep -E '^[-+]' |
+	diff --minimal -U0 "$1" "$2" | grep -vE '^(\+\+\+|---) ' | grep -E '^[-+]' |
 		sed -E 's/[[:space:]]+/ /g' |
 		grep -vE '^[-+] (__reserved_[a-z0-9_]+|bpf_obj_event) *:' || true
 }

@@ -381,7 +381,8 @@ enum race_at { RACE_CREATE, RACE_CLOSE, RACE_AFTER, RACE_NR };
 
 /*
  * A cgroup_skb program loaded without an expected attach type and
- * attached for egress: the records say egress, as the link info does.
+ * attached for egress: the records say egress, as the link info does,
+ * and name the link's cgroup.
  */
 TEST(attach_type_from_link)
 {
@@ -406,10 +407,14 @@ TEST(attach_type_from_link)
 	x = recorder_wait(&r, PERF_BPF_EVENT_LINK_RELEASE, info.id, 5000);
 	ASSERT_NE(NULL, x);
 	EXPECT_EQ(BPF_CGROUP_INET_EGRESS, x->desc.link.attach_type);
+	/* and the records name the cgroup, as the link info does */
+	ASSERT_NE(0, info.cgroup.cgroup_id);
+	EXPECT_EQ(info.cgroup.cgroup_id, x->desc.link.target.cgroup_id);
 	x = recorder_find(&r, PERF_BPF_EVENT_LINK_ATTACH, info.id);
 	ASSERT_NE(NULL, x);
 	EXPECT_EQ(BPF_CGROUP_INET_EGRESS, x->desc.link.attach_type);
 	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
+	EXPECT_EQ(info.cgroup.cgroup_id, x->desc.link.target.cgroup_id);
 	close(prog);
 	close(cgfd);
 	rmdir(cg);

@@ -595,6 +595,13 @@ TEST(link_update_detach)
 	EXPECT_EQ(b_id, x[2]->desc.link.old_prog_id);
 	EXPECT_EQ(a_id, x[3]->desc.link.prog_id);
 	EXPECT_EQ(a_id, x[4]->desc.link.prog_id);
+	/* every record up to BPF_LINK_DETACH's names the cgroup; the release, detached, none */
+	ASSERT_NE(0, info.cgroup.cgroup_id);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(info.cgroup.cgroup_id, x[i]->desc.link.target.cgroup_id)
+			TH_LOG("record %d of link %u: cgroup %llu", i, id,
+			       (unsigned long long)x[i]->desc.link.target.cgroup_id);
+	EXPECT_EQ(0, x[4]->desc.link.target.cgroup_id);
 	EXPECT_EQ(0, r.corrupt);
 
 	close(a);
@@ -610,16 +617,30 @@ TEST(link_update_detach)
  * releases the cgroup's BPF state, before the owner releases the link.
  */
 /* Close a detached link: it is released, its records ATTACH, DETACH, RELEASE. */
+/*
+ * Close a link detached from @target (a union perf_bpf_event_link_target
+ * as BPF_OBJ_GET_INFO_BY_FD gave it while attached): its records are
+ * ATTACH and DETACH, which name the target, then RELEASE, which names
+ * nothing (the link forgot its target).
+ */
 static void check_release_after_detach(struct __test_metadata *_metadata,
-				       struct recorder *r, int link, uint32_t id)
+				       struct recorder *r, int link, uint32_t id,
+				       const union perf_bpf_event_link_target *target)
 {
+	union perf_bpf_event_link_target none = {};
 	struct rec *h[MAX_HISTORY];
 	char hist[64];
 
 	close(link);
 	ASSERT_NE(NULL, recorder_wait(r, PERF_BPF_EVENT_LINK_RELEASE, id, 5000));
-	link_history(r, id, h, hist, sizeof(hist));
-	EXPECT_STREQ("5 9 6", hist);
+	ASSERT_EQ(3, link_history(r, id, h, hist, sizeof(hist)));
+	ASSERT_STREQ("5 9 6", hist);
+	EXPECT_EQ(0, memcmp(target, &h[0]->desc.link.target, sizeof(*target)))
+		TH_LOG("LINK_ATTACH of link %u: not the target the link info gave", id);
+	EXPECT_EQ(0, memcmp(target, &h[1]->desc.link.target, sizeof(*target)))
+		TH_LOG("LINK_DETACH of link %u: not the target it was detached from", id);
+	EXPECT_EQ(0, memcmp(&none, &h[2]->desc.link.target, sizeof(none)))
+		TH_LOG("LINK_RELEASE of link %u: a target after the detach", id);
 }
 
 /*
@@ -629,6 +650,7 @@ static void check_release_after_detach(struct __test_metadata *_metadata,
  */
 TEST(link_xdp_auto_detach)
 {
+	union perf_bpf_event_link_target target = {};
 	struct bpf_link_info info;
 	struct recorder r;
 	int prog, link, ifindex;
@@ -645,6 +667,8 @@ TEST(link_xdp_auto_detach)
 	link = link_create_attach(prog, ifindex, BPF_XDP);
 	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE xdp: %s", strerror(errno));
 	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
+	ASSERT_EQ(ifindex, info.xdp.ifindex);
+	target.ifindex = info.xdp.ifindex;
 	ASSERT_EQ(0, netdev_del(ifindex));
 
 	x = recorder_wait(&r, PERF_BPF_EVENT_LINK_DETACH, info.id, 5000);
@@ -652,7 +676,7 @@ TEST(link_xdp_auto_detach)
 		  BPF_LINK_TYPE_XDP, gettid_raw());
 	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
 	EXPECT_EQ(BPF_XDP, x->desc.link.attach_type);
-	check_release_after_detach(_metadata, &r, link, info.id);
+	check_release_after_detach(_metadata, &r, link, info.id, &target);
 	close(prog);
 out:
 	recorder_close(&r);
@@ -661,6 +685,7 @@ out:
 
 TEST(link_cgroup_auto_detach)
 {
+	union perf_bpf_event_link_target target = {};
 	struct bpf_link_info info;
 	struct recorder r;
 	struct rec *x;
@@ -677,6 +702,8 @@ TEST(link_cgroup_auto_detach)
 	link = link_create_attach(prog, cgfd, BPF_CGROUP_INET_EGRESS);
 	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE: %s", strerror(errno));
 	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
+	ASSERT_NE(0, info.cgroup.cgroup_id);
+	target.cgroup_id = info.cgroup.cgroup_id;
 	close(cgfd);
 	ASSERT_EQ(0, rmdir(cg)) TH_LOG("rmdir %s: %s", cg, strerror(errno));
 
@@ -684,7 +711,7 @@ TEST(link_cgroup_auto_detach)
 	ASSERT_NE(NULL, x) TH_LOG("no LINK_DETACH after the cgroup went away");
 	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
 	EXPECT_NE(getpid(), x->pid);
-	check_release_after_detach(_metadata, &r, link, info.id);
+	check_release_after_detach(_metadata, &r, link, info.id, &target);
 	close(prog);
 	recorder_close(&r);
 	recorder_free(&r);
@@ -1085,6 +1112,7 @@ FIXTURE_TEARDOWN(netns)
  */
 TEST_F_TIMEOUT(netns, link_auto_detach, 180)
 {
+	union perf_bpf_event_link_target target = {};
 	int go[2], ready[2], prog, nsfd, link, status;
 	struct bpf_link_info info;
 	struct recorder r;
@@ -1122,6 +1150,8 @@ TEST_F_TIMEOUT(netns, link_auto_detach, 180)
 	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE: %s", strerror(errno));
 	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
 	ASSERT_EQ(BPF_LINK_TYPE_NETNS, info.type);
+	ASSERT_NE(0, info.netns.netns_ino);
+	target.netns_ino = info.netns.netns_ino;
 	close(nsfd);
 	close(go[1]);
 	ASSERT_EQ(child, waitpid(child, &status, 0));
@@ -1131,7 +1161,7 @@ TEST_F_TIMEOUT(netns, link_auto_detach, 180)
 	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
 	EXPECT_EQ(BPF_LINK_TYPE_NETNS, x->flags);
 	EXPECT_NE(getpid(), x->pid);
-	check_release_after_detach(_metadata, &r, link, info.id);
+	check_release_after_detach(_metadata, &r, link, info.id, &target);
 	close(prog);
 	recorder_close(&r);
 	recorder_free(&r);

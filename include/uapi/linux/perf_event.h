@@ -1254,6 +1254,10 @@ enum perf_event_type {
 	 * program, or another map for struct_ops: prog_id is the program
 	 * the link runs when the record is emitted, old_prog_id the one
 	 * replaced if the caller named it with BPF_F_REPLACE, else 0.
+	 * The target in a LINK_* record is what the link is attached to
+	 * when the record is emitted; LINK_DETACH names what the link was
+	 * detached from, and an automatic detach is reported before the
+	 * link forgets its target.
 	 * MAP_FREE of an offloaded map may come early, when its device
 	 * goes away.
 	 *
@@ -1376,11 +1380,35 @@ struct perf_bpf_event_map {
 };
 
 /* The description of a link in PERF_BPF_EVENT_LINK_* records */
+/*
+ * What a link is attached to, by its link type, as BPF_OBJ_GET_INFO_BY_FD
+ * reports it while the link is attached. All zero for the other link
+ * types, and when the target went away before the record was emitted.
+ */
+union perf_bpf_event_link_target {
+	__u64	cgroup_id;		/* CGROUP */
+	__u32	netns_ino;		/* NETNS */
+	__u32	ifindex;		/* XDP, TCX, NETKIT */
+	__u32	map_id;			/* STRUCT_OPS: the map it registers */
+	struct {
+		__u32	obj_id;		/* BTF object, or program for freplace */
+		__u32	btf_id;		/* the traced function's BTF id */
+	} tracing;			/* TRACING */
+	struct {
+		__u32	pf;
+		__u32	hooknum;
+		__s32	priority;
+		__u32	flags;
+	} netfilter;			/* NETFILTER */
+	__u64	__size[2];
+};
+
 struct perf_bpf_event_link {
 	__u32	prog_id;	/* the program the link runs */
 	__u32	attach_type;	/* the link's enum bpf_attach_type */
 	__u32	old_prog_id;	/* LINK_UPDATE: the program replaced, or 0 */
 	__u32	__reserved;
+	union perf_bpf_event_link_target target;
 };
 
 /* The description of BTF in PERF_BPF_EVENT_BTF_* records */

@@ -29,6 +29,57 @@ void link_from_desc(struct pd_link *l, const struct pd_bpf_event *e)
 	l->type = e->flags;
 	l->prog_id = e->desc.link.prog_id;
 	l->attach_type = e->desc.link.attach_type;
+	if (pd_bpf_link_has_target(e))
+		link_target_name(l->type, &e->desc.link.target, l->target, sizeof(l->target));
+}
+
+/*
+ * Link types newer than the uapi headers bpfrec builds against (Debian 12's,
+ * Linux 6.1), by their uapi numbers; and BPF_F_NETFILTER_IP_DEFRAG.
+ */
+enum {
+	LINK_TYPE_NETFILTER	= 10,
+	LINK_TYPE_TCX		= 11,
+	LINK_TYPE_NETKIT	= 13,
+};
+#define NETFILTER_IP_DEFRAG	(1U << 0)
+
+bool link_target_name(__u32 link_type, const union perf_bpf_event_link_target *t,
+		      char *buf, size_t len)
+{
+	buf[0] = 0;
+	switch (link_type) {
+	case BPF_LINK_TYPE_CGROUP:
+		if (t->cgroup_id)
+			snprintf(buf, len, "cgroup %llu", (unsigned long long)t->cgroup_id);
+		break;
+	case BPF_LINK_TYPE_NETNS:
+		if (t->netns_ino)
+			snprintf(buf, len, "netns %u", t->netns_ino);
+		break;
+	case BPF_LINK_TYPE_XDP:
+	case LINK_TYPE_TCX:
+	case LINK_TYPE_NETKIT:
+		if (t->ifindex)
+			snprintf(buf, len, "ifindex %u", t->ifindex);
+		break;
+	case BPF_LINK_TYPE_TRACING:
+		if (t->tracing.btf_id)
+			snprintf(buf, len, "btf_id %u obj %u", t->tracing.btf_id, t->tracing.obj_id);
+		break;
+	case BPF_LINK_TYPE_STRUCT_OPS:
+		if (t->map_id)
+			snprintf(buf, len, "map %u", t->map_id);
+		break;
+	case LINK_TYPE_NETFILTER:
+		/* pf 0 is NFPROTO_UNSPEC, which a netfilter link cannot have */
+		if (t->netfilter.pf)
+			snprintf(buf, len, "netfilter pf %u hook %u priority %d%s",
+				 t->netfilter.pf, t->netfilter.hooknum, t->netfilter.priority,
+				 t->netfilter.flags & NETFILTER_IP_DEFRAG ? " defrag" : "");
+		break;
+	}
+	return buf[0];
 }
 
 void btf_from_desc(struct pd_btf *b, const struct pd_bpf_event *e)

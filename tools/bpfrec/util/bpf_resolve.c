@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "util/bpf_desc.h"
 #include "util/bpf_resolve.h"
 
 static int info_by_id(int fd, void *info, __u32 len)
@@ -206,32 +207,41 @@ int resolve_map(__u32 id, struct pd_map *m)
 	return 0;
 }
 
-/* The attach target, for the link types whose info reports one. */
+/*
+ * The attach target, for the link types whose info reports one: named as
+ * the kernel's records name it (util/bpf_desc.c), and the two named by a
+ * string, which records do not carry.
+ */
 static void link_target(const struct bpf_link_info *info, char *buf, size_t len)
 {
+	union perf_bpf_event_link_target t = {};
+
 	switch (info->type) {
 	case BPF_LINK_TYPE_RAW_TRACEPOINT:
 		snprintf(buf, len, "raw_tp %s", (const char *)(unsigned long)info->raw_tracepoint.tp_name);
-		break;
-	case BPF_LINK_TYPE_TRACING:
-		snprintf(buf, len, "btf_id %u obj %u", info->tracing.target_btf_id,
-			 info->tracing.target_obj_id);
-		break;
-	case BPF_LINK_TYPE_CGROUP:
-		snprintf(buf, len, "cgroup %llu", (unsigned long long)info->cgroup.cgroup_id);
-		break;
+		return;
 	case BPF_LINK_TYPE_ITER:
 		snprintf(buf, len, "iter %s", (const char *)(unsigned long)info->iter.target_name);
+		return;
+	case BPF_LINK_TYPE_TRACING:
+		t.tracing.btf_id = info->tracing.target_btf_id;
+		t.tracing.obj_id = info->tracing.target_obj_id;
+		break;
+	case BPF_LINK_TYPE_CGROUP:
+		t.cgroup_id = info->cgroup.cgroup_id;
 		break;
 	case BPF_LINK_TYPE_NETNS:
-		snprintf(buf, len, "netns %u", info->netns.netns_ino);
+		t.netns_ino = info->netns.netns_ino;
 		break;
 	case BPF_LINK_TYPE_XDP:
-		snprintf(buf, len, "ifindex %u", info->xdp.ifindex);
+		t.ifindex = info->xdp.ifindex;
 		break;
-	default:
-		buf[0] = 0;
+	case BPF_LINK_TYPE_STRUCT_OPS:
+		/* struct_ops.map_id, newer than our headers, opens the union */
+		memcpy(&t.map_id, &info->raw_tracepoint, sizeof(t.map_id));
+		break;
 	}
+	link_target_name(info->type, &t, buf, len);
 }
 
 int resolve_link(__u32 id, struct pd_link *l)

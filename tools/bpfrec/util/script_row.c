@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
+#include "util/bpf_desc.h"
 #include "util/script_row.h"
 
 const char *script_row_kind_name(int k)
@@ -231,7 +232,9 @@ static void link_desc(struct script_row *r)
 
 /*
  * The link's type, the program of its records (a LINK_UPDATE's old one
- * first), and on its creation its target.
+ * first), and its target: the record's own where the kernel wrote one
+ * (a LINK_DETACH names what the link was detached from), else on its
+ * creation the facts'.
  */
 static void link_row(struct script_row *r, struct pd_reader *rd, bool attach)
 {
@@ -239,6 +242,7 @@ static void link_row(struct script_row *r, struct pd_reader *rd, bool attach)
 	const struct pd_bpf_event *e = &r->e->bpf;
 	bool known = l && !(l->flags & PD_F_UNRESOLVED);
 	__u32 type = e->flags;	/* the record carries the link type */
+	char *target = r->target_buf;
 
 	if (known && !e->described)
 		type = l->type;
@@ -252,7 +256,10 @@ static void link_row(struct script_row *r, struct pd_reader *rd, bool attach)
 	/* a legacy attachment's detach names its cgroup too: it has no link to look up */
 	if (e->marks & PD_BPF_EVENT_FLAG_LEGACY)
 		kv_flag(r, "legacy");
-	if ((attach || (e->marks & PD_BPF_EVENT_FLAG_LEGACY)) && known && l->target[0])
+	if (pd_bpf_link_has_target(e) &&
+	    link_target_name(type, &e->desc.link.target, target, sizeof(r->target_buf)))
+		kv_str(r, "target", target);
+	else if ((attach || (e->marks & PD_BPF_EVENT_FLAG_LEGACY)) && known && l->target[0])
 		kv_str(r, "target", l->target);
 }
 

@@ -59,6 +59,7 @@ struct script_row {
 	char event_buf[32];
 	char type_buf[160];
 	char sha256[2 * PD_SHA256_LEN + 1];
+	char target_buf[PD_TARGET_LEN];	/* a link record's own target, in words */
 	/* a program's bpf_metadata_* variables: names and values as perf prints them */
 	__u32 nr_meta;
 	char meta_key[PD_META_MAX][PD_META_KEY_LEN];

@@ -8,7 +8,9 @@
 #     could look): at least 99.9 %, counted exactly;
 #   - a cgroup link (workload -c) updated without and with BPF_F_REPLACE,
 #     then detached: LINK_UPDATE and LINK_DETACH in script with the
-#     exact program ids, in order, before its LINK_RELEASE.
+#     exact program ids, in order, before its LINK_RELEASE; every record
+#     up to the detach names the cgroup (its id is the directory's inode
+#     number), from the record alone, and the release names nothing.
 # A kernel with series v1 (no bpf_link_perf_detach in /proc/kallsyms)
 # writes no descriptions: skipped with the reason.
 
@@ -108,6 +110,7 @@ describe_cgroup() {
 		fail "describe: cgroup link: setup" "cannot make $cg"
 		return
 	fi
+	cgid=$(stat -c %i "$cg")
 	"$BPFREC" record --capture=off -e bpf-events -o "$dd/cg.data" -- \
 		"$WORKLOAD" -c "$cg" -l "$dd/cgids" >"$dd/cg.out" 2>"$dd/cg.err"
 	rc=$?
@@ -135,6 +138,10 @@ describe_cgroup() {
 	got=$(link_fields "$dd/cg.mine" LINK_DETACH)
 	result "describe: cgroup link: LINK_DETACH of prog $c" \
 		"$([ "$got" = "- $c - cgroup_inet_ingress" ] || echo "$got")"
+	got=$(awk '{ printf "%s;", match($0, /"target":"[^"]*"/) ? substr($0, RSTART + 10, RLENGTH - 11) : "none" }' "$dd/cg.mine")
+	want="cgroup $cgid;cgroup $cgid;cgroup $cgid;cgroup $cgid;none;"
+	result "describe: cgroup link: the cgroup ($cgid) named by ATTACH, UPDATE, UPDATE and DETACH, not by RELEASE" \
+		"$([ "$got" = "$want" ] || echo "$got")"
 }
 
 if [ "$lacks" = 1 ]; then

@@ -116,6 +116,7 @@ static void test_codec(void)
 
 	if (!CHECK(w, "codec: writer"))
 		return;
+	l.desc.link.target.cgroup_id = 4221;
 	pd_write_bpf_object(w, &m, &at1);
 	pd_write_bpf_object(w, &l, &at1);
 	pd_write_bpf_object(w, &b, &at1);
@@ -132,10 +133,11 @@ static void test_codec(void)
 	      s[0].pid == 100 && s[0].time == 10 && s[0].cpu == 1,
 	      "codec: map: 40 bytes, every field, the sample_id after it");
 	CHECK(e[1].type == PERF_BPF_EVENT_LINK_UPDATE && e[1].flags == BPF_LINK_TYPE_CGROUP &&
-	      e[1].described && e[1].desc_len == 16 && e[1].desc.link.prog_id == 41 &&
+	      e[1].described && e[1].desc_len == 32 && e[1].desc.link.prog_id == 41 &&
 	      e[1].desc.link.attach_type == BPF_CGROUP_INET_INGRESS &&
-	      e[1].desc.link.old_prog_id == 40 && s[1].time == 10,
-	      "codec: link: 16 bytes, prog 41 replacing 40, cgroup ingress");
+	      e[1].desc.link.old_prog_id == 40 && pd_bpf_link_has_target(&e[1]) &&
+	      e[1].desc.link.target.cgroup_id == 4221 && s[1].time == 10,
+	      "codec: link: 32 bytes, prog 41 replacing 40, cgroup ingress, cgroup 4221");
 	CHECK(e[2].type == PERF_BPF_EVENT_BTF_LOAD && e[2].flags == 3 && e[2].described &&
 	      e[2].desc_len == 72 && e[2].desc.btf.size == 4096 &&
 	      !strcmp(e[2].desc.btf.name, "nf_tables") && s[2].time == 10,
@@ -151,9 +153,11 @@ static void test_lengths(void)
 	struct pd_writer *w = one_event_writer(path("len.data"), &attr, ids, 1);
 	struct pd_bpf_event e[8], m = map_event(PERF_BPF_EVENT_MAP_CREATE, 9, "counts");
 	struct pd_sample s[8];
+	struct pd_bpf_event l = link_event(PERF_BPF_EVENT_LINK_ATTACH, 6, 41, 0);
 	__u8 longer[56];
 	int n;
 
+	l.desc.link.target.cgroup_id = 4221;
 	if (!CHECK(w, "lengths: writer"))
 		return;
 	/* a kernel of series v1: the record ends at the tag */
@@ -169,9 +173,13 @@ static void test_lengths(void)
 	raw_record(w, PERF_BPF_EVENT_MAP_CREATE, 4, &m.desc.map, 40);
 	/* a link's description cut at 8 of 16 bytes */
 	raw_record(w, PERF_BPF_EVENT_LINK_ATTACH, 5, &m.desc.map, 8);
+	/* series v2 and its backports: no target; then cut inside the target; then whole */
+	raw_record(w, PERF_BPF_EVENT_LINK_ATTACH, 6, &l.desc.link, 16);
+	raw_record(w, PERF_BPF_EVENT_LINK_ATTACH, 6, &l.desc.link, 24);
+	raw_record(w, PERF_BPF_EVENT_LINK_ATTACH, 6, &l.desc.link, 32);
 	pd_writer_close(w);
 	n = read_events(path("len.data"), e, s, 8);
-	if (!CHECK(n == 5, "lengths: 5 records read back (%d)", n))
+	if (!CHECK(n == 8, "lengths: 8 records read back (%d)", n))
 		return;
 	CHECK(!e[0].described && e[0].desc_len == 0 && e[0].id == 1 && s[0].pid == 300 &&
 	      s[0].time == 5, "lengths: none: not described, sample_id read");
@@ -185,6 +193,15 @@ static void test_lengths(void)
 	      "lengths: a name without NUL ends at 15 characters");
 	CHECK(!e[4].described && e[4].desc_len == 8 && !e[4].desc.link.prog_id,
 	      "lengths: a link's cut short: taken as none");
+	CHECK(e[5].described && e[5].desc.link.prog_id == 41 && !pd_bpf_link_has_target(&e[5]) &&
+	      !e[5].desc.link.target.cgroup_id,
+	      "lengths: a link's without its target (16 bytes): described, no target");
+	CHECK(e[6].described && e[6].desc.link.prog_id == 41 && !pd_bpf_link_has_target(&e[6]) &&
+	      !e[6].desc.link.target.cgroup_id,
+	      "lengths: a link's cut inside its target (24 bytes): described, no target");
+	CHECK(e[7].described && pd_bpf_link_has_target(&e[7]) &&
+	      e[7].desc.link.target.cgroup_id == 4221,
+	      "lengths: a link's with its target (32 bytes): cgroup 4221");
 }
 
 static void test_kinds(void)
@@ -218,10 +235,10 @@ static void test_kinds(void)
 	CHECK(!pd_bpf_event_kind(0, &kind, &change) && !pd_bpf_event_kind(11, &kind, &change) &&
 	      !pd_bpf_event_name(11), "kinds: 0 and 11 are not known");
 	CHECK(pd_bpf_desc_size(PERF_BPF_EVENT_MAP_FREE) == 40 &&
-	      pd_bpf_desc_size(PERF_BPF_EVENT_LINK_DETACH) == 16 &&
+	      pd_bpf_desc_size(PERF_BPF_EVENT_LINK_DETACH) == 32 &&
 	      pd_bpf_desc_size(PERF_BPF_EVENT_BTF_UNLOAD) == 72 &&
 	      !pd_bpf_desc_size(PERF_BPF_EVENT_PROG_LOAD),
-	      "kinds: description sizes 40, 16, 72, none for programs");
+	      "kinds: description sizes 40, 32, 72, none for programs");
 }
 
 /*
@@ -284,7 +301,9 @@ static void write_file(void)
 	e = link_event(PERF_BPF_EVENT_LINK_UPDATE, 5, 42, 0);
 	pd_write_bpf_object(w, &e, &s);
 	s = at(100, 1400);
+	/* a kernel with link targets names what the link was detached from */
 	e = link_event(PERF_BPF_EVENT_LINK_DETACH, 5, 42, 0);
+	e.desc.link.target.cgroup_id = 4221;
 	pd_write_bpf_object(w, &e, &s);
 	/* a raw_tp program's expected attach type (0) says nothing */
 	s = at(100, 1500);
@@ -356,7 +375,7 @@ static void test_script(void)
 	LINE("s.txt", "0.000001 [001] 100/100 loader           LINK_UPDATE       5 -                cgroup               -                old_prog=40 prog=41 replace attach=cgroup_inet_ingress");
 	/* without BPF_F_REPLACE: the old program from the link's previous record */
 	LINE("s.txt", "0.000001 [001] 100/100 loader           LINK_UPDATE       5 -                cgroup               -                old_prog=41 prog=42 attach=cgroup_inet_ingress");
-	LINE("s.txt", "0.000001 [001] 100/100 loader           LINK_DETACH       5 -                cgroup               -                prog=42 attach=cgroup_inet_ingress");
+	LINE("s.txt", "0.000001 [001] 100/100 loader           LINK_DETACH       5 -                cgroup               -                prog=42 attach=cgroup_inet_ingress target=cgroup 4221");
 	LINE("s.txt", "0.000001 [001] 100/100 loader           LINK_ATTACH       6 -                raw_tracepoint       -                prog=50");
 	LINE("s.txt", "0.000004 [001] 100/100 loader           LINK_RELEASE      5 -                cgroup               -                prog=42 attach=cgroup_inet_ingress");
 	LINE("s.txt", "0.000002 [001] 100/100 loader           MAP_FREE         11 other            hash                 -");
@@ -365,6 +384,9 @@ static void test_script(void)
 	LINE("s.txt", "0.000003 [001] 100/100 loader           BTF_LOAD         13 -                -                    -                user size=300");
 	LINE("s.txt", "0.000003 [001] 100/100 loader           MAP_CREATE       20 old_kernel       array                -                key=4 value=4 max_entries=1 flags=0x0");
 	CHECK(run(cmd_script, "s.json", "--json", NULL) == 0, "script --json exits 0");
+	CHECK(count_lines(path("s.json"), "\"event\":\"LINK_DETACH\",", NULL, 0) == 1 &&
+	      count_lines(path("s.json"), "\"attach\":\"cgroup_inet_ingress\",\"target\":\"cgroup 4221\"", NULL, 0) == 1,
+	      "script --json: the detach names its cgroup, from the record");
 	CHECK(count_lines(path("s.json"), "\"event\":\"LINK_UPDATE\"", NULL, 0) == 2 &&
 	      count_lines(path("s.json"), "\"old_prog\":40,\"prog\":41,\"replace\":true,\"attach\":\"cgroup_inet_ingress\"", NULL, 0) == 1 &&
 	      count_lines(path("s.json"), "\"old_prog\":41,\"prog\":42,", NULL, 0) == 1 &&

@@ -58,7 +58,7 @@ PROFILE_SRCS := $(USER_SYMS_SRCS) util/ksyms.c util/bpf_images.c \
 REPORT_SRCS := builtin-report.c report_profile.c report_hist.c util/stat_hist.c \
 	       util/lifecycle.c util/lifecycle_print.c util/out_file.c $(PROFILE_SRCS)
 # builtin-script.c with its rows, their text layout and JSON
-SCRIPT_SRCS := builtin-script.c util/script_row.c util/script_layout.c util/script_json.c \
+SCRIPT_SRCS := builtin-script.c util/script_row.c util/script_layout.c util/script_json.c util/bpf_desc.c \
 	       util/bpf_disasm.c util/parse_num.c
 UNIT_test_perf_data := $(PERF_DATA_SRCS) util/timeline.c util/json.c util/output_decode.c \
 		       util/sample_view.c $(SCRIPT_SRCS) input_option.c \

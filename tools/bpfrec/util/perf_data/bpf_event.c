@@ -6,6 +6,7 @@
  * sample_id: a later kernel may append fields, which are skipped, and a
  * record may have none (an older kernel, a program record).
  */
+#include <stddef.h>
 #include <string.h>
 #include "util/perf_data/perf_data.h"
 
@@ -65,7 +66,9 @@ size_t pd_bpf_desc_size(__u16 type)
 
 bool pd_bpf_event_decode(const void *body, size_t len, struct pd_bpf_event *e)
 {
+	enum pd_bpf_change change;
 	const __u8 *b = body;
+	enum pd_kind kind;
 	size_t want;
 
 	memset(e, 0, sizeof(*e));
@@ -81,6 +84,9 @@ bool pd_bpf_event_decode(const void *body, size_t len, struct pd_bpf_event *e)
 	/* a record is at most 64 KiB: its description too */
 	e->desc_len = len;
 	want = pd_bpf_desc_size(e->type);
+	/* a link's description before the target is whole without it */
+	if (pd_bpf_event_kind(e->type, &kind, &change) && kind == PD_LINK && len < want)
+		want = offsetof(struct perf_bpf_event_link, target);
 	if (!want || len < want)
 		return true;
 	memcpy(&e->desc, b + PD_BPF_EVENT_FIXED, want);
@@ -96,6 +102,11 @@ bool pd_bpf_event_decode(const void *body, size_t len, struct pd_bpf_event *e)
 		break;
 	}
 	return true;
+}
+
+bool pd_bpf_link_has_target(const struct pd_bpf_event *e)
+{
+	return e->described && e->desc_len >= sizeof(struct perf_bpf_event_link);
 }
 
 const char *pd_bpf_btf_name(const struct pd_bpf_event *e)

@@ -130,7 +130,9 @@ bool pd_bpf_event_kind(__u16 type, enum pd_kind *kind, enum pd_bpf_change *chang
  * used only whole: described says it held every field of its struct
  * (longer ones are from a later kernel, whose added fields are skipped);
  * a shorter one is taken as none, and desc is then all zero.  Names are
- * NUL-terminated.
+ * NUL-terminated.  One exception: a link's description without its
+ * target (16 bytes, as series v2 and its backports write it) is whole,
+ * and its target zero; pd_bpf_link_has_target() tells.
  */
 struct pd_bpf_event {
 	__u16 type;			/* PERF_BPF_EVENT_* */
@@ -150,6 +152,8 @@ struct pd_bpf_event {
 
 /* Bytes of the description of a record of @type (0: it has none). */
 size_t pd_bpf_desc_size(__u16 type);
+/* Whether the described link record @e carried its target. */
+bool pd_bpf_link_has_target(const struct pd_bpf_event *e);
 /*
  * Decode BPF_EVENT @body of @len bytes (after the header, without the
  * sample_id trailer) into @e; false when shorter than the fixed part.
