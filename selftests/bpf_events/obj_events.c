@@ -288,6 +288,147 @@ TEST(link_release_before_prog_unload)
 	recorder_free(&r);
 }
 
+/*
+ * The id of the FUNC named @name in the vmlinux BTF, or 0: a walk over
+ * /sys/kernel/btf/vmlinux, whose type ids count from 1 in file order.
+ */
+static uint32_t vmlinux_func_id(const char *name)
+{
+	uint32_t id = 1, found = 0, kind, vlen;
+	const struct btf_header *h;
+	const struct btf_type *t;
+	uint8_t *buf = NULL, *p, *end;
+	size_t len = 0, cap = 0;
+	const char *strs;
+	ssize_t n;
+	int fd;
+
+	fd = open("/sys/kernel/btf/vmlinux", O_RDONLY);
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		if (len == cap) {
+			cap = cap ? cap * 2 : 1 << 22;
+			p = realloc(buf, cap);
+			if (!p)
+				goto out;
+			buf = p;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	h = (const void *)buf;
+	if (len < sizeof(*h) || h->magic != BTF_MAGIC ||
+	    (size_t)h->hdr_len + h->str_off + h->str_len > len ||
+	    (size_t)h->hdr_len + h->type_off + h->type_len > len)
+		goto out;
+	p = buf + h->hdr_len + h->type_off;
+	end = p + h->type_len;
+	strs = (const char *)buf + h->hdr_len + h->str_off;
+	for (; p + sizeof(*t) <= end; id++) {
+		t = (const void *)p;
+		kind = BTF_INFO_KIND(t->info);
+		vlen = BTF_INFO_VLEN(t->info);
+		if (kind == BTF_KIND_FUNC && t->name_off < h->str_len &&
+		    !strcmp(strs + t->name_off, name)) {
+			found = id;
+			break;
+		}
+		p += sizeof(*t);
+		switch (kind) {
+		case BTF_KIND_INT:
+		case BTF_KIND_VAR:
+		case BTF_KIND_DECL_TAG:
+			p += sizeof(uint32_t);
+			break;
+		case BTF_KIND_ARRAY:
+			p += sizeof(struct btf_array);
+			break;
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			p += vlen * sizeof(struct btf_member);
+			break;
+		case BTF_KIND_ENUM:
+			p += vlen * sizeof(struct btf_enum);
+			break;
+		case BTF_KIND_ENUM64:
+			p += vlen * sizeof(struct btf_enum64);
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			p += vlen * sizeof(struct btf_param);
+			break;
+		case BTF_KIND_DATASEC:
+			p += vlen * sizeof(struct btf_var_secinfo);
+			break;
+		}
+	}
+out:
+	free(buf);
+	close(fd);
+	return found;
+}
+
+/*
+ * A tracing link, fentry on bpf_map_new_fd() (which every kernel with BPF
+ * has): its records name the traced function as the link info does, by
+ * BTF object and BTF id, from LINK_ATTACH to LINK_RELEASE. A tracing link
+ * holds its target, so its release still names it.
+ */
+TEST(link_tracing_target)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct bpf_link_info info;
+	struct rec *x[2];
+	union bpf_attr attr;
+	struct recorder r;
+	uint32_t btf_id;
+	int prog, link, i;
+
+	if (!open_recorder(_metadata, &r, false, true, 16))
+		return;
+	btf_id = vmlinux_func_id("bpf_map_new_fd");
+	if (!btf_id)
+		SKIP(goto out, "no bpf_map_new_fd in the vmlinux BTF (CONFIG_DEBUG_INFO_BTF)");
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_TRACING;
+	attr.expected_attach_type = BPF_TRACE_FENTRY;
+	attr.attach_btf_id = btf_id;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = ARRAY_SIZE(insns);
+	attr.license = (uintptr_t)"GPL";
+	prog = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (prog < 0 && (errno == EPERM || errno == EOPNOTSUPP || errno == 524 /* ENOTSUPP */))
+		SKIP(goto out, "the kernel refuses fentry programs: %s", strerror(errno));
+	ASSERT_LE(0, prog) TH_LOG("BPF_PROG_LOAD fentry: %s", strerror(errno));
+	link = link_create_attach(prog, 0, BPF_TRACE_FENTRY);
+	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE fentry: %s", strerror(errno));
+	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
+	ASSERT_EQ(BPF_LINK_TYPE_TRACING, info.type);
+	ASSERT_EQ(btf_id, info.tracing.target_btf_id);
+	ASSERT_NE(0, info.tracing.target_obj_id);
+	close(link);
+	x[1] = recorder_wait(&r, PERF_BPF_EVENT_LINK_RELEASE, info.id, 5000);
+	x[0] = recorder_find(&r, PERF_BPF_EVENT_LINK_ATTACH, info.id);
+	for (i = 0; i < 2; i++) {
+		ASSERT_NE(NULL, x[i]) TH_LOG("no %s of link %u",
+					     i ? "LINK_RELEASE" : "LINK_ATTACH", info.id);
+		EXPECT_EQ(BPF_LINK_TYPE_TRACING, x[i]->flags);
+		EXPECT_EQ(BPF_TRACE_FENTRY, x[i]->desc.link.attach_type);
+		EXPECT_EQ(info.prog_id, x[i]->desc.link.prog_id);
+		EXPECT_EQ(info.tracing.target_obj_id, x[i]->desc.link.target.tracing.obj_id);
+		EXPECT_EQ(btf_id, x[i]->desc.link.target.tracing.btf_id);
+	}
+	close(prog);
+out:
+	recorder_close(&r);
+	recorder_free(&r);
+}
+
 TEST(btf_load_unload)
 {
 	struct bpf_btf_info info;
