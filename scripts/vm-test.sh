@@ -139,6 +139,26 @@ fi
 	"$BASE-$variant" "${noskip[@]}"
 grep -E '^bpfrec guest: [0-9]+ passed, 0 failed' "$log" ||
 	die "the recorder's guest tests did not all pass (see $log)"
+
+# The --hist tests once more, in a guest booted with QEMU's -icount: its clock advances
+# one ns per instruction, so run times are as steady as the instructions, and the
+# checks that TCG's wall clock (which moves by up to ten times between identical runs)
+# makes hist.sh skip are judged: the bimodal split, the p99, another program's ns per
+# run within 1 %. The primary base's patched default kernel only: the checks are about
+# bpfrec, not the kernel, and the debug kernel would make the run much longer.
+if [ $flavour = default ] && [ $variant = patched ] && [ "$BASE" = "$(bases | head -n 1)" ] &&
+   [ -x "$guest/run.sh" ]; then
+	hlog=$CACHE/logs/vm-test-$name-icount.$$.log
+	stage "$name: the --hist tests again under QEMU's -icount (a steady clock)"
+	"$TOP/scripts/vm.sh" "${vmargs[@]}" --icount --quiet --timeout 1200 --log "$hlog" \
+		$(printf -- '--add %s ' "${adds[@]}") -- \
+		env BPFREC_GUEST_PARTS=hist /opt/bpfrec/tests/guest/run.sh >"$hlog.out" || true
+	cat "$hlog.out"
+	grep -qE '^bpfrec guest: [0-9]+ passed, 0 failed' "$hlog.out" ||
+		die "the --hist tests under -icount did not all pass (see $hlog.out)"
+	! grep -E '^skip  stat -b --hist: ([0-9]+ runs below|p99|another program)' "$hlog.out" ||
+		die "the --hist tests under -icount skipped what a steady clock should judge (see $hlog.out)"
+fi
 # Only a run that judged perf_events, with everything else clean, records its verdict.
 if [ -n "${ukey:-}" ] && grep -q '^perf_events:' "$ksft/kselftest-list.txt"; then
 	date -u '+%Y-%m-%d %H:%M UTC' >"$verdicts/perf_events-$ukey"

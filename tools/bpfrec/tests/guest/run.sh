@@ -124,6 +124,22 @@ if [ "$(id -u)" -ne 0 ]; then
 	finish
 fi
 
+# BPFREC_GUEST_PARTS="PART ...": only these parts of the list at the end,
+# for a boot that gives them what the others do not need: scripts/vm-test.sh
+# boots one with QEMU's -icount for hist, whose clock must be steady.
+if [ -n "${BPFREC_GUEST_PARTS:-}" ]; then
+	for part in $BPFREC_GUEST_PARTS; do
+		at "$part.sh"
+		if [ -f "$here/$part.sh" ]; then
+			. "$here/$part.sh"
+		else
+			fail "setup" "no part $part.sh"
+		fi
+	done
+	at "end"
+	finish
+fi
+
 # --- record ---------------------------------------------------------------
 
 data=$tmp/rec.data
