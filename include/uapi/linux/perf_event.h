@@ -1256,7 +1256,8 @@ enum perf_event_type {
 	 * replaced if the caller named it with BPF_F_REPLACE, else 0.
 	 * The target in a LINK_* record is what the link is attached to
 	 * when the record is emitted; LINK_DETACH names what the link was
-	 * detached from, and the records after it name nothing.
+	 * detached from, and an automatic detach is reported before the
+	 * link forgets its target.
 	 * MAP_FREE of an offloaded map may come early, when its device
 	 * goes away.
 	 *
