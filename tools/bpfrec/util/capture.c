@@ -324,7 +324,7 @@ int capture_start(struct capture *c, const struct capture_opts *o,
 			mask |= syscall;
 		/* the price of the traced path is told to the user: before it */
 		if (!err && o->measure_cost)
-			c->syscall_ns_before = syscall_cost_ns(SYSCALL_COST_QUICK);
+			c->syscall_ns_before = syscall_cost_quick_ns();
 	}
 	/* a kind that fails is said in one line, without libbpf's verifier log */
 	libbpf_set_print(no_print);
@@ -339,7 +339,7 @@ int capture_start(struct capture *c, const struct capture_opts *o,
 			if ((syscall & (1U << k)) && c->kind[k].on)
 				break;
 		if (k < CAP_NR_KINDS)
-			c->syscall_ns_after = syscall_cost_ns(SYSCALL_COST_QUICK);
+			c->syscall_ns_after = syscall_cost_quick_ns();
 		else
 			c->syscall_ns_before = 0;
 	}

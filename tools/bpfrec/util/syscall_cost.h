@@ -22,6 +22,9 @@ double syscall_cost_ns(long calls, int rounds);
  * among them.  40,000 calls, about 10 ms; on a loaded machine it can still
  * be off by tens of percent.
  */
-#define SYSCALL_COST_QUICK	800, 50
+static inline double syscall_cost_quick_ns(void)
+{
+	return syscall_cost_ns(800, 50);
+}
 
 #endif /* BPFREC_SYSCALL_COST_H */
