@@ -560,7 +560,8 @@ static int start_capture(struct recorder *r)
 		.buf_bytes = r->o.capture_mb << 20,
 		.path = r->o.capture,
 		.kinds = CAPTURE_ALL,
-		.measure_cost = true,
+		/* 80,000 syscalls at start, only for a line -q would not print */
+		.measure_cost = verbose >= 0,
 	};
 	char prefix[96];
 	int err;
