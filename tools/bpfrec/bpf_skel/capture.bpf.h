@@ -153,40 +153,34 @@ static __always_inline bool call_exit(const struct trace_event_raw_sys_exit *ctx
 }
 
 /*
- * The object behind the caller's file descriptor @fd, if the anonymous
- * inode's name says it is a @want ("bpf-prog", "bpf-map", ...).
+ * The caller's file of descriptor @fd, 0 if none; and the object behind
+ * it if the anonymous inode's name is the @len bytes packed in @name by
+ * name8() ("bpf-prog", "bpf-map", ...), else 0.  Global functions of
+ * capture_shared.bpf.c, for the reason say_task() is one.  They return
+ * addresses as integers, the only kind of value a global function can.
  */
-/* The caller's file of descriptor @fd, NULL if none. */
+__u64 fd_file_addr(long fd);
+__u64 fd_object_addr(long fd, __u64 name, int len);
+
+/* The first @len (up to 8) bytes of @s as one little-endian word: a constant for a literal. */
+static __always_inline __u64 name8(const char *s, int len)
+{
+	__u64 v = 0;
+	int i;
+
+	for (i = 0; i < len && i < 8; i++)
+		v |= (__u64)(unsigned char)s[i] << (8 * i);
+	return v;
+}
+
 static __always_inline struct file *fd_file(long fd)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **fds, *file;
-
-	if (fd < 0 || fd >= BPF_CORE_READ(fdt, max_fds))
-		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
-	if (bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]))
-		return NULL;
-	return file;
+	return (void *)fd_file_addr(fd);
 }
 
 static __always_inline void *fd_object(long fd, const char *want, int len)
 {
-	struct file *file = fd_file(fd);
-	const unsigned char *dname;
-	char name[12];
-	int i;
-
-	if (!file)
-		return NULL;
-	dname = BPF_CORE_READ(file, f_path.dentry, d_name.name);
-	if (bpf_probe_read_kernel_str(name, sizeof(name), dname) != len + 1)
-		return NULL;
-	for (i = 0; i < len && i < (int)sizeof(name); i++)
-		if (name[i] != want[i])
-			return NULL;
-	return BPF_CORE_READ(file, private_data);
+	return (void *)fd_object_addr(fd, name8(want, len), len);
 }
 
 /* Add @name to @p, whose names go leaf first: false when there is no room. */
@@ -217,35 +211,63 @@ static __always_inline void path_clear(struct cap_path *p)
 	p->cut = 0;
 }
 
-/* The path of @dentry on @vfs, crossing mounts up to the task's namespace's root. */
-static __noinline void dentry_path(struct cap_path *p, struct dentry *d, struct vfsmount *vfs)
+struct dentry_walk {
+	struct cap_path *p;
+	struct dentry *d;
+	struct vfsmount *vfs;
+	struct mount *mnt;
+	bool done;
+};
+
+/*
+ * One step of dentry_path(): a bpf_loop() callback, which the verifier
+ * checks once rather than once per step of the walk.
+ */
+static long dentry_step(__u32 i, void *data)
 {
-	struct mount *mnt = (void *)vfs - bpf_core_field_offset(struct mount, mnt);
-	struct dentry *parent;
-	struct mount *up;
-	int i;
+	/* locals: CO-RE relocates the kernel's types, not this walk's */
+	struct dentry_walk *w = data;
+	struct dentry *d = w->d, *parent;
+	struct mount *mnt = w->mnt, *up;
+	struct vfsmount *vfs = w->vfs;
+
+	if (d == BPF_CORE_READ(vfs, mnt_root)) {
+		up = BPF_CORE_READ(mnt, mnt_parent);
+		if (!up || up == mnt) {
+			w->done = true;
+			return 1;
+		}
+		w->d = BPF_CORE_READ(mnt, mnt_mountpoint);
+		w->mnt = up;
+		w->vfs = (void *)up + bpf_core_field_offset(struct mount, mnt);
+		return 0;
+	}
+	parent = BPF_CORE_READ(d, d_parent);
+	if (!parent || parent == d || !path_add(w->p, BPF_CORE_READ(d, d_name.name))) {
+		w->done = true;
+		return 1;
+	}
+	w->d = parent;
+	return 0;
+}
+
+/* The path of @dentry on @vfs, crossing mounts up to the task's namespace's root. */
+static __always_inline void dentry_path(struct cap_path *p, struct dentry *d,
+					struct vfsmount *vfs)
+{
+	struct dentry_walk w = {
+		.p = p,
+		.d = d,
+		.vfs = vfs,
+		.mnt = (void *)vfs - bpf_core_field_offset(struct mount, mnt),
+	};
 
 	path_clear(p);
 	if (!d || !vfs)
 		return;
-	for (i = 0; i < CAP_PATH_DEPTH; i++) {
-		if (d == BPF_CORE_READ(vfs, mnt_root)) {
-			up = BPF_CORE_READ(mnt, mnt_parent);
-			if (!up || up == mnt)
-				return;
-			d = BPF_CORE_READ(mnt, mnt_mountpoint);
-			mnt = up;
-			vfs = (void *)mnt + bpf_core_field_offset(struct mount, mnt);
-			continue;
-		}
-		parent = BPF_CORE_READ(d, d_parent);
-		if (!parent || parent == d)
-			return;
-		if (!path_add(p, BPF_CORE_READ(d, d_name.name)))
-			return;
-		d = parent;
-	}
-	p->cut = 1;
+	bpf_loop(CAP_PATH_DEPTH, dentry_step, &w, 0);
+	if (!w.done)
+		p->cut = 1;
 }
 
 static __always_inline struct kernfs_node *kn_parent(struct kernfs_node *kn)
@@ -257,65 +279,44 @@ static __always_inline struct kernfs_node *kn_parent(struct kernfs_node *kn)
 	return BPF_CORE_READ(old, parent);
 }
 
-/* The path of cgroup @kn below its hierarchy's root. */
-static __noinline void kn_path(struct cap_path *p, struct kernfs_node *kn)
+struct kn_walk {
+	struct cap_path *p;
+	struct kernfs_node *kn;
+};
+
+/* One step of kn_path(), a bpf_loop() callback as dentry_step() is. */
+static long kn_step(__u32 i, void *data)
 {
-	struct kernfs_node *up;
-	int i;
+	struct kn_walk *w = data;
+	struct kernfs_node *kn = w->kn, *up;
+
+	if (!kn)
+		return 1;
+	up = kn_parent(kn);
+	if (!up || !path_add(w->p, BPF_CORE_READ(kn, name))) {
+		w->kn = NULL;
+		return 1;
+	}
+	w->kn = up;
+	return 0;
+}
+
+/* The path of cgroup @kn below its hierarchy's root. */
+static __always_inline void kn_path(struct cap_path *p, struct kernfs_node *kn)
+{
+	struct kn_walk w = { .p = p, .kn = kn };
 
 	path_clear(p);
-	for (i = 0; i < CAP_PATH_DEPTH && kn; i++) {
-		up = kn_parent(kn);
-		if (!up)
-			return;
-		if (!path_add(p, BPF_CORE_READ(kn, name)))
-			return;
-		kn = up;
-	}
+	bpf_loop(CAP_PATH_DEPTH, kn_step, &w, 0);
+	kn = w.kn;
 	if (kn && kn_parent(kn))
 		p->cut = 1;
 }
 
 /*
- * Say who the current task is before the object record it is about to
- * send, unless it was said already with the same executable and cgroup.
- * The ring buffer keeps the order of reservations: user space has read
- * the task before the object.
+ * Say who the current task is (capture_shared.bpf.c).  A global function:
+ * the verifier checks it once per program rather than at every call.
  */
-static __always_inline void say_task(void)
-{
-	struct task_struct *task = (void *)bpf_get_current_task();
-	__u64 key = bpf_get_current_pid_tgid();
-	struct cap_task_seen now, *seen;
-	struct cap_task *e;
-	struct file *exe;
-
-	exe = BPF_CORE_READ(task, mm, exe_file);
-	now.exe = (__u64)exe;
-	now.cgroup_id = bpf_get_current_cgroup_id();
-	seen = bpf_map_lookup_elem(&cap_tasks, &key);
-	if (seen && seen->exe == now.exe && seen->cgroup_id == now.cgroup_id)
-		return;
-	e = reserve(sizeof(*e));
-	if (!e)
-		return;
-	fill_hdr(&e->hdr, CAP_TASK, 0);
-	e->gid = bpf_get_current_uid_gid() >> 32;
-	e->loginuid = (__u32)-1;
-	if (bpf_core_field_exists(task->loginuid))
-		e->loginuid = BPF_CORE_READ(task, loginuid.val);
-	e->ppid = BPF_CORE_READ(task, real_parent, tgid);
-	e->reserved = 0;
-	e->cgroup_id = now.cgroup_id;
-	BPF_CORE_READ_STR_INTO(&e->pcomm, task, real_parent, comm);
-	if (exe)
-		dentry_path(&e->exe, BPF_CORE_READ(exe, f_path.dentry),
-			    BPF_CORE_READ(exe, f_path.mnt));
-	else
-		path_clear(&e->exe);
-	kn_path(&e->cgroup, BPF_CORE_READ(task, cgroups, dfl_cgrp, kn));
-	submit(e);
-	bpf_map_update_elem(&cap_tasks, &key, &now, BPF_ANY);
-}
+int say_task(void);
 
 #endif /* __BPFREC_CAPTURE_BPF_H */

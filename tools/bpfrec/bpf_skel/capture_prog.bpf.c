@@ -47,31 +47,73 @@ static int btf_type_name(struct btf *btf, __u32 type_id, char *dst, __u32 len)
 	return bpf_probe_read_kernel_str(dst, len, strings + name_off - start_str) > 0 ? 0 : -1;
 }
 
-static __always_inline void prog_func_names(struct cap_prog *e, struct bpf_prog_aux *aux)
+/*
+ * The loops over a program's functions and maps are bpf_loop()
+ * callbacks: the verifier checks a callback once, where it walks an
+ * open-coded loop once per iteration (64 for the maps), which made the
+ * syscall path's load cost most of the recorder's start-up.  Each has a
+ * context on the caller's stack; kernel pointers are read from it into
+ * locals first, since CO-RE relocates the kernel's types only.
+ */
+struct prog_loop {
+	struct cap_prog *e;
+	struct bpf_prog_aux *aux;
+	struct bpf_prog *prog;
+	struct cap_prog_maps *maps_e;
+	__u32 nr;
+};
+
+/* Function @i's bpf_func_info and its name in the program's BTF. */
+static long func_name_at(__u32 i, void *data)
 {
+	struct prog_loop *c = data;
+	struct cap_prog *e = c->e;
+	struct bpf_prog_aux *aux = c->aux;
 	struct bpf_func_info *fi = BPF_CORE_READ(aux, func_info);
 	struct btf *btf = BPF_CORE_READ(aux, btf);
-	__u32 i, type_id;
+	__u32 k = i & (CAP_MAX_FUNCS - 1);
 
-	if (!fi || !btf)
-		return;
-	for (i = 0; i < CAP_MAX_FUNCS && i < e->nr_func_info; i++) {
-		if (bpf_probe_read_kernel(&e->func_info[i], sizeof(e->func_info[i]), &fi[i]))
-			break;
-		type_id = e->func_info[i][1];
-		if (btf_type_name(btf, type_id, e->func_names[i], CAP_FUNC_NAME_LEN))
-			break;
-		e->nr_func_names = i + 1;
-	}
+	if (i >= c->nr || !fi || !btf)
+		return 1;
+	if (bpf_probe_read_kernel(&e->func_info[k], sizeof(e->func_info[k]), &fi[k]))
+		return 1;
+	if (btf_type_name(btf, e->func_info[k][1], e->func_names[k], CAP_FUNC_NAME_LEN))
+		return 1;
+	e->nr_func_names = k + 1;
+	return 0;
+}
+
+static __always_inline void prog_func_names(struct cap_prog *e, struct bpf_prog_aux *aux)
+{
+	struct prog_loop c = { .e = e, .aux = aux, .nr = e->nr_func_info };
+
+	bpf_loop(CAP_MAX_FUNCS, func_name_at, &c, 0);
+}
+
+/* Sub-program @i's JIT image. */
+static long ksym_at(__u32 i, void *data)
+{
+	struct prog_loop *c = data;
+	struct cap_prog *e = c->e;
+	struct bpf_prog *prog = c->prog;
+	struct bpf_prog **funcs = BPF_CORE_READ(prog, aux, func);
+	__u32 k = i & (CAP_MAX_FUNCS - 1);
+	struct bpf_prog *sub;
+
+	if (i >= c->nr || bpf_probe_read_kernel(&sub, sizeof(sub), &funcs[k]))
+		return 1;
+	e->ksym_addrs[k] = (__u64)BPF_CORE_READ(sub, bpf_func);
+	e->ksym_lens[k] = BPF_CORE_READ(sub, jited_len);
+	BPF_CORE_READ_INTO(&e->sub_tags[k], sub, tag);
+	e->nr_ksyms = k + 1;
+	return 0;
 }
 
 /* The JIT images the way bpf_prog_get_info_by_fd() lists them. */
 static __always_inline void prog_ksyms(struct cap_prog *e, struct bpf_prog *prog,
 				       __u32 func_cnt)
 {
-	struct bpf_prog **funcs = BPF_CORE_READ(prog, aux, func);
-	struct bpf_prog *sub;
-	__u32 i;
+	struct prog_loop c = { .e = e, .prog = prog, .nr = func_cnt };
 
 	if (!e->jited_len)
 		return;
@@ -82,27 +124,56 @@ static __always_inline void prog_ksyms(struct cap_prog *e, struct bpf_prog *prog
 		e->nr_ksyms = 1;
 		return;
 	}
-	for (i = 0; i < CAP_MAX_FUNCS && i < func_cnt; i++) {
-		if (bpf_probe_read_kernel(&sub, sizeof(sub), &funcs[i]))
-			break;
-		e->ksym_addrs[i] = (__u64)BPF_CORE_READ(sub, bpf_func);
-		e->ksym_lens[i] = BPF_CORE_READ(sub, jited_len);
-		BPF_CORE_READ_INTO(&e->sub_tags[i], sub, tag);
-		e->nr_ksyms = i + 1;
-	}
+	bpf_loop(CAP_MAX_FUNCS, ksym_at, &c, 0);
+}
+
+/* Map @i's id. */
+static long map_id_at(__u32 i, void *data)
+{
+	struct prog_loop *c = data;
+	struct bpf_prog_aux *aux = c->aux;
+	struct bpf_map **maps = BPF_CORE_READ(aux, used_maps);
+	__u32 k = i & (CAP_MAX_MAP_IDS - 1);
+	struct bpf_map *map;
+
+	if (i >= c->nr || bpf_probe_read_kernel(&map, sizeof(map), &maps[k]))
+		return 1;
+	c->e->map_ids[k] = BPF_CORE_READ(map, id);
+	return 0;
 }
 
 static __always_inline void prog_map_ids(struct cap_prog *e, struct bpf_prog_aux *aux)
 {
-	struct bpf_map **maps = BPF_CORE_READ(aux, used_maps);
-	struct bpf_map *map;
-	__u32 i;
+	struct prog_loop c = { .e = e, .aux = aux, .nr = e->nr_map_ids };
 
-	for (i = 0; i < CAP_MAX_MAP_IDS && i < e->nr_map_ids; i++) {
-		if (bpf_probe_read_kernel(&map, sizeof(map), &maps[i]))
-			break;
-		e->map_ids[i] = BPF_CORE_READ(map, id);
+	bpf_loop(CAP_MAX_MAP_IDS, map_id_at, &c, 0);
+}
+
+/* Map @i's address, and its value's when it is an array of one entry. */
+static long map_addr_at(__u32 i, void *data)
+{
+	struct prog_loop *c = data;
+	struct cap_prog_maps *e = c->maps_e;
+	struct bpf_prog_aux *aux = c->aux;
+	struct bpf_map **maps = BPF_CORE_READ(aux, used_maps);
+	__u32 k = i & (CAP_MAX_MAP_IDS - 1);
+	struct bpf_array *array;
+	struct bpf_map *map;
+
+	if (i >= c->nr || bpf_probe_read_kernel(&map, sizeof(map), &maps[k]))
+		return 1;
+	e->addrs[k] = (__u64)map;
+	e->values[k] = 0;
+	e->value_sizes[k] = 0;
+	/* array_map_direct_value_meta(): an array of one entry */
+	if (BPF_CORE_READ(map, map_type) == BPF_MAP_TYPE_ARRAY &&
+	    BPF_CORE_READ(map, max_entries) == 1) {
+		array = (void *)map;
+		e->values[k] = (__u64)map + bpf_core_field_offset(struct bpf_array, value);
+		e->value_sizes[k] = BPF_CORE_READ(array, elem_size);
 	}
+	e->nr = k + 1;
+	return 0;
 }
 
 /*
@@ -112,11 +183,8 @@ static __always_inline void prog_map_ids(struct cap_prog *e, struct bpf_prog_aux
  */
 static __always_inline void emit_prog_maps(struct bpf_prog_aux *aux, __u32 id, __u32 nr)
 {
-	struct bpf_map **maps = BPF_CORE_READ(aux, used_maps);
+	struct prog_loop c = { .aux = aux, .nr = nr };
 	struct cap_prog_maps *e;
-	struct bpf_array *array;
-	struct bpf_map *map;
-	__u32 i;
 
 	if (!nr)
 		return;
@@ -127,21 +195,8 @@ static __always_inline void emit_prog_maps(struct bpf_prog_aux *aux, __u32 id, _
 	e->id = id;
 	e->nr = 0;
 	e->reserved = 0;
-	for (i = 0; i < CAP_MAX_MAP_IDS && i < nr; i++) {
-		if (bpf_probe_read_kernel(&map, sizeof(map), &maps[i]))
-			break;
-		e->addrs[i] = (__u64)map;
-		e->values[i] = 0;
-		e->value_sizes[i] = 0;
-		/* array_map_direct_value_meta(): an array of one entry */
-		if (BPF_CORE_READ(map, map_type) == BPF_MAP_TYPE_ARRAY &&
-		    BPF_CORE_READ(map, max_entries) == 1) {
-			array = (void *)map;
-			e->values[i] = (__u64)map + bpf_core_field_offset(struct bpf_array, value);
-			e->value_sizes[i] = BPF_CORE_READ(array, elem_size);
-		}
-		e->nr = i + 1;
-	}
+	c.maps_e = e;
+	bpf_loop(CAP_MAX_MAP_IDS, map_addr_at, &c, 0);
 	submit(e);
 }
 
@@ -243,24 +298,43 @@ static __always_inline const char *btf_str_at(struct btf *btf, __u32 off)
 	return BPF_CORE_READ(btf, strings) + off - start_str;
 }
 
+struct resolve_walk {
+	struct btf *btf;
+	struct btf_type *t;		/* the type reached, NULL once lost */
+	struct btf_type *out;
+	bool found;
+};
+
+/* One step through a typedef or qualifier: a bpf_loop() callback. */
+static long resolve_step(__u32 i, void *data)
+{
+	struct resolve_walk *w = data;
+	struct btf_type *t = w->t;
+	__u32 kind;
+
+	if (!t || bpf_probe_read_kernel(w->out, sizeof(*w->out), t)) {
+		w->t = NULL;
+		return 1;
+	}
+	kind = btf_kind_of(w->out->info);
+	if (kind != BTF_KIND_TYPEDEF && kind != BTF_KIND_VOLATILE &&
+	    kind != BTF_KIND_CONST && kind != BTF_KIND_RESTRICT &&
+	    kind != BTF_KIND_TYPE_TAG) {
+		w->found = true;
+		return 1;
+	}
+	w->t = btf_type_at(w->btf, w->out->type);
+	return 0;
+}
+
 /* @t, or the type it names through typedefs and qualifiers, read into @out. */
 static __always_inline struct btf_type *btf_resolve(struct btf *btf, struct btf_type *t,
 						    struct btf_type *out)
 {
-	__u32 kind;
-	int i;
+	struct resolve_walk w = { .btf = btf, .t = t, .out = out };
 
-	for (i = 0; i < 8 && t; i++) {
-		if (bpf_probe_read_kernel(out, sizeof(*out), t))
-			return NULL;
-		kind = btf_kind_of(out->info);
-		if (kind != BTF_KIND_TYPEDEF && kind != BTF_KIND_VOLATILE &&
-		    kind != BTF_KIND_CONST && kind != BTF_KIND_RESTRICT &&
-		    kind != BTF_KIND_TYPE_TAG)
-			return t;
-		t = btf_type_at(btf, out->type);
-	}
-	return NULL;
+	bpf_loop(8, resolve_step, &w, 0);
+	return w.found ? w.t : NULL;
 }
 
 /*
@@ -360,25 +434,39 @@ static long meta_var(__u32 i, void *data)
 	return 0;
 }
 
+struct name_scan {
+	char name[CAP_OBJ_NAME_LEN];
+	bool found;
+};
+
+/* Whether ".rodata" starts at byte @i of the name: a bpf_loop() callback. */
+static long rodata_at(__u32 i, void *data)
+{
+	const char want[] = ".rodata";
+	struct name_scan *n = data;
+	__u32 k;
+
+	if (i + 7 > CAP_OBJ_NAME_LEN)
+		return 1;
+	for (k = 0; k < 7; k++)
+		if (n->name[(i + k) & (CAP_OBJ_NAME_LEN - 1)] != want[k])
+			return 0;
+	n->found = true;
+	return 1;
+}
+
 /* Whether @map may be a .rodata section's map, as perf and bpftool tell: name and shape. */
 static __always_inline bool rodata_map(struct bpf_map *map)
 {
-	const char want[] = ".rodata";
-	char name[CAP_OBJ_NAME_LEN];
-	int i, k;
+	struct name_scan n = {};
 
 	if (BPF_CORE_READ(map, map_type) != BPF_MAP_TYPE_ARRAY ||
 	    BPF_CORE_READ(map, max_entries) != 1 || BPF_CORE_READ(map, key_size) != 4 ||
 	    !BPF_CORE_READ(map, btf_value_type_id) || !BPF_CORE_READ(map, btf))
 		return false;
-	BPF_CORE_READ_STR_INTO(&name, map, name);
-	for (i = 0; i + 7 <= CAP_OBJ_NAME_LEN; i++) {
-		for (k = 0; k < 7 && name[i + k] == want[k]; k++)
-			;
-		if (k == 7)
-			return true;
-	}
-	return false;
+	BPF_CORE_READ_STR_INTO(&n.name, map, name);
+	bpf_loop(CAP_OBJ_NAME_LEN - 6, rodata_at, &n, 0);
+	return n.found;
 }
 
 struct rodata_ctx {
