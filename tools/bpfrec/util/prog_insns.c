@@ -21,6 +21,7 @@
 
 struct prog_acc {
 	__u8 *buf;
+	__u32 cap;		/* bytes allocated at buf, kept when the acc is reused */
 	__u32 total, got;
 	bool has_ids, has_maps;
 	__u32 nr_ids, nr_maps;
@@ -29,6 +30,30 @@ struct prog_acc {
 	__u64 values[CAP_MAX_MAP_IDS];
 	__u32 value_sizes[CAP_MAX_MAP_IDS];
 };
+
+/*
+ * A storm sends thousands of programs a second, each put together in its
+ * own acc: a few accs whose pieces are all in are kept, with their
+ * buffers, for the next programs, rather than freed and allocated again.
+ */
+static struct prog_acc *acc_new(struct prog_insns *pi)
+{
+	struct prog_acc *a;
+
+	if (!pi->nr_spare)
+		return calloc(1, sizeof(struct prog_acc));
+	a = pi->spare[--pi->nr_spare];
+	/*
+	 * The arrays are read only up to their counts, which start at 0; a
+	 * total of 0 makes the first piece start the count of bytes again.
+	 */
+	a->total = 0;
+	a->has_ids = false;
+	a->has_maps = false;
+	a->nr_ids = 0;
+	a->nr_maps = 0;
+	return a;
+}
 
 static struct prog_acc *acc_of(struct prog_insns *pi, __u32 id, bool create)
 {
@@ -41,7 +66,7 @@ static struct prog_acc *acc_of(struct prog_insns *pi, __u32 id, bool create)
 		return (struct prog_acc *)(uintptr_t)*slot;
 	if (!create)
 		return NULL;
-	a = calloc(1, sizeof(*a));
+	a = acc_new(pi);
 	if (a) {
 		*slot = (uintptr_t)a;
 		pi->nr++;
@@ -56,11 +81,39 @@ static void acc_drop(struct prog_insns *pi, __u32 id)
 
 	if (!a)
 		return;
-	free(a->buf);
-	free(a);
+	if (pi->nr_spare < PROG_INSNS_SPARE) {
+		pi->spare[pi->nr_spare++] = a;
+	} else {
+		free(a->buf);
+		free(a);
+	}
 	*slot = 0;
 	pi->nr--;
 	hashmap_prune(&pi->progs, pi->nr);
+}
+
+/*
+ * The SHA-256 of @len bytes at @buf into @sha.  The digest and its
+ * context are fetched once: OpenSSL 3 looks the algorithm up on every
+ * EVP_Digest() call, which cost more than hashing a small program.
+ */
+int prog_insns_sha256(struct prog_insns *pi, const void *buf, size_t len, __u8 *sha)
+{
+	if (!pi->md_ctx) {
+#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+		pi->md = EVP_MD_fetch(NULL, "SHA256", NULL);
+#else
+		pi->md = (EVP_MD *)EVP_sha256();
+#endif
+		pi->md_ctx = EVP_MD_CTX_new();
+		if (!pi->md || !pi->md_ctx)
+			return -ENOMEM;
+	}
+	if (!EVP_DigestInit_ex(pi->md_ctx, pi->md, NULL) ||
+	    !EVP_DigestUpdate(pi->md_ctx, buf, len) ||
+	    !EVP_DigestFinal_ex(pi->md_ctx, sha, NULL))
+		return -EINVAL;
+	return 0;
 }
 
 int prog_insns_maps(struct prog_insns *pi, const struct cap_prog_maps *m)
@@ -156,15 +209,19 @@ int prog_insns_piece(struct prog_insns *pi, const struct cap_prog_insns *c,
 	a = acc_of(pi, c->id, true);
 	if (!a)
 		return -ENOMEM;
-	if (!a->buf || a->total != c->total) {
-		free(a->buf);
-		a->buf = malloc(c->total);
+	if (a->total != c->total) {
+		if (a->cap < c->total) {
+			free(a->buf);
+			a->cap = 0;
+			a->buf = malloc(c->total);
+			if (!a->buf) {
+				acc_drop(pi, c->id);
+				return -ENOMEM;
+			}
+			a->cap = c->total;
+		}
 		a->total = c->total;
 		a->got = 0;
-		if (!a->buf) {
-			acc_drop(pi, c->id);
-			return -ENOMEM;
-		}
 	}
 	/* a piece the kernel could not read makes the whole unknown */
 	if (!c->len) {
@@ -181,7 +238,7 @@ int prog_insns_piece(struct prog_insns *pi, const struct cap_prog_insns *c,
 		prog_insns_dump_form((struct bpf_insn *)a->buf, a->total / sizeof(struct bpf_insn),
 				     a->ids, a->addrs, a->values, a->value_sizes,
 				     a->nr_maps < a->nr_ids ? a->nr_maps : a->nr_ids);
-		if (EVP_Digest(a->buf, a->total, sha, NULL, EVP_sha256(), NULL))
+		if (!prog_insns_sha256(pi, a->buf, a->total, sha))
 			err = fn(ctx, c->id, sha, a->buf, a->total);
 	}
 	acc_drop(pi, c->id);
@@ -219,4 +276,16 @@ void prog_insns_free(struct prog_insns *pi)
 	}
 	hashmap_free(&pi->progs);
 	pi->nr = 0;
+	while (pi->nr_spare) {
+		struct prog_acc *a = pi->spare[--pi->nr_spare];
+
+		free(a->buf);
+		free(a);
+	}
+	EVP_MD_CTX_free(pi->md_ctx);
+#if OPENSSL_VERSION_NUMBER >= 0x30000000L
+	EVP_MD_free(pi->md);
+#endif
+	pi->md_ctx = NULL;
+	pi->md = NULL;
 }

@@ -17,10 +17,19 @@
 
 struct cap_prog_maps;
 struct cap_prog_insns;
+struct prog_acc;
+struct evp_md_st;
+struct evp_md_ctx_st;
+
+#define PROG_INSNS_SPARE	8
 
 struct prog_insns {
 	struct hashmap progs;	/* id -> struct prog_acc *, pieces still to come */
 	size_t nr;
+	struct prog_acc *spare[PROG_INSNS_SPARE];	/* done, kept for reuse */
+	size_t nr_spare;
+	struct evp_md_st *md;		/* SHA-256, fetched at first use */
+	struct evp_md_ctx_st *md_ctx;
 };
 
 /* Done: *(__u8[32]) @sha256 set for program @id. */
@@ -42,6 +51,8 @@ int prog_insns_piece(struct prog_insns *pi, const struct cap_prog_insns *c,
 void prog_insns_dump_form(struct bpf_insn *insns, size_t nr, const __u32 *ids,
 			  const __u64 *addrs, const __u64 *values,
 			  const __u32 *value_sizes, __u32 nr_maps);
+/* The SHA-256 of @len bytes at @buf into *(__u8[32]) @sha; 0 or -errno. */
+int prog_insns_sha256(struct prog_insns *pi, const void *buf, size_t len, __u8 *sha);
 /* Forget a program whose pieces will not come (its record was dropped). */
 void prog_insns_free(struct prog_insns *pi);
 

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <openssl/evp.h>
 #include "util/array.h"
 #include "util/bpf_desc.h"
 #include "util/bpf_meta.h"
@@ -704,7 +703,7 @@ int sink_prog_xlated(struct sink *k, struct pd_prog *p)
 	err = resolve_prog_xlated(p->id, PD_INSNS_MAX, &insns, &len);
 	if (err)
 		return err == -ENOMEM ? err : 0;
-	if (EVP_Digest(insns, len, p->sha256, NULL, EVP_sha256(), NULL))
+	if (!prog_insns_sha256(&k->insns, insns, len, p->sha256))
 		p->flags |= PD_F_SHA256;
 	err = keep_insns(k, p->id, insns, len);
 	free(insns);

@@ -4,15 +4,18 @@
  * bpf_metadata_* variables printed as perf prints them and read back
  * with its facts; its instructions kept in pieces (record --keep-insns)
  * and read back whole, or refused when a crafted file's pieces lie; and
- * the instructions printed as bpftool prints them.
+ * the instructions printed as bpftool prints them; the capture's pieces
+ * put together and hashed, with the accumulators reused.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/evp.h>
 #include "tests/unit/unit.h"
 #include "util/bpf_disasm.h"
 #include "util/bpf_meta.h"
+#include "util/prog_insns.h"
 #include "util/perf_data/perf_data.h"
 #include "bpf_skel/capture.h"
 
@@ -201,6 +204,113 @@ static void test_crafted(void)
 	}
 }
 
+
+/* What prog_insns_piece() reported: the last hash of each of a few ids. */
+struct hashed {
+	__u8 sha[8][32];
+	int calls[8];
+};
+
+static int on_hashed(void *ctx, __u32 id, const __u8 *sha256, const void *insns, size_t len)
+{
+	struct hashed *h = ctx;
+
+	(void)insns;
+	(void)len;
+	if (id < 8) {
+		memcpy(h->sha[id], sha256, 32);
+		h->calls[id]++;
+	}
+	return 0;
+}
+
+/* Piece @off..@off+@len of @buf (@total bytes) of program @id. */
+static int piece(struct prog_insns *pi, struct hashed *h, __u32 id, const __u8 *buf,
+		 __u32 total, __u32 off, __u32 len)
+{
+	static struct cap_prog_insns c;
+
+	c.kind = CAP_PROG_INSNS;
+	c.id = id;
+	c.off = off;
+	c.len = len;
+	c.total = total;
+	memcpy(c.data, buf + off, len);
+	return prog_insns_piece(pi, &c, on_hashed, h);
+}
+
+/* @total bytes of instructions that dump form leaves alone (no map loads), seeded. */
+static __u8 *insns_of(__u32 total, unsigned int seed)
+{
+	struct bpf_insn *insns = calloc(1, total);
+	__u32 i;
+
+	for (i = 0; insns && i < total / sizeof(*insns); i++) {
+		insns[i].code = BPF_ALU64 | BPF_ADD | BPF_K;
+		insns[i].imm = seed * 1000 + i;
+	}
+	return (__u8 *)insns;
+}
+
+static bool sha_is(const struct hashed *h, __u32 id, const __u8 *buf, __u32 total)
+{
+	__u8 want[32];
+
+	return EVP_Digest(buf, total, want, NULL, EVP_sha256(), NULL) &&
+	       !memcmp(h->sha[id], want, 32);
+}
+
+/*
+ * Two programs whose pieces interleave, as two CPUs send them; then more
+ * programs than the accumulators kept for reuse, two large ones then a
+ * small one, so that a reused one must forget the size and the pieces
+ * counted of the program before; then a program whose piece could not
+ * be read, which is dropped, and its id used again.
+ */
+static void test_pieces(void)
+{
+	struct prog_insns pi = {};
+	const __u32 no_maps[1] = { 0 };
+	__u32 big = CAP_INSNS_CHUNK + 64, small = 16 * 8, i, total;
+	__u8 *a = insns_of(big, 1), *b = insns_of(small, 2), *c;
+	struct hashed h = {};
+	int ok = 0;
+
+	prog_insns_ids(&pi, 1, no_maps, 0);
+	prog_insns_ids(&pi, 2, no_maps, 0);
+	piece(&pi, &h, 1, a, big, 0, CAP_INSNS_CHUNK);
+	piece(&pi, &h, 2, b, small, 0, small);
+	CHECK(h.calls[2] == 1 && h.calls[1] == 0 && sha_is(&h, 2, b, small),
+	      "the small program hashed whole while the big one waits for its last piece");
+	piece(&pi, &h, 1, a, big, CAP_INSNS_CHUNK, 64);
+	CHECK(h.calls[1] == 1 && sha_is(&h, 1, a, big), "the big program hashed once whole");
+	CHECK(pi.nr == 0, "no program left half put together: %zu", pi.nr);
+
+	for (i = 0; i < 3 * PROG_INSNS_SPARE; i++) {
+		total = i % 3 == 2 ? small : big;
+		c = insns_of(total, 10 + i);
+		prog_insns_ids(&pi, 3, no_maps, 0);
+		piece(&pi, &h, 3, c, total, 0, total < CAP_INSNS_CHUNK ? total : CAP_INSNS_CHUNK);
+		if (total > CAP_INSNS_CHUNK)
+			piece(&pi, &h, 3, c, total, CAP_INSNS_CHUNK, total - CAP_INSNS_CHUNK);
+		ok += h.calls[3] == (int)i + 1 && sha_is(&h, 3, c, total);
+		free(c);
+	}
+	CHECK(ok == 3 * PROG_INSNS_SPARE, "%d of %d programs in a row hashed right",
+	      ok, 3 * PROG_INSNS_SPARE);
+
+	prog_insns_ids(&pi, 4, no_maps, 0);
+	piece(&pi, &h, 4, a, big, 0, CAP_INSNS_CHUNK);
+	piece(&pi, &h, 4, a, big, CAP_INSNS_CHUNK, 0);
+	CHECK(h.calls[4] == 0 && pi.nr == 0, "a piece the kernel could not read drops its program");
+	prog_insns_ids(&pi, 4, no_maps, 0);
+	piece(&pi, &h, 4, b, small, 0, small);
+	CHECK(h.calls[4] == 1 && sha_is(&h, 4, b, small), "its id, used again, hashed right");
+	prog_insns_free(&pi);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	unit_setup();
@@ -208,5 +318,6 @@ int main(void)
 	test_disasm();
 	test_round_trip();
 	test_crafted();
+	test_pieces();
 	return unit_done();
 }

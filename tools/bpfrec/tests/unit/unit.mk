@@ -43,7 +43,8 @@
 #                   kept by name, the bound on names, escapes, OpenMetrics
 #   test_prog_extra  a program's bpf_metadata_* printed as perf prints them,
 #                   its instructions kept in pieces and read back, crafted
-#                   pieces refused
+#                   pieces refused; the capture's pieces put together and
+#                   hashed, with accumulators reused
 #
 #   make unit-test
 #   make mutation-test  each check fails on the bug tests/mutants/ names
@@ -96,7 +97,7 @@ UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/tenant.c util
 UNIT_test_metrics := util/prog_metrics.c util/stat_progs.c util/capture.c util/syscall_cost.c util/bpf_resolve.c \
 		     util/vmlinux_btf.c util/file_read.c util/facts.c util/bpf_desc.c util/debug.c \
 		     $(PERF_DATA_SRCS)
-UNIT_test_prog_extra := $(PERF_DATA_SRCS) util/bpf_meta.c util/bpf_disasm.c
+UNIT_test_prog_extra := $(PERF_DATA_SRCS) util/bpf_meta.c util/bpf_disasm.c util/prog_insns.c util/hashmap.c
 UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_prog_extra test_perf_data test_hist test_sample test_safety test_ordered test_facts test_streams test_script \
 	     test_desc \
 	     test_record test_output test_evlist test_kallsyms test_profile test_script_samples test_script_layout \
