@@ -19,12 +19,13 @@ double syscall_cost_ns(long calls, int rounds);
  * The recorder's quick measurement: many short rounds, because on a busy
  * machine (or a virtual one, where time the host steals counts as the
  * thread's) some rounds are slowed, and the fastest of many is rarely
- * among them.  40,000 calls, about 10 ms; on a loaded machine it can still
- * be off by tens of percent.
+ * among them.  10,000 calls take about 2 ms, and the recorder measures
+ * twice, so the figure costs little of its start-up.  On a loaded machine
+ * it can still be off by tens of percent.
  */
 static inline double syscall_cost_quick_ns(void)
 {
-	return syscall_cost_ns(800, 50);
+	return syscall_cost_ns(400, 25);
 }
 
 #endif /* BPFREC_SYSCALL_COST_H */
