@@ -3,11 +3,16 @@
 #   usage: scripts/check-console.sh CONSOLE_LOG
 #          scripts/check-console.sh --tcg-poke-race CONSOLE_LOG
 # --tcg-poke-race succeeds only when the log's first splat is the one QEMU's
-# multi-threaded TCG causes (see scripts/tcg-poke-race.sh): an int3 trap at a BPF
-# program's fentry site, right after its ENDBR (+0x5) or at its start (+0x1), with
-# nothing before it.  The kernel pokes that site (int3, then the call) while the
-# program runs on the other CPU; a stale translation of the int3 runs after the
-# poke has finished, which real CPUs never do.
+# multi-threaded TCG causes (see scripts/tcg-poke-race.sh): an int3 trap whose
+# code bytes show that the int3 is no longer there, with nothing before it.  The
+# kernel pokes a call site (int3, then the rest of the call, then its first byte)
+# while the other vCPU runs that code: a BPF program's fentry site when a
+# trampoline attaches, or kernel text such as __schedule's tracepoint call when a
+# program attaches to sched_switch.  A stale translation of the int3 runs after
+# the poke has finished and every CPU was synced, which real CPUs never do.  The
+# trap's RIP is the byte after the int3, so the byte before the "<..>" mark of
+# the Code: line is where the int3 was: the race when it holds anything but cc.
+# An int3 still in memory (a breakpoint, a BUG) is never taken for the race.
 set -euo pipefail
 
 pattern='WARNING:|BUG:|KASAN:|UBSAN:|Oops|Kernel panic|general protection fault|'
@@ -20,8 +25,9 @@ if [ "${1:-}" = --tcg-poke-race ]; then
 	first=$(grep -nE "$pattern" "$log" | head -n 1 | cut -d: -f1)
 	[ -n "$first" ] || exit 1
 	sed -n "${first}p" "$log" | grep -qE '(Oops: )?int3: 0000 \[#1\]' || exit 1
-	sed -n "$first,\$p" "$log" | grep -m 1 'RIP: 0010:' |
-		grep -qE 'RIP: 0010:bpf_prog_[0-9a-f]+_[A-Za-z0-9_]+\+0x[15]/'
+	site=$(sed -n "$first,\$p" "$log" | grep -m 1 ' Code: ' |
+		sed -n 's/.* \([0-9a-f][0-9a-f]\) <[0-9a-f][0-9a-f]>.*/\1/p')
+	[ -n "$site" ] && [ "$site" != cc ]
 	exit
 fi
 

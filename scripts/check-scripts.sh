@@ -31,8 +31,14 @@ expect 1 "check-console: an int3 in kernel text is a splat" "$console" "$data/in
 expect 0 "--tcg-poke-race: an int3 at a BPF program's fentry site is the race" \
 	"$console" --tcg-poke-race "$data/tcg-poke-race.log"
 expect 1 "--tcg-poke-race: a clean console is not" "$console" --tcg-poke-race "$data/clean.log"
-expect 1 "--tcg-poke-race: an int3 in kernel text is not" \
+expect 0 "--tcg-poke-race: an int3 whose site holds the finished call, in kernel text, is the race" \
 	"$console" --tcg-poke-race "$data/int3-kernel-text.log"
+expect 0 "--tcg-poke-race: the race at __schedule's tracepoint call (7.2 guest, Nov 27) is the race" \
+	"$console" --tcg-poke-race "$data/tcg-poke-race-kernel-text.log"
+expect 1 "check-console: the race in kernel text is a splat" \
+	"$console" "$data/tcg-poke-race-kernel-text.log"
+expect 1 "--tcg-poke-race: an int3 still in memory is not" \
+	"$console" --tcg-poke-race "$data/int3-in-memory.log"
 expect 1 "--tcg-poke-race: a WARNING before the int3 is not" \
 	"$console" --tcg-poke-race "$data/warning-then-race.log"
 

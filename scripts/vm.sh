@@ -129,12 +129,13 @@ boot() {
 }
 
 boot
-# QEMU 7.2's multi-threaded TCG can run a stale int3 at a BPF program's fentry site
-# after the kernel finished poking it (scripts/tcg-poke-race.sh reproduces it; real
-# CPUs and KVM do not): that one signature, and nothing else, gets one more boot.
+# QEMU 7.2's multi-threaded TCG can run a stale int3 at a call site the kernel has
+# finished poking: a BPF program's fentry site, or kernel text such as a tracepoint's
+# call in __schedule (scripts/tcg-poke-race.sh reproduces the first; real CPUs and KVM
+# do not): that one signature, and nothing else, gets one more boot.
 if [ $retry = 1 ] && "$TOP/scripts/check-console.sh" --tcg-poke-race "$log"; then
 	mv "$log" "${log%.log}.tcg-race.log"
-	stage "the guest hit QEMU TCG's code-patching race (int3 at a BPF program's fentry site; console: ${log%.log}.tcg-race.log); booting it again, once" >&2
+	stage "the guest hit QEMU TCG's code-patching race (a stale int3 at a call site the kernel had finished poking; console: ${log%.log}.tcg-race.log); booting it again, once" >&2
 	boot
 fi
 if [ -z "$rc" ]; then
