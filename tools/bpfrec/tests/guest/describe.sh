@@ -100,13 +100,9 @@ describe_storm() {
 }
 
 describe_cgroup() {
-	cgroot=/sys/fs/cgroup
-	if ! grep -q "^[^ ]* $cgroot cgroup2 " /proc/mounts; then
-		mkdir -p "$cgroot" && mount -t cgroup2 none "$cgroot" &&
-			echo "# describe: mounted cgroup2 on $cgroot"
-	fi
+	cgroot=$(cgroup2_root)
 	cg=$cgroot/bpfrec-describe
-	if ! mkdir -p "$cg"; then
+	if [ -z "$cgroot" ] || ! mkdir -p "$cg"; then
 		fail "describe: cgroup link: setup" "cannot make $cg"
 		return
 	fi

@@ -15,6 +15,9 @@
 #     (which build-perf.sh puts beside perf), passes: perf's bpf_objects
 #     workload's map, link and BTF, created and released once each, and no
 #     such record without the option;
+#   - the records of a cgroup link name its cgroup (cgroup_id, the
+#     directory's inode number, as bpftool link show says it) from its
+#     attach to its detach, and the release names nothing;
 #   - the bpf_metadata_* variables of a program that lived 1 ms, recorded
 #     with --perf-metadata, are printed by perf as its BPF_METADATA records.
 # Without that perf, or on a kernel without the series, the checks SKIP.
@@ -105,6 +108,48 @@ else
 	rc=$?
 	result "$c_shell" "$([ $rc = 0 ] || echo "exit $rc: $(grep -e Skipped -e Failed -e 'No such' "$pf/shell.out" |
 		head -n 3 | tr '\n' ' ')")"
+fi
+
+# perf_cgroup_target: the workload's cgroup link (-c: attached, updated twice,
+# detached, released) recorded by perf itself, system-wide so that a release
+# run by a kworker is in the file too.
+c_target="perf tools follow-up: script names a cgroup link's cgroup from ATTACH to DETACH, not in RELEASE"
+perf_cgroup_target() {
+	local cgroot cg cgid link got want
+
+	cgroot=$(cgroup2_root)
+	cg=$cgroot/bpfrec-perf-target
+	if [ -z "$cgroot" ] || ! mkdir -p "$cg"; then
+		fail "$c_target" "cannot make a cgroup under '$cgroot'"
+		return
+	fi
+	cgid=$(stat -c %i "$cg")
+	"$PERF_PATCHED" record -q -a --bpf-obj-events -e cpu-clock -o "$pf/cg.data" -- \
+		"$WORKLOAD" -c "$cg" -l "$pf/cgids" >"$pf/cg.out" 2>"$pf/cg.err"
+	rc=$?
+	rmdir "$cg"
+	link=$(awk '$1 == "cglink" { print $2 }' "$pf/cgids" 2>/dev/null)
+	if [ $rc -ne 0 ] || [ -z "$link" ]; then
+		fail "$c_target" "perf record exit $rc, ids: $(tr '\n' ' ' <"$pf/cgids" 2>/dev/null)"
+		return
+	fi
+	"$PERF_PATCHED" script --show-bpf-events -i "$pf/cg.data" >"$pf/cg.txt" 2>&1
+	got=$(awk -v id="$link" '
+	match($0, /PERF_RECORD_BPF_EVENT type [A-Z_]+\([0-9]+\), flags 0x[0-9a-f]+, id [0-9]+/) {
+		split(substr($0, RSTART, RLENGTH), f, /[ (),]+/)
+		if (f[8] != id)
+			next
+		target = match($0, / cgroup_id [0-9]+/) ? substr($0, RSTART + 11, RLENGTH - 11) : "none"
+		printf "%s %s;", f[3], target
+	}' "$pf/cg.txt")
+	want="LINK_ATTACH $cgid;LINK_UPDATE $cgid;LINK_UPDATE $cgid;LINK_DETACH $cgid;LINK_RELEASE none;"
+	result "$c_target" "$([ "$got" = "$want" ] || echo "link $link: got '$got', want '$want'")"
+}
+
+if [ -n "$why" ]; then
+	skip "$c_target" "$why"
+else
+	perf_cgroup_target
 fi
 
 # The metadata of meta.bpf.c's program (owner and level), which meta-load

@@ -111,6 +111,20 @@ trap 'exit 1' INT TERM
 # shows where a slow guest (TCG, the debug kernel) spends its time
 at() { echo "# at $(cut -d' ' -f1 /proc/uptime) s: $1"; }
 
+# cgroup2_root: where cgroup v2 is mounted, mounting it on /sys/fs/cgroup
+# when the guest has not; prints nothing when it cannot.
+cgroup2_root() {
+	local root
+
+	root=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	if [ -z "$root" ]; then
+		root=/sys/fs/cgroup
+		mkdir -p "$root" && mount -t cgroup2 none "$root" >&2 || return 0
+		echo "# mounted cgroup2 on $root" >&2
+	fi
+	echo "$root"
+}
+
 echo "# bpfrec guest tests on $(uname -r): $BPFREC, $WORKLOAD -n $ROUNDS"
 at "record"
 for f in "$BPFREC" "$WORKLOAD"; do
