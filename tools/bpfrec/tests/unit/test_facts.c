@@ -40,9 +40,12 @@ static int write_many(const char *file)
 	pd_write_finished_round(w);
 	/* added newest first: the writer stores them by id */
 	for (i = NR_PROGS; i >= 1; i--) {
+		__u32 map_ids[3] = { i * 100, i * 100 + 1, i * 100 + 2 };
+		/* 0 to 3 maps, so that each entry's arrays differ from the one before */
 		struct pd_prog p = {
 			.id = i * 2, .flags = PD_F_CAPTURED, .type = BPF_PROG_TYPE_XDP,
 			.nr_ksyms = 1, .ksym_addrs = &addr, .ksym_lens = &len, .sub_tags = tag,
+			.nr_map_ids = i % 4, .map_ids = map_ids,
 		};
 
 		addr = 0xffffffffc0000000ULL + i;
@@ -66,16 +69,18 @@ static void check_all(struct pd_reader *r, const char *what)
 	const struct pd_map *m;
 	bool progs_ok = true, maps_ok = true, order_ok = true;
 	__u32 id, prev = 0;
-	int i, n = 0;
+	int i, k, n = 0;
 
 	for (i = 1; i <= NR_PROGS; i++) {
 		p = pd_reader_prog(r, i * 2);
 		progs_ok &= p && p->id == (__u32)i * 2 && p->type == BPF_PROG_TYPE_XDP &&
 			    p->nr_ksyms == 1 && p->ksym_addrs[0] == 0xffffffffc0000000ULL + i &&
-			    atoi(p->name + 4) == i * 2;
+			    atoi(p->name + 4) == i * 2 && p->nr_map_ids == (__u32)i % 4;
+		for (k = 0; p && k < (int)p->nr_map_ids && k < 3; k++)
+			progs_ok &= p->map_ids[k] == (__u32)(i * 100 + k);
 	}
 	CHECK(progs_ok && !pd_reader_prog(r, 3) && !pd_reader_prog(r, 602),
-	      "%s: the %d programs by id, perf's arrays and our names merged; no others",
+	      "%s: the %d programs by id, perf's arrays (0 to 3 map ids each) and our names merged; no others",
 	      what, NR_PROGS);
 	for (i = NR_MAPS; i >= 1; i--) {
 		m = pd_reader_map(r, i);

@@ -53,6 +53,12 @@ struct pd_fact_log {
 	bool has_capture;
 	struct pd_loader *loaders;	/* few: one per task that made objects */
 	size_t nr_loaders, cap_loaders;
+	/*
+	 * The buffers a program's, map's or link's entry is built in, kept
+	 * for the next: a storm logs thousands of programs a second, and
+	 * allocating them for each was a tenth of the recorder's time.
+	 */
+	struct pd_buf entry, arrays;
 };
 
 struct pd_fact_log *pd_fact_log_new(const struct pd_fact_store *store)
@@ -76,6 +82,8 @@ void pd_fact_log_free(struct pd_fact_log *l)
 		pd_btf_release(&l->big[i]);
 	free(l->big);
 	free(l->loaders);
+	pd_buf_free(&l->entry);
+	pd_buf_free(&l->arrays);
 	free(l);
 }
 
@@ -157,6 +165,14 @@ static int remember(struct pd_fact_log *l, enum pd_kind kind, __u32 id, __u64 of
 	return 0;
 }
 
+/* The log's entry buffer, emptied for a new entry. */
+static struct pd_buf *new_entry(struct pd_fact_log *l)
+{
+	l->entry.len = 0;
+	l->entry.err = 0;
+	return &l->entry;
+}
+
 /* Append the entry built in @e as a record (and empty @e for the next). */
 static int append(struct pd_fact_log *l, __u32 feat, struct pd_buf *e, __u64 *off)
 {
@@ -169,18 +185,18 @@ static int append(struct pd_fact_log *l, __u32 feat, struct pd_buf *e, __u64 *of
 int pd_fact_log_prog(struct pd_fact_log *l, const struct pd_prog *p)
 {
 	bool perf = !(p->flags & PD_F_UNRESOLVED);
-	struct pd_buf e = { 0 };
+	struct pd_buf *e = new_entry(l);
 	__u64 first = 0, off;
 	struct pd_prog bare;
 	int err = 0;
 
 	if (perf) {
-		pd_encode_prog_info(p, true, &e);
-		err = append(l, PD_HEADER_BPF_PROG_INFO, &e, &first);
+		pd_encode_prog_info(p, true, e, &l->arrays);
+		err = append(l, PD_HEADER_BPF_PROG_INFO, e, &first);
 		/* line info beyond a record: perf has no use of it without instructions */
 		if (err == -E2BIG) {
-			pd_encode_prog_info(p, false, &e);
-			err = append(l, PD_HEADER_BPF_PROG_INFO, &e, &first);
+			pd_encode_prog_info(p, false, e, &l->arrays);
+			err = append(l, PD_HEADER_BPF_PROG_INFO, e, &first);
 		}
 		if (err == -E2BIG) {
 			perf = false;
@@ -188,17 +204,16 @@ int pd_fact_log_prog(struct pd_fact_log *l, const struct pd_prog *p)
 		}
 	}
 	if (!err) {
-		pd_encode_ext_prog(p, &e);
-		err = append(l, PD_FEAT_BPFREC, &e, &off);
+		pd_encode_ext_prog(p, e);
+		err = append(l, PD_FEAT_BPFREC, e, &off);
 	}
 	if (err == -E2BIG) {
 		/* thousands of sub-programs: their names do not fit */
 		bare = *p;
 		bare.nr_func_names = 0;
-		pd_encode_ext_prog(&bare, &e);
-		err = append(l, PD_FEAT_BPFREC, &e, &off);
+		pd_encode_ext_prog(&bare, e);
+		err = append(l, PD_FEAT_BPFREC, e, &off);
 	}
-	pd_buf_free(&e);
 	if (err)
 		return err;
 	return remember(l, PD_PROG, p->id, perf ? first : off, perf);
@@ -208,13 +223,12 @@ int pd_fact_log_prog(struct pd_fact_log *l, const struct pd_prog *p)
 static int log_item(struct pd_fact_log *l, enum pd_kind kind, __u16 item, const void *fact,
 		    __u16 size)
 {
-	struct pd_buf e = { 0 };
+	struct pd_buf *e = new_entry(l);
 	__u64 off;
 	int err;
 
-	pd_encode_ext_item(&e, item, fact, size, NULL);
-	err = append(l, PD_FEAT_BPFREC, &e, &off);
-	pd_buf_free(&e);
+	pd_encode_ext_item(e, item, fact, size, NULL);
+	err = append(l, PD_FEAT_BPFREC, e, &off);
 	return err ? err : remember(l, kind, *(const __u32 *)fact, off, false);
 }
 

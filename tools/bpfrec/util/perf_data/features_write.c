@@ -147,13 +147,19 @@ static __u64 put_array(struct pd_buf *data, const void *src, size_t n,
 	return off;
 }
 
-/* One perf_bpil record, as perf 6.1 reads it in process_bpf_prog_info. */
-void pd_encode_prog_info(const struct pd_prog *p, bool line_info, struct pd_buf *b)
+/*
+ * One perf_bpil record, as perf 6.1 reads it in process_bpf_prog_info.
+ * The arrays are put together in @data first, which is emptied here and
+ * left for the caller to reuse or free.
+ */
+void pd_encode_prog_info(const struct pd_prog *p, bool line_info, struct pd_buf *b,
+			 struct pd_buf *data)
 {
 	struct bpf_prog_info info;
-	struct pd_buf data = { 0 };
 	__u64 arrays = 0;
 
+	data->len = 0;
+	data->err = 0;
 	memset(&info, 0, sizeof(info));
 	info.type = p->type;
 	info.id = p->id;
@@ -169,19 +175,19 @@ void pd_encode_prog_info(const struct pd_prog *p, bool line_info, struct pd_buf 
 
 	if (p->nr_map_ids) {
 		info.nr_map_ids = p->nr_map_ids;
-		info.map_ids = put_array(&data, p->map_ids, p->nr_map_ids, 4);
+		info.map_ids = put_array(data, p->map_ids, p->nr_map_ids, 4);
 		arrays |= 1ULL << PD_BPIL_MAP_IDS;
 	}
 	/* perf prints sub-programs only when these three counts agree. */
 	if (p->nr_ksyms) {
 		info.nr_jited_ksyms = p->nr_ksyms;
-		info.jited_ksyms = put_array(&data, p->ksym_addrs,
+		info.jited_ksyms = put_array(data, p->ksym_addrs,
 					     p->nr_ksyms, 8);
 		info.nr_jited_func_lens = p->nr_ksyms;
-		info.jited_func_lens = put_array(&data, p->ksym_lens,
+		info.jited_func_lens = put_array(data, p->ksym_lens,
 						 p->nr_ksyms, 4);
 		info.nr_prog_tags = p->nr_ksyms;
-		info.prog_tags = put_array(&data, p->sub_tags, p->nr_ksyms,
+		info.prog_tags = put_array(data, p->sub_tags, p->nr_ksyms,
 					   BPF_TAG_SIZE);
 		arrays |= 1ULL << PD_BPIL_JITED_KSYMS;
 		arrays |= 1ULL << PD_BPIL_JITED_FUNC_LENS;
@@ -190,7 +196,7 @@ void pd_encode_prog_info(const struct pd_prog *p, bool line_info, struct pd_buf 
 	if (p->nr_func_info) {
 		info.func_info_rec_size = sizeof(struct bpf_func_info);
 		info.nr_func_info = p->nr_func_info;
-		info.func_info = put_array(&data, p->func_info,
+		info.func_info = put_array(data, p->func_info,
 					   p->nr_func_info,
 					   sizeof(struct bpf_func_info));
 		arrays |= 1ULL << PD_BPIL_FUNC_INFO;
@@ -198,21 +204,20 @@ void pd_encode_prog_info(const struct pd_prog *p, bool line_info, struct pd_buf 
 	if (p->nr_line_info && line_info) {
 		info.line_info_rec_size = sizeof(struct bpf_line_info);
 		info.nr_line_info = p->nr_line_info;
-		info.line_info = put_array(&data, p->line_info,
+		info.line_info = put_array(data, p->line_info,
 					   p->nr_line_info,
 					   sizeof(struct bpf_line_info));
 		arrays |= 1ULL << PD_BPIL_LINE_INFO;
 	}
-	pd_buf_align8(&data);
+	pd_buf_align8(data);
 
 	pd_buf_u32(b, PD_PROG_INFO_LEN);
-	pd_buf_u32(b, data.len);
+	pd_buf_u32(b, data->len);
 	pd_buf_u64(b, arrays);
 	pd_buf_put(b, &info, PD_PROG_INFO_LEN);
-	pd_buf_put(b, data.p, data.len);
-	if (data.err)
-		b->err = data.err;
-	pd_buf_free(&data);
+	pd_buf_put(b, data->p, data->len);
+	if (data->err)
+		b->err = data->err;
 }
 
 void pd_encode_btf_data(const struct pd_btf *bt, struct pd_buf *b)

@@ -317,7 +317,8 @@ int pd_pipe_put_feature(int out, int feat, const struct pd_feat_input *in, struc
  * keeps its btf_id: whether perf may use it is decided when the feature
  * is written (pd_prog_info_check_btf), once the BTF is known.
  */
-void pd_encode_prog_info(const struct pd_prog *p, bool line_info, struct pd_buf *b);
+void pd_encode_prog_info(const struct pd_prog *p, bool line_info, struct pd_buf *b,
+			 struct pd_buf *data);
 void pd_encode_btf_data(const struct pd_btf *bt, struct pd_buf *b);
 void pd_encode_ext_prog(const struct pd_prog *p, struct pd_buf *b);
 void pd_encode_ext_btf(const struct pd_btf *bt, struct pd_buf *b);
