@@ -37,6 +37,8 @@ expect 0 "--tcg-poke-race: the race at __schedule's tracepoint call (7.2 guest, 
 	"$console" --tcg-poke-race "$data/tcg-poke-race-kernel-text.log"
 expect 1 "check-console: the race in kernel text is a splat" \
 	"$console" "$data/tcg-poke-race-kernel-text.log"
+expect 0 "--tcg-poke-race: the race at a BPF program's fentry site without code bytes (7.2, Nov 27) is the race" \
+	"$console" --tcg-poke-race "$data/tcg-poke-race-no-code.log"
 expect 1 "--tcg-poke-race: an int3 still in memory is not" \
 	"$console" --tcg-poke-race "$data/int3-in-memory.log"
 expect 1 "--tcg-poke-race: a WARNING before the int3 is not" \
