@@ -20,31 +20,41 @@
 /* perf_event_bpf_event() is also called on unload: only loads matter here. */
 #define PERF_BPF_EVENT_PROG_LOAD 1
 
-/*
- * The name of BTF type @type_id of a program's (user, unsplit) BTF, the
- * way btf_type_by_id() and btf_name_by_offset() find it.
- */
+/* Type @type_id of a program's (unsplit) BTF, as btf_type_by_id() finds it. */
+static __always_inline struct btf_type *btf_type_at(struct btf *btf, __u32 type_id)
+{
+	struct btf_type **types = BPF_CORE_READ(btf, types);
+	__u32 start_id = 0;
+	struct btf_type *t;
+
+	if (bpf_core_field_exists(btf->start_id))
+		start_id = BPF_CORE_READ(btf, start_id);
+	if (type_id < start_id || type_id - start_id >= BPF_CORE_READ(btf, nr_types))
+		return NULL;
+	if (bpf_probe_read_kernel(&t, sizeof(t), &types[type_id - start_id]))
+		return NULL;
+	return t;
+}
+
+/* String @off of a program's (unsplit) BTF, as btf_name_by_offset() finds it. */
+static __always_inline const char *btf_str_at(struct btf *btf, __u32 off)
+{
+	__u32 start_str = 0;
+
+	if (bpf_core_field_exists(btf->start_str_off))
+		start_str = BPF_CORE_READ(btf, start_str_off);
+	if (off < start_str)
+		return NULL;
+	return BPF_CORE_READ(btf, strings) + off - start_str;
+}
+
+/* The name of BTF type @type_id of a program's BTF, read into @dst. */
 static int btf_type_name(struct btf *btf, __u32 type_id, char *dst, __u32 len)
 {
-	__u32 start_id = 0, start_str = 0;
-	struct btf_type **types = BPF_CORE_READ(btf, types);
-	const char *strings = BPF_CORE_READ(btf, strings);
-	struct btf_type *t;
-	__u32 name_off;
+	struct btf_type *t = btf_type_at(btf, type_id);
+	const char *s = t ? btf_str_at(btf, BPF_CORE_READ(t, name_off)) : NULL;
 
-	/* split BTF (5.11): a program's own BTF starts at 0 either way */
-	if (bpf_core_field_exists(btf->start_id)) {
-		start_id = BPF_CORE_READ(btf, start_id);
-		start_str = BPF_CORE_READ(btf, start_str_off);
-	}
-	if (type_id < start_id || type_id - start_id >= BPF_CORE_READ(btf, nr_types))
-		return -1;
-	if (bpf_probe_read_kernel(&t, sizeof(t), &types[type_id - start_id]))
-		return -1;
-	name_off = BPF_CORE_READ(t, name_off);
-	if (name_off < start_str)
-		return -1;
-	return bpf_probe_read_kernel_str(dst, len, strings + name_off - start_str) > 0 ? 0 : -1;
+	return s && bpf_probe_read_kernel_str(dst, len, s) > 0 ? 0 : -1;
 }
 
 /*
@@ -269,33 +279,6 @@ struct {
 static __always_inline __u32 btf_kind_of(__u32 info)
 {
 	return (info >> 24) & 0x1f;
-}
-
-/* Type @type_id of a program's (unsplit) BTF, as btf_type_by_id() finds it. */
-static __always_inline struct btf_type *btf_type_at(struct btf *btf, __u32 type_id)
-{
-	struct btf_type **types = BPF_CORE_READ(btf, types);
-	__u32 start_id = 0;
-	struct btf_type *t;
-
-	if (bpf_core_field_exists(btf->start_id))
-		start_id = BPF_CORE_READ(btf, start_id);
-	if (type_id < start_id || type_id - start_id >= BPF_CORE_READ(btf, nr_types))
-		return NULL;
-	if (bpf_probe_read_kernel(&t, sizeof(t), &types[type_id - start_id]))
-		return NULL;
-	return t;
-}
-
-static __always_inline const char *btf_str_at(struct btf *btf, __u32 off)
-{
-	__u32 start_str = 0;
-
-	if (bpf_core_field_exists(btf->start_str_off))
-		start_str = BPF_CORE_READ(btf, start_str_off);
-	if (off < start_str)
-		return NULL;
-	return BPF_CORE_READ(btf, strings) + off - start_str;
 }
 
 struct resolve_walk {

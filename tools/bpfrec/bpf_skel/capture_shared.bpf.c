@@ -62,7 +62,7 @@ __noinline int say_task(void)
 	return 0;
 }
 
-
+/* The caller's file of descriptor @fd, as an address; 0 if none. */
 __noinline __u64 fd_file_addr(long fd)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
@@ -77,6 +77,10 @@ __noinline __u64 fd_file_addr(long fd)
 	return (__u64)file;
 }
 
+/*
+ * The object behind the caller's fd @fd when the anonymous inode is named
+ * exactly the @len bytes that name8() packed into @want; 0 if not.
+ */
 __noinline __u64 fd_object_addr(long fd, __u64 want, int len)
 {
 	struct file *file = (void *)fd_file_addr(fd);
