@@ -25,6 +25,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "util/capture.h"
+#include "util/core_btf.h"
 #include "util/debug.h"
 #include "util/facts.h"
 #include "util/perf_data/perf_data.h"
@@ -233,6 +234,26 @@ static int load(struct capture *c, unsigned int mask)
 	return 0;
 }
 
+/*
+ * A memfd with the vmlinux types the capture relocates against: the part of
+ * @vmlinux its relocations can use (util/core_btf.c), which spares libbpf a
+ * scan of every kernel type per relocated type, or else the whole.
+ */
+static int core_btf_fd(const struct btf *vmlinux)
+{
+	struct capture_bpf *skel = vmlinux ? capture_bpf__open() : NULL;
+	struct btf *subset = NULL;
+	int fd = -1;
+
+	if (skel)
+		subset = core_btf_subset(bpf_object__btf(skel->obj), vmlinux);
+	capture_bpf__destroy(skel);
+	if (subset)
+		fd = core_btf_memfd(subset);
+	btf__free(subset);
+	return fd >= 0 ? fd : vmlinux_btf_memfd();
+}
+
 static bool kernel_has_func(const struct btf *vmlinux, const char *name)
 {
 	return vmlinux && btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
@@ -298,8 +319,7 @@ int capture_start(struct capture *c, const struct capture_opts *o,
 	err = shared_maps(c, o->buf_bytes);
 	if (err)
 		goto fail;
-	if (!refused && o->path != CAPTURE_SYSCALL)
-		vmlinux = vmlinux_btf_load();
+	vmlinux = vmlinux_btf_load();
 	for (k = 0; k < CAP_NR_KINDS; k++) {
 		ck = &c->kind[k];
 		if (!(o->kinds & (1U << k)))
@@ -312,9 +332,10 @@ int capture_start(struct capture *c, const struct capture_opts *o,
 		else
 			mask |= 1U << k;
 	}
-	btf__free(vmlinux);
 	c->refused = refused;
-	c->btf_fd = vmlinux_btf_memfd();
+	if (mask || syscall)
+		c->btf_fd = core_btf_fd(vmlinux);
+	btf__free(vmlinux);
 	if (syscall) {
 		err = tracefs_ready(c);
 		for (k = 0; err && k < CAP_NR_KINDS; k++)

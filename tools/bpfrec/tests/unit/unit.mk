@@ -45,6 +45,8 @@
 #                   its instructions kept in pieces and read back, crafted
 #                   pieces refused; the capture's pieces put together and
 #                   hashed, with accumulators reused
+#   test_core_btf   the part of a kernel's BTF an object's CO-RE relocations
+#                   use: the types it names, what they embed, pointers to void
 #
 #   make unit-test
 #   make mutation-test  each check fails on the bug tests/mutants/ names
@@ -91,17 +93,18 @@ UNIT_test_sample_view := $(PERF_DATA_SRCS) util/sample_view.c util/bpf_images.c 
 			 util/ksyms.c util/printable.c
 UNIT_test_record := $(PERF_DATA_SRCS) util/ring.c util/sink.c util/tenant.c util/facts.c util/bpf_desc.c \
 		    util/thread_names.c util/synthesize.c util/bpf_resolve.c util/evlist.c \
-		    util/recording.c util/capture.c util/syscall_cost.c util/linger.c util/vmlinux_btf.c util/file_read.c \
+		    util/recording.c util/capture.c util/core_btf.c util/syscall_cost.c util/linger.c util/vmlinux_btf.c util/file_read.c \
 		    util/debug.c util/gone_scan.c util/prog_insns.c util/bpf_meta.c
 # serve's metrics over a table of programs built by hand (stat_progs.c for its pruning)
-UNIT_test_metrics := util/prog_metrics.c util/stat_progs.c util/capture.c util/syscall_cost.c util/bpf_resolve.c \
+UNIT_test_metrics := util/prog_metrics.c util/stat_progs.c util/capture.c util/core_btf.c util/syscall_cost.c util/bpf_resolve.c \
 		     util/vmlinux_btf.c util/file_read.c util/facts.c util/bpf_desc.c util/debug.c \
 		     $(PERF_DATA_SRCS)
 UNIT_test_prog_extra := $(PERF_DATA_SRCS) util/bpf_meta.c util/bpf_disasm.c util/prog_insns.c util/hashmap.c
+UNIT_test_core_btf := $(PERF_DATA_SRCS) util/core_btf.c
 UNIT_BINS := $(patsubst %,$(OUTPUT)/unit/%,test_prog_extra test_perf_data test_hist test_sample test_safety test_ordered test_facts test_streams test_script \
 	     test_desc \
 	     test_record test_output test_evlist test_kallsyms test_profile test_script_samples test_script_layout \
-	     test_sample_view test_metrics)
+	     test_sample_view test_metrics test_core_btf)
 UNIT_CFLAGS := -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
 	       -fsanitize=address,undefined -fno-sanitize-recover=all \
 	       -I$(OUTPUT) -I../../include/uapi -I.
