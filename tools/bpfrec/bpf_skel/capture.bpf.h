@@ -86,6 +86,24 @@ static __always_inline void submit(void *e)
 	bpf_ringbuf_submit(e, wake ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
+/*
+ * The first @size bytes of @data, a record built in a per-CPU buffer, as
+ * one record of the ring: for records whose size is known only at run
+ * time (bpf_ringbuf_reserve() takes a constant), so that a short one does
+ * not take the ring's room, and the reader's memory traffic, of the
+ * longest.  @size must be bounded for the verifier.
+ */
+static __always_inline void output(const void *data, __u64 size)
+{
+	struct cap_state *s = state();
+	__u64 wakeup = s ? s->wakeup_bytes : 0;
+	__u64 flags = bpf_ringbuf_query(&cap_events, BPF_RB_AVAIL_DATA) >= wakeup ?
+		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+
+	if (bpf_ringbuf_output(&cap_events, (void *)data, size, flags) && s)
+		__sync_fetch_and_add(&s->drops, 1);
+}
+
 static __always_inline void fill_hdr(struct cap_hdr *h, __u32 kind, __u32 id)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();

@@ -214,7 +214,16 @@ struct insns_ctx {
 	const __u8 *insns;
 	__u64 total;
 	__u32 id;
+	struct cap_prog_insns *e;
 };
+
+/* A piece is built here and sent as long as it is: most programs are far shorter than a piece. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cap_prog_insns);
+} cap_insns SEC(".maps");
 
 /* Piece @i of the instructions: a bpf_loop() callback, verified once rather than per piece. */
 static long insns_piece(__u32 i, void *data)
@@ -229,16 +238,16 @@ static long insns_piece(__u32 i, void *data)
 	/* min(len, chunk) in a form the verifier follows, whatever clang makes of it */
 	asm volatile("if %[len] <= %[max] goto +1; %[len] = %[max]"
 		     : [len] "+r"(len) : [max] "i"(CAP_INSNS_CHUNK));
-	e = reserve(sizeof(*e));
-	if (!e)
-		return 1;
+	e = c->e;
 	e->kind = CAP_PROG_INSNS;
 	e->id = c->id;
 	e->off = off;
 	e->total = c->total;
 	e->reserved = 0;
-	e->len = bpf_probe_read_kernel(e->data, len, c->insns + off) ? 0 : len;
-	submit(e);
+	if (bpf_probe_read_kernel(e->data, len, c->insns + off))
+		len = 0;
+	e->len = len;
+	output(e, offsetof(struct cap_prog_insns, data) + len);
 	return 0;
 }
 
@@ -250,8 +259,12 @@ static __always_inline void emit_insns(struct bpf_prog *prog, __u32 id)
 		.total = BPF_CORE_READ(prog, len) * sizeof(struct bpf_insn),
 		.id = id,
 	};
+	__u32 zero = 0;
 
 	if (!c.total || c.total > CAP_INSNS_MAX_CHUNKS * CAP_INSNS_CHUNK)
+		return;
+	c.e = bpf_map_lookup_elem(&cap_insns, &zero);
+	if (!c.e)
 		return;
 	bpf_loop(CAP_INSNS_MAX_CHUNKS, insns_piece, &c, 0);
 }
@@ -480,10 +493,9 @@ static __always_inline void emit_meta(struct bpf_prog_aux *aux, __u32 id, __u32 
 	struct meta_ctx c = {};
 	struct btf_type sec;
 	struct btf_type *tp;
-	struct cap_state *s;
 	struct bpf_map *map;
 	__u32 zero = 0;
-	__u64 wakeup;
+	__u64 nr;
 
 	if (!nr_maps)
 		return;
@@ -512,12 +524,11 @@ static __always_inline void emit_meta(struct bpf_prog_aux *aux, __u32 id, __u32 
 	bpf_loop(CAP_META_SCAN_VARS, meta_var, &c, 0);
 	if (!c.m->seen)
 		return;
-	s = state();
-	wakeup = s ? s->wakeup_bytes : 0;
-	if (bpf_ringbuf_output(&cap_events, c.m, sizeof(*c.m),
-			       bpf_ringbuf_query(&cap_events, BPF_RB_AVAIL_DATA) >= wakeup ?
-			       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP) && s)
-		__sync_fetch_and_add(&s->drops, 1);
+	nr = c.m->nr;
+	/* the variables found, no more: a bound the verifier follows */
+	asm volatile("if %[nr] <= %[max] goto +1; %[nr] = %[max]"
+		     : [nr] "+r"(nr) : [max] "i"(CAP_META_MAX));
+	output(c.m, offsetof(struct cap_prog_meta, vars) + nr * sizeof(struct cap_meta_var));
 }
 
 static __always_inline void emit_prog(struct bpf_prog *prog)

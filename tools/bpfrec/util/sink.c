@@ -767,12 +767,33 @@ static int on_btf(struct sink *k, const struct cap_btf *c)
 	return captured_record(k, PD_BTF, c->hdr.id, &c->hdr);
 }
 
+/*
+ * A piece of instructions and a program's metadata are sent as long as
+ * they are, not as long as their struct: whether @size bytes hold what the
+ * record says it holds.
+ */
+static bool insns_whole(const struct cap_prog_insns *c, size_t size)
+{
+	size_t head = offsetof(struct cap_prog_insns, data);
+
+	return size >= head && c->len <= size - head;
+}
+
+static bool meta_whole(const struct cap_prog_meta *m, size_t size)
+{
+	size_t head = offsetof(struct cap_prog_meta, vars);
+
+	return size >= head && m->nr <= CAP_META_MAX &&
+	       m->nr <= (size - head) / sizeof(m->vars[0]);
+}
+
 int sink_capture(void *ctx, void *data, size_t size)
 {
 	const struct cap_hdr *h = data;
 	struct sink *k = ctx;
 
-	if (size < sizeof(*h))
+	/* every record starts with its kind and id; each kind's size is checked below */
+	if (size < offsetof(struct cap_hdr, time))
 		return 0;
 	switch (h->kind) {
 	case CAP_PROG_LOAD:
@@ -799,12 +820,11 @@ int sink_capture(void *ctx, void *data, size_t size)
 	case CAP_PROG_INSNS:
 		if (k->tenant && tenant_verdict(k->tenant, PD_PROG, h->id) != TENANT_KEEP)
 			return 0;
-		return size >= sizeof(struct cap_prog_insns) ?
-		       prog_insns_piece(&k->insns, data, prog_hashed, k) : 0;
+		return insns_whole(data, size) ? prog_insns_piece(&k->insns, data, prog_hashed, k) : 0;
 	case CAP_PROG_META:
 		if (k->tenant && tenant_verdict(k->tenant, PD_PROG, h->id) != TENANT_KEEP)
 			return 0;
-		return size >= sizeof(struct cap_prog_meta) ? on_prog_meta(k, data) : 0;
+		return meta_whole(data, size) ? on_prog_meta(k, data) : 0;
 	}
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <openssl/evp.h>
 #include "tests/unit/unit.h"
 #include "util/capture.h"
 #include "util/evlist.h"
@@ -223,6 +224,10 @@ static void test_merge(void)
 	struct cap_prog late = captured_prog(LATE_ID, "xdp_late", 0);
 	struct cap_prog gone = captured_prog(GONE_ID, "many_subprogs", 0);
 	struct cap_prog lines = captured_prog(LINES_ID, "with_lines", 3);
+	/* r0 = 0; exit */
+	static const __u8 insns[16] = { 0xb7, [8] = 0x95 };
+	static struct cap_prog_insns piece;
+	__u8 sha[32];
 	struct cap_map cm = {
 		.hdr = { .kind = CAP_MAP_CREATE, .id = MAP_ID, .pid = TID, .tid = TID,
 			 .comm = "loader" },
@@ -237,6 +242,8 @@ static void test_merge(void)
 	char err[256];
 	int n = 0;
 
+	/* their instructions follow, in pieces */
+	cp.xlated_len = late.xlated_len = sizeof(insns);
 	k.w = open_writer(path("merge.data"));
 	k.facts = facts_new();
 	k.cap = &running;
@@ -268,6 +275,16 @@ static void test_merge(void)
 	/* a record shorter than its body and trailer is written, not merged */
 	CHECK(sink_capture(&k, &cp, sizeof(struct cap_hdr)) == 0,
 	      "merge: a fact cut short is ignored");
+	/* a piece of instructions comes as long as its instructions, not its struct */
+	piece.kind = CAP_PROG_INSNS;
+	piece.id = PROG_ID;
+	piece.total = piece.len = sizeof(insns);
+	memcpy(piece.data, insns, sizeof(insns));
+	CHECK(sink_capture(&k, &piece, offsetof(struct cap_prog_insns, data) + sizeof(insns)) == 0,
+	      "merge: a piece of 2 instructions in 40 bytes");
+	piece.id = LATE_ID;
+	CHECK(sink_capture(&k, &piece, offsetof(struct cap_prog_insns, data) + 8) == 0,
+	      "merge: a piece shorter than the instructions it says it holds is ignored");
 	CHECK(k.records == 4, "merge: 4 records written (%llu)", (unsigned long long)k.records);
 	sink_finish(&k);
 	facts_finish(k.facts, &st);
@@ -285,7 +302,11 @@ static void test_merge(void)
 		n += rec.type == PERF_RECORD_BPF_EVENT && rec.sample.tid == TID;
 	CHECK(n == 4, "merge: the 4 BPF records in the file, as the ring had them (%d)", n);
 	p = pd_reader_prog(r, PROG_ID);
-	CHECK(p && p->flags == (PD_F_CAPTURED | PD_F_RECORDED) && !strcmp(p->name, "xdp_first") &&
+	EVP_Digest(insns, sizeof(insns), sha, NULL, EVP_sha256(), NULL);
+	CHECK(p && (p->flags & PD_F_SHA256) && !memcmp(p->sha256, sha, sizeof(sha)),
+	      "merge: the SHA-256 of the instructions of a short piece");
+	CHECK(p && (p->flags & ~PD_F_SHA256) == (PD_F_CAPTURED | PD_F_RECORDED) &&
+	      !strcmp(p->name, "xdp_first") &&
 	      p->type == BPF_PROG_TYPE_XDP && p->tag[0] == 0xab && p->origin.pid == TID &&
 	      !strcmp(p->origin.comm, "loader") && p->origin.uid == 1000 &&
 	      p->nr_ksyms == 1 && p->ksym_addrs[0] == 0xffffffffc0100000ULL,
