@@ -4,6 +4,8 @@
 #   usage: scripts/build-kernel.sh [--base NAME] [--debug] [--unpatched]
 #   --base NAME  a base of kernel/bases (default: $BPFREC_BASE, else the primary)
 #   --debug      merge kernel/config-debug (KASAN, lockdep, atomic-sleep checks)
+# The fragments are kernel/config, the base's own kernel/config-BASE if it has one, and
+# kernel/config-debug for --debug (config_fragments in lib.sh).
 #   --unpatched  build the pristine base, without its series (for comparisons)
 # The build is reused when its key (base version, series, config fragments, toolchain)
 # is unchanged; otherwise kbuild rebuilds incrementally in the same directory, with ccache.
@@ -22,8 +24,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-frags=("$TOP/kernel/config")
-[ $flavour = debug ] && frags+=("$TOP/kernel/config-debug")
+mapfile -t frags < <(config_fragments $flavour)
 
 if [ $variant = patched ]; then
 	tree=$("$TOP/scripts/prepare-source.sh")

@@ -17,8 +17,9 @@
 #  - the perf tools follow-up of the base's series (SERIES/perf-tools, sent to the perf
 #    tools tree separately), when it has one, applies on top of the series,
 #    checkpatch --strict clean;
-#  - with --build: the kernel (tinyconfig + kernel/config) builds after every patch, i.e.
-#    the series is bisectable. Builds are incremental in one directory, with ccache.
+#  - with --build: the kernel (tinyconfig + kernel/config + kernel/config-BASE) builds
+#    after every patch, i.e. the series is bisectable. Builds are incremental in one
+#    directory, with ccache.
 #   usage: scripts/check-series.sh [--base NAME] [--build]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -77,7 +78,7 @@ kbuild() {
 	if [ ! -f "$out/.config" ]; then
 		logged "$log" "${kmake[@]}" tinyconfig
 		logged "$log.merge" "$wt/scripts/kconfig/merge_config.sh" -m -O "$out" \
-			"$out/.config" "$TOP/kernel/config"
+			"$out/.config" $(config_fragments default)
 	fi
 	logged "$log" "${kmake[@]}" olddefconfig
 	# W=1 would flag pre-existing warnings of the base; new warnings in the files the

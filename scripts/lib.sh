@@ -159,6 +159,16 @@ select_base() {
 	export BPFREC_BASE=$BASE
 }
 
+# config_fragments FLAVOUR: the config fragments merged onto tinyconfig for a guest kernel
+# of the base, as paths: kernel/config; kernel/config-BASE when the base has one, for
+# options that only newer bases have (netkit came in 6.7, so 6.1 has none); and
+# kernel/config-debug for the debug flavour.
+config_fragments() {
+	echo "$TOP/kernel/config"
+	[ ! -f "$TOP/kernel/config-$BASE" ] || echo "$TOP/kernel/config-$BASE"
+	[ "$1" != debug ] || echo "$TOP/kernel/config-debug"
+}
+
 # The version of the base's source package in use, e.g. 6.1.192: the installed one, or
 # the one scripts/fetch-source.sh unpacked into the cache (fetched first if none is).
 base_version() {

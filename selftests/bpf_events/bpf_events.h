@@ -571,8 +571,11 @@ static inline int rtnl_talk(struct nlmsghdr *n)
 	return err;
 }
 
-/* A dummy network device named @name: its ifindex, or -errno. */
-static inline int dummy_add(const char *name)
+/*
+ * A network device of @kind named @name, with the kind's defaults (a netkit
+ * device gets a peer the kernel names): its ifindex, or -errno.
+ */
+static inline int netdev_add(const char *name, const char *kind)
 {
 	struct rtnl_req req = {
 		.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg)),
@@ -585,12 +588,18 @@ static inline int dummy_add(const char *name)
 
 	rtnl_attr(&req.n, IFLA_IFNAME, name, strlen(name) + 1);
 	info = rtnl_attr(&req.n, IFLA_LINKINFO, NULL, 0);
-	rtnl_attr(&req.n, IFLA_INFO_KIND, "dummy", strlen("dummy"));
+	rtnl_attr(&req.n, IFLA_INFO_KIND, kind, strlen(kind));
 	info->rta_len = (char *)&req + req.n.nlmsg_len - (char *)info;
 	err = rtnl_talk(&req.n);
 	if (err)
 		return err;
 	return if_nametoindex(name) ?: -errno;
+}
+
+/* A dummy network device named @name: its ifindex, or -errno. */
+static inline int dummy_add(const char *name)
+{
+	return netdev_add(name, "dummy");
 }
 
 static inline int netdev_del(int ifindex)

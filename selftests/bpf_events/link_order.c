@@ -26,8 +26,10 @@
  *    its creator closes it. Every other link, the creator waits until the
  *    second thread has it open before it closes it, so that at least half
  *    of the links are reached whatever the scheduler does.
- * Each runs BPF_EVENTS_LINK_ITERS lifecycles (LINK_ITERS by default);
- * the log says how many links and records were checked.
+ * Each makes BPF_EVENTS_LINK_ITERS links (LINK_ITERS by default), which
+ * may take more iterations: a link whose target went away before it was
+ * created is not made. The log says how many links and records were
+ * checked.
  *
  * On a kernel without attr.bpf_obj_event the tests SKIP.
  */
@@ -504,14 +506,27 @@ FIXTURE_TEARDOWN(stress)
 		close(s->prog);
 }
 
+/*
+ * Whether a stress loop goes on after @i iterations: until it has made
+ * s->iters links, since an iteration whose target went away first makes
+ * none. A window where that keeps happening stops at four times as many
+ * iterations, and finish() fails it.
+ */
+static bool more_links(const struct run *s, int i)
+{
+	return s->c.nr < (size_t)s->iters && i < 4 * s->iters;
+}
+
 /* Stop the threads and check every link's records; the links detached */
 static size_t finish(struct __test_metadata *_metadata,
-		     struct run *s, uint16_t type, const char *window)
+		     struct run *s, uint16_t type, const char *window, int i)
 {
 	racer_stop(&s->rc);
 	drainer_stop(&s->d);
 	s->running = false;
-	TH_LOG("%s: %d iterations", window, s->iters);
+	TH_LOG("%s: %d iterations made %zu links", window, i, s->c.nr);
+	EXPECT_LE((size_t)s->iters, s->c.nr)
+		TH_LOG("%s: fewer links than the %d asked for", window, s->iters);
 	return check_links(_metadata, &s->r, &s->c, type, window);
 }
 
@@ -554,7 +569,7 @@ TEST_F_TIMEOUT(stress, cgroup_rmdir, 1800)
 	s->prog = prog_load(BPF_PROG_TYPE_CGROUP_SKB);
 	ASSERT_LE(0, s->prog);
 	ASSERT_EQ(0, racer_start(rc, rmdir_job));
-	for (i = 0; i < s->iters; i++) {
+	for (i = 0; more_links(s, i); i++) {
 		enum race_at at = i % RACE_NR;
 		int cgfd, link;
 
@@ -585,7 +600,7 @@ TEST_F_TIMEOUT(stress, cgroup_rmdir, 1800)
 		/* the racer reads the path: wait before the next one */
 		racer_wait(rc);
 	}
-	detached = finish(_metadata, s, BPF_LINK_TYPE_CGROUP, "cgroup_rmdir");
+	detached = finish(_metadata, s, BPF_LINK_TYPE_CGROUP, "cgroup_rmdir", i);
 	/* every link held across its cgroup's removal, at least */
 	EXPECT_LE(held, detached);
 	rmdir(base);
@@ -625,7 +640,7 @@ TEST_F_TIMEOUT(stress, netns_exit, 1800)
 	s->prog = prog_load(BPF_PROG_TYPE_FLOW_DISSECTOR);
 	ASSERT_LE(0, s->prog) TH_LOG("BPF_PROG_LOAD: %s", strerror(errno));
 	ASSERT_EQ(0, racer_start(rc, close_job));
-	for (i = 0; i < s->iters; i++) {
+	for (i = 0; more_links(s, i); i++) {
 		enum race_at at = i % RACE_NR;
 		int nsfd = netns_new(), link;
 
@@ -659,7 +674,7 @@ TEST_F_TIMEOUT(stress, netns_exit, 1800)
 	}
 	while (nr_later)
 		close(later[--nr_later]);
-	finish(_metadata, s, BPF_LINK_TYPE_NETNS, "netns_exit");
+	finish(_metadata, s, BPF_LINK_TYPE_NETNS, "netns_exit", i);
 }
 
 static void netdev_del_job(struct racer *rc)
@@ -678,7 +693,7 @@ TEST_F_TIMEOUT(stress, xdp_netdev_del, 1800)
 	s->prog = prog_load_for(BPF_PROG_TYPE_XDP, BPF_XDP);
 	ASSERT_LE(0, s->prog) TH_LOG("BPF_PROG_LOAD xdp: %s", strerror(errno));
 	ASSERT_EQ(0, racer_start(rc, netdev_del_job));
-	for (i = 0; i < s->iters; i++) {
+	for (i = 0; more_links(s, i); i++) {
 		enum race_at at = i % RACE_NR;
 		int link;
 
@@ -700,7 +715,7 @@ TEST_F_TIMEOUT(stress, xdp_netdev_del, 1800)
 		/* the device is gone before its name is taken again */
 		racer_wait(rc);
 	}
-	finish(_metadata, s, BPF_LINK_TYPE_XDP, "xdp_netdev_del");
+	finish(_metadata, s, BPF_LINK_TYPE_XDP, "xdp_netdev_del", i);
 }
 
 /*
@@ -762,7 +777,7 @@ TEST_F_TIMEOUT(stress, fd_by_id, 1800)
 	ASSERT_EQ(0, racer_start(rc, fd_by_id_job));
 	rc->prog = s->prog;
 	rc->prog_id = prog_id_of(s->prog);
-	for (i = 0; i < s->iters; i++) {
+	for (i = 0; more_links(s, i); i++) {
 		bool hold = i % 2;
 		int link;
 
@@ -789,7 +804,7 @@ TEST_F_TIMEOUT(stress, fd_by_id, 1800)
 	}
 	TH_LOG("fd_by_id: the second thread opened %zu links by id, detached %zu, updated %zu",
 	       rc->reached, rc->detached, rc->updated);
-	finish(_metadata, s, BPF_LINK_TYPE_CGROUP, "fd_by_id");
+	finish(_metadata, s, BPF_LINK_TYPE_CGROUP, "fd_by_id", i);
 	/* every held link, and those the second thread caught in time */
 	EXPECT_LE(s->iters / 2, rc->reached);
 	close(cgfd);

@@ -824,6 +824,90 @@ out:
 	recorder_free(&r);
 }
 
+#ifdef BPF_F_BEFORE	/* tcx came with it, in Linux 6.6 */
+/*
+ * A tcx link whose device is unregistered: LINK_DETACH from the task that
+ * deleted the device (tcx_uninstall()), naming the device, as for XDP.
+ */
+TEST(link_tcx_auto_detach)
+{
+	union perf_bpf_event_link_target target = {};
+	struct bpf_link_info info;
+	struct recorder r;
+	int prog, link, ifindex;
+	struct rec *x;
+
+	if (!open_recorder(_metadata, &r, false, true, 16))
+		return;
+	ifindex = dummy_add("bpfev_tcx0");
+	if (ifindex == -EOPNOTSUPP)
+		SKIP(goto out, "no dummy network devices (CONFIG_DUMMY)");
+	ASSERT_LT(0, ifindex) TH_LOG("RTM_NEWLINK dummy: %s", strerror(-ifindex));
+	prog = prog_load_for(BPF_PROG_TYPE_SCHED_CLS, BPF_TCX_INGRESS);
+	ASSERT_LE(0, prog) TH_LOG("BPF_PROG_LOAD sched_cls: %s", strerror(errno));
+	link = link_create_attach(prog, ifindex, BPF_TCX_INGRESS);
+	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE tcx: %s", strerror(errno));
+	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
+	ASSERT_EQ(BPF_LINK_TYPE_TCX, info.type);
+	ASSERT_EQ(ifindex, info.tcx.ifindex);
+	target.ifindex = info.tcx.ifindex;
+	ASSERT_EQ(0, netdev_del(ifindex));
+
+	x = recorder_wait(&r, PERF_BPF_EVENT_LINK_DETACH, info.id, 5000);
+	check_rec(_metadata, x, PERF_BPF_EVENT_LINK_DETACH, info.id,
+		  BPF_LINK_TYPE_TCX, gettid_raw());
+	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
+	EXPECT_EQ(BPF_TCX_INGRESS, x->desc.link.attach_type);
+	check_release_after_detach(_metadata, &r, link, info.id, &target);
+	close(prog);
+out:
+	recorder_close(&r);
+	recorder_free(&r);
+}
+#endif
+
+#ifdef IFLA_NETKIT_MAX	/* Linux 6.7 */
+/*
+ * A netkit link whose device pair is deleted: LINK_DETACH from the task
+ * that deleted it (netkit_release_all()), naming the primary device.
+ */
+TEST(link_netkit_auto_detach)
+{
+	union perf_bpf_event_link_target target = {};
+	struct bpf_link_info info;
+	struct recorder r;
+	int prog, link, ifindex;
+	struct rec *x;
+
+	if (!open_recorder(_metadata, &r, false, true, 16))
+		return;
+	ifindex = netdev_add("bpfev_nk0", "netkit");
+	if (ifindex == -EOPNOTSUPP)
+		SKIP(goto out, "no netkit devices (CONFIG_NETKIT)");
+	ASSERT_LT(0, ifindex) TH_LOG("RTM_NEWLINK netkit: %s", strerror(-ifindex));
+	prog = prog_load_for(BPF_PROG_TYPE_SCHED_CLS, BPF_NETKIT_PRIMARY);
+	ASSERT_LE(0, prog) TH_LOG("BPF_PROG_LOAD sched_cls: %s", strerror(errno));
+	link = link_create_attach(prog, ifindex, BPF_NETKIT_PRIMARY);
+	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE netkit: %s", strerror(errno));
+	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
+	ASSERT_EQ(BPF_LINK_TYPE_NETKIT, info.type);
+	ASSERT_EQ(ifindex, info.netkit.ifindex);
+	target.ifindex = info.netkit.ifindex;
+	ASSERT_EQ(0, netdev_del(ifindex));
+
+	x = recorder_wait(&r, PERF_BPF_EVENT_LINK_DETACH, info.id, 5000);
+	check_rec(_metadata, x, PERF_BPF_EVENT_LINK_DETACH, info.id,
+		  BPF_LINK_TYPE_NETKIT, gettid_raw());
+	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
+	EXPECT_EQ(BPF_NETKIT_PRIMARY, x->desc.link.attach_type);
+	check_release_after_detach(_metadata, &r, link, info.id, &target);
+	close(prog);
+out:
+	recorder_close(&r);
+	recorder_free(&r);
+}
+#endif
+
 TEST(link_cgroup_auto_detach)
 {
 	union perf_bpf_event_link_target target = {};
