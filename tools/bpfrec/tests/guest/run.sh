@@ -10,7 +10,7 @@
 # Records `workload -n ROUNDS -l IDS` with `bpfrec record -e bpf-events`,
 # then checks, for every id the workload wrote to IDS, `bpfrec script`
 # (JSON and text) and `bpfrec report`.  On a kernel without the series
-# (no nr_bpf_obj_events in /proc/kallsyms, and bpfrec record says the
+# (no perf_bpf_obj_events in /proc/kallsyms, and bpfrec record says the
 # kernel lacks bpf_obj_event) the map/link/BTF checks are skipped with the
 # reason; the program checks run everywhere.
 #
@@ -194,7 +194,7 @@ lacks=0
 grep -q 'kernel lacks bpf_obj_event' "$tmp/rec.err" && lacks=1
 patched=unknown
 if [ -r /proc/kallsyms ] && [ -n "$(head -n 1 /proc/kallsyms)" ]; then
-	if grep -q ' nr_bpf_obj_events$' /proc/kallsyms; then
+	if grep -q ' perf_bpf_obj_events$' /proc/kallsyms; then
 		patched=1
 	else
 		patched=0
@@ -204,11 +204,11 @@ case "$lacks,$patched" in
 0,1)	pass "record uses bpf_obj_event (kernel has the series)" ;;
 0,unknown)
 	pass "record uses bpf_obj_event (said nothing of lacking it)" ;;
-1,0)	skip "record uses bpf_obj_event" "kernel $(uname -r) lacks bpf_obj_event (no nr_bpf_obj_events in /proc/kallsyms); record said: $(grep 'lacks bpf_obj_event' "$tmp/rec.err")" ;;
+1,0)	skip "record uses bpf_obj_event" "kernel $(uname -r) lacks bpf_obj_event (no perf_bpf_obj_events in /proc/kallsyms); record said: $(grep 'lacks bpf_obj_event' "$tmp/rec.err")" ;;
 1,unknown)
 	skip "record uses bpf_obj_event" "record said: $(grep 'lacks bpf_obj_event' "$tmp/rec.err")" ;;
-1,1)	fail "record uses bpf_obj_event" "the kernel has the series (nr_bpf_obj_events in /proc/kallsyms) but record said: $(grep 'lacks bpf_obj_event' "$tmp/rec.err")" ;;
-0,0)	fail "record uses bpf_obj_event" "record did not say the kernel lacks it, but the kernel has no nr_bpf_obj_events" ;;
+1,1)	fail "record uses bpf_obj_event" "the kernel has the series (perf_bpf_obj_events in /proc/kallsyms) but record said: $(grep 'lacks bpf_obj_event' "$tmp/rec.err")" ;;
+0,0)	fail "record uses bpf_obj_event" "record did not say the kernel lacks it, but the kernel has no perf_bpf_obj_events" ;;
 esac
 
 # --- script ---------------------------------------------------------------
