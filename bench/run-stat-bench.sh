@@ -133,6 +133,11 @@ guest() {
 			"$on" "$(awk -v a="$on" -v b="$off" 'BEGIN { print a - b }')" \
 			"$(awk -v on="$on" -v f="$floor" -v o="$off" 'BEGIN { printf "%.2f", (on - o) / (f - o) }')"
 	done
+	local o_off o_hist
+	o_off=$(b other_off)
+	o_hist=$(b other_hist)
+	printf '  another program, while --hist is on the target: %.1f ns per run, alone %.1f: %s (goal 1.00)\n' \
+		"$o_hist" "$o_off" "$(ratio "$o_hist" "$o_off")"
 
 	# field KIND N NAME: median of NAME over the rounds
 	field() {

@@ -5,10 +5,12 @@
 # which the host refuses.  POSIX sh and busybox; the tools in /opt/bpfrec/bin.
 #   stat-guest.sh ROUNDS RUNS SEC
 # Lines, parsed by the host:
-#   bench-b round=R off=NS floor=NS stats=NS tramp=NS hist=NS
+#   bench-b round=R off=NS floor=NS stats=NS tramp=NS hist=NS other_off=NS other_hist=NS
 #     ns per target run: no profiler, bare fentry+fexit, bpfrec stat -b
 #     of cpu-clock from the run time stats, through the trampoline, and
-#     through it with --hist (each run's time into a histogram)
+#     through it with --hist (each run's time into a histogram); then ns
+#     per run of another program, alone and while --hist is on the target
+#     (what the histogram costs the programs it does not trace)
 #   bench-shared kind=K n=N events=E ns_per_switch=NS session_ms=MS
 #     K: none, bperf (bpfrec stat --bpf-counters) or plain (perf-count):
 #     N sessions counting cpu-clock on every CPU (-I 1000); E perf events
@@ -27,15 +29,24 @@ ran_ns() {
 	awk '$1 == "ran" { print $3 }' "$1"
 }
 
-"$bin/stat-prog" -s 100000 >"$tmp/target" &
-target=$!
-# loaded: it prints its id (a loaded host makes the guest slow to get there)
-for _ in $(seq 1 100); do
-	id=$(awk '$1 == "id" { print $2; exit }' "$tmp/target")
-	[ -n "$id" ] && break
-	sleep 0.2
-done
-[ -n "$id" ] || { echo "bench: no target loaded" >&2; exit 1; }
+# held OUT: a program loaded and held in the background, its output in OUT;
+# its id in $held_id once loaded (a loaded host makes the guest slow to get
+# there), and the loader's pid in $held_pid
+held() {
+	"$bin/stat-prog" -s 100000 >"$1" &
+	held_pid=$!
+	for _ in $(seq 1 100); do
+		held_id=$(awk '$1 == "id" { print $2; exit }' "$1")
+		[ -n "$held_id" ] && return
+		sleep 0.2
+	done
+	echo "bench: no program loaded" >&2
+	exit 1
+}
+held "$tmp/target"
+id=$held_id target=$held_pid
+held "$tmp/other"
+other=$held_id other_pid=$held_pid
 r=1
 while [ $r -le "$rounds" ]; do
 	"$bin/stat-prog" -i "$id" -r "$runs" -k "$runs" >"$tmp/off" || exit 1
@@ -49,10 +60,13 @@ while [ $r -le "$rounds" ]; do
 			>"$tmp/$how" 2>&1 || { cat "$tmp/$how" >&2; exit 1; }
 		grep -q "$runs runs" "$tmp/$how" || { cat "$tmp/$how" >&2; exit 1; }
 	done
-	echo "bench-b round=$r off=$(ran_ns "$tmp/off") floor=$(ran_ns "$tmp/floor") stats=$(ran_ns "$tmp/stats") tramp=$(ran_ns "$tmp/tramp") hist=$(ran_ns "$tmp/hist")"
+	"$bin/stat-prog" -i "$other" -r "$runs" -k "$runs" >"$tmp/other_off" || exit 1
+	"$bin/bpfrec" stat -b "$id" --hist -- "$bin/stat-prog" -i "$other" -r "$runs" -k "$runs" \
+		>"$tmp/other_hist" 2>&1 || { cat "$tmp/other_hist" >&2; exit 1; }
+	echo "bench-b round=$r off=$(ran_ns "$tmp/off") floor=$(ran_ns "$tmp/floor") stats=$(ran_ns "$tmp/stats") tramp=$(ran_ns "$tmp/tramp") hist=$(ran_ns "$tmp/hist") other_off=$(ran_ns "$tmp/other_off") other_hist=$(ran_ns "$tmp/other_hist")"
 	r=$((r + 1))
 done
-kill $target
+kill $target $other_pid
 
 # cpu_ms PID...: user + system CPU of the processes, in ms
 cpu_ms() {

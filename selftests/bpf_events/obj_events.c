@@ -785,11 +785,14 @@ static void check_release_after_detach(struct __test_metadata *_metadata,
 }
 
 /*
- * An XDP link whose device is unregistered: LINK_DETACH from the task
- * that deleted the device, with the link's program; closing the link
- * then only releases it.
+ * A link on a network device that is deleted: LINK_DETACH from the task
+ * that deleted the device, with the link's program and attach type, and
+ * naming the device; closing the link then only releases it.  @kind is
+ * the device's rtnetlink kind, which kernel option @config builds.
  */
-TEST(link_xdp_auto_detach)
+static void netdev_auto_detach(struct __test_metadata *_metadata, const char *kind,
+			       const char *config, const char *name, __u32 prog_type,
+			       __u32 attach_type, __u32 link_type)
 {
 	union perf_bpf_event_link_target target = {};
 	struct bpf_link_info info;
@@ -799,24 +802,25 @@ TEST(link_xdp_auto_detach)
 
 	if (!open_recorder(_metadata, &r, false, true, 16))
 		return;
-	ifindex = dummy_add("bpfev_xdp0");
+	ifindex = netdev_add(name, kind);
 	if (ifindex == -EOPNOTSUPP)
-		SKIP(goto out, "no dummy network devices (CONFIG_DUMMY)");
-	ASSERT_LT(0, ifindex) TH_LOG("RTM_NEWLINK dummy: %s", strerror(-ifindex));
-	prog = prog_load_for(BPF_PROG_TYPE_XDP, BPF_XDP);
-	ASSERT_LE(0, prog) TH_LOG("BPF_PROG_LOAD xdp: %s", strerror(errno));
-	link = link_create_attach(prog, ifindex, BPF_XDP);
-	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE xdp: %s", strerror(errno));
+		SKIP(goto out, "no %s network devices (%s)", kind, config);
+	ASSERT_LT(0, ifindex) TH_LOG("RTM_NEWLINK %s: %s", kind, strerror(-ifindex));
+	prog = prog_load_for(prog_type, attach_type);
+	ASSERT_LE(0, prog) TH_LOG("BPF_PROG_LOAD: %s", strerror(errno));
+	link = link_create_attach(prog, ifindex, attach_type);
+	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE: %s", strerror(errno));
 	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
+	ASSERT_EQ(link_type, info.type);
+	/* the link info of XDP, tcx and netkit links all begin with the ifindex */
 	ASSERT_EQ(ifindex, info.xdp.ifindex);
 	target.ifindex = info.xdp.ifindex;
 	ASSERT_EQ(0, netdev_del(ifindex));
 
 	x = recorder_wait(&r, PERF_BPF_EVENT_LINK_DETACH, info.id, 5000);
-	check_rec(_metadata, x, PERF_BPF_EVENT_LINK_DETACH, info.id,
-		  BPF_LINK_TYPE_XDP, gettid_raw());
+	check_rec(_metadata, x, PERF_BPF_EVENT_LINK_DETACH, info.id, link_type, gettid_raw());
 	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
-	EXPECT_EQ(BPF_XDP, x->desc.link.attach_type);
+	EXPECT_EQ(attach_type, x->desc.link.attach_type);
 	check_release_after_detach(_metadata, &r, link, info.id, &target);
 	close(prog);
 out:
@@ -824,87 +828,28 @@ out:
 	recorder_free(&r);
 }
 
+/* An XDP link whose device is unregistered (dev_xdp_uninstall()). */
+TEST(link_xdp_auto_detach)
+{
+	netdev_auto_detach(_metadata, "dummy", "CONFIG_DUMMY", "bpfev_xdp0",
+			   BPF_PROG_TYPE_XDP, BPF_XDP, BPF_LINK_TYPE_XDP);
+}
+
 #ifdef BPF_F_BEFORE	/* tcx came with it, in Linux 6.6 */
-/*
- * A tcx link whose device is unregistered: LINK_DETACH from the task that
- * deleted the device (tcx_uninstall()), naming the device, as for XDP.
- */
+/* A tcx link whose device is unregistered (tcx_uninstall()). */
 TEST(link_tcx_auto_detach)
 {
-	union perf_bpf_event_link_target target = {};
-	struct bpf_link_info info;
-	struct recorder r;
-	int prog, link, ifindex;
-	struct rec *x;
-
-	if (!open_recorder(_metadata, &r, false, true, 16))
-		return;
-	ifindex = dummy_add("bpfev_tcx0");
-	if (ifindex == -EOPNOTSUPP)
-		SKIP(goto out, "no dummy network devices (CONFIG_DUMMY)");
-	ASSERT_LT(0, ifindex) TH_LOG("RTM_NEWLINK dummy: %s", strerror(-ifindex));
-	prog = prog_load_for(BPF_PROG_TYPE_SCHED_CLS, BPF_TCX_INGRESS);
-	ASSERT_LE(0, prog) TH_LOG("BPF_PROG_LOAD sched_cls: %s", strerror(errno));
-	link = link_create_attach(prog, ifindex, BPF_TCX_INGRESS);
-	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE tcx: %s", strerror(errno));
-	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
-	ASSERT_EQ(BPF_LINK_TYPE_TCX, info.type);
-	ASSERT_EQ(ifindex, info.tcx.ifindex);
-	target.ifindex = info.tcx.ifindex;
-	ASSERT_EQ(0, netdev_del(ifindex));
-
-	x = recorder_wait(&r, PERF_BPF_EVENT_LINK_DETACH, info.id, 5000);
-	check_rec(_metadata, x, PERF_BPF_EVENT_LINK_DETACH, info.id,
-		  BPF_LINK_TYPE_TCX, gettid_raw());
-	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
-	EXPECT_EQ(BPF_TCX_INGRESS, x->desc.link.attach_type);
-	check_release_after_detach(_metadata, &r, link, info.id, &target);
-	close(prog);
-out:
-	recorder_close(&r);
-	recorder_free(&r);
+	netdev_auto_detach(_metadata, "dummy", "CONFIG_DUMMY", "bpfev_tcx0",
+			   BPF_PROG_TYPE_SCHED_CLS, BPF_TCX_INGRESS, BPF_LINK_TYPE_TCX);
 }
 #endif
 
 #ifdef IFLA_NETKIT_MAX	/* Linux 6.7 */
-/*
- * A netkit link whose device pair is deleted: LINK_DETACH from the task
- * that deleted it (netkit_release_all()), naming the primary device.
- */
+/* A netkit link whose device pair is deleted (netkit_release_all()): the primary device. */
 TEST(link_netkit_auto_detach)
 {
-	union perf_bpf_event_link_target target = {};
-	struct bpf_link_info info;
-	struct recorder r;
-	int prog, link, ifindex;
-	struct rec *x;
-
-	if (!open_recorder(_metadata, &r, false, true, 16))
-		return;
-	ifindex = netdev_add("bpfev_nk0", "netkit");
-	if (ifindex == -EOPNOTSUPP)
-		SKIP(goto out, "no netkit devices (CONFIG_NETKIT)");
-	ASSERT_LT(0, ifindex) TH_LOG("RTM_NEWLINK netkit: %s", strerror(-ifindex));
-	prog = prog_load_for(BPF_PROG_TYPE_SCHED_CLS, BPF_NETKIT_PRIMARY);
-	ASSERT_LE(0, prog) TH_LOG("BPF_PROG_LOAD sched_cls: %s", strerror(errno));
-	link = link_create_attach(prog, ifindex, BPF_NETKIT_PRIMARY);
-	ASSERT_LE(0, link) TH_LOG("BPF_LINK_CREATE netkit: %s", strerror(errno));
-	ASSERT_EQ(0, obj_info(link, &info, sizeof(info)));
-	ASSERT_EQ(BPF_LINK_TYPE_NETKIT, info.type);
-	ASSERT_EQ(ifindex, info.netkit.ifindex);
-	target.ifindex = info.netkit.ifindex;
-	ASSERT_EQ(0, netdev_del(ifindex));
-
-	x = recorder_wait(&r, PERF_BPF_EVENT_LINK_DETACH, info.id, 5000);
-	check_rec(_metadata, x, PERF_BPF_EVENT_LINK_DETACH, info.id,
-		  BPF_LINK_TYPE_NETKIT, gettid_raw());
-	EXPECT_EQ(info.prog_id, x->desc.link.prog_id);
-	EXPECT_EQ(BPF_NETKIT_PRIMARY, x->desc.link.attach_type);
-	check_release_after_detach(_metadata, &r, link, info.id, &target);
-	close(prog);
-out:
-	recorder_close(&r);
-	recorder_free(&r);
+	netdev_auto_detach(_metadata, "netkit", "CONFIG_NETKIT", "bpfev_nk0",
+			   BPF_PROG_TYPE_SCHED_CLS, BPF_NETKIT_PRIMARY, BPF_LINK_TYPE_NETKIT);
 }
 #endif
 

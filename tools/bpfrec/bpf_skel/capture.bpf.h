@@ -155,7 +155,21 @@ static __always_inline int call_enter(const struct trace_event_raw_sys_enter *ct
 	return 0;
 }
 
-/* Exit of bpf(): the call of one of the commands @cmds entry noted, if it succeeded. */
+/* The end of this task's call: after its facts are sent (call_exit()). */
+static __always_inline void call_end(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	bpf_map_delete_elem(&cap_calls, &tid);
+}
+
+/*
+ * Exit of bpf(): the call of one of the commands @cmds entry noted, if it
+ * succeeded.  Its entry stays until the caller has sent the call's facts
+ * and calls call_end(): user space takes a task still in cap_calls as one
+ * whose facts are still to come (util/sink.c), so the entry must not go
+ * before they are in the ring.
+ */
 static __always_inline bool call_exit(const struct trace_event_raw_sys_exit *ctx,
 				      struct cap_call *call, __u64 cmds)
 {
@@ -166,8 +180,10 @@ static __always_inline bool call_exit(const struct trace_event_raw_sys_exit *ctx
 	if (!c || !cmd_in(c->cmd, cmds))
 		return false;
 	*call = *c;
-	bpf_map_delete_elem(&cap_calls, &tid);
-	return ctx->ret >= 0;
+	if (ctx->ret >= 0)
+		return true;
+	call_end();
+	return false;
 }
 
 /*

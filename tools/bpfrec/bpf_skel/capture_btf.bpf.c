@@ -58,6 +58,7 @@ int btf_exit(struct trace_event_raw_sys_exit *ctx)
 	btf = fd_object(ctx->ret, "btf", 3);
 	if (btf && BPF_CORE_READ(btf, data_size) == call.attr[4])
 		emit_btf(btf);
+	call_end();
 	return 0;
 }
 

@@ -250,31 +250,36 @@ static __always_inline void legacy_changed(const struct cap_call *call)
  * BPF_LINK_CREATE, word 2 for BPF_RAW_TRACEPOINT_OPEN.  A struct_ops
  * link holds a map, not a program: taken as it is.
  */
-SEC("tracepoint/syscalls/sys_exit_bpf")
-int link_exit(struct trace_event_raw_sys_exit *ctx)
+static __always_inline void link_created(const struct trace_event_raw_sys_exit *ctx,
+					 const struct cap_call *call)
 {
 	struct bpf_prog *prog;
 	struct bpf_link *link;
-	struct cap_call call;
 	__u32 prog_fd;
+
+	link = fd_object(ctx->ret, "bpf_link", 8);
+	if (!link)
+		return;
+	prog = BPF_CORE_READ(link, prog);
+	prog_fd = call->cmd == BPF_LINK_CREATE ? call->attr[0] : call->attr[2];
+	if (!prog || prog == fd_object(prog_fd, "bpf-prog", 8))
+		emit_link(link, BPF_CORE_READ(link, id));
+}
+
+SEC("tracepoint/syscalls/sys_exit_bpf")
+int link_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	struct cap_call call;
 
 	if (!call_exit(ctx, &call, LINK_CMDS))
 		return 0;
-	if (call.cmd == BPF_LINK_DETACH || call.cmd == BPF_LINK_UPDATE) {
+	if (call.cmd == BPF_LINK_DETACH || call.cmd == BPF_LINK_UPDATE)
 		link_changed(&call);
-		return 0;
-	}
-	if (call.cmd == BPF_PROG_ATTACH || call.cmd == BPF_PROG_DETACH) {
+	else if (call.cmd == BPF_PROG_ATTACH || call.cmd == BPF_PROG_DETACH)
 		legacy_changed(&call);
-		return 0;
-	}
-	link = fd_object(ctx->ret, "bpf_link", 8);
-	if (!link)
-		return 0;
-	prog = BPF_CORE_READ(link, prog);
-	prog_fd = call.cmd == BPF_LINK_CREATE ? call.attr[0] : call.attr[2];
-	if (!prog || prog == fd_object(prog_fd, "bpf-prog", 8))
-		emit_link(link, BPF_CORE_READ(link, id));
+	else
+		link_created(ctx, &call);
+	call_end();
 	return 0;
 }
 

@@ -66,6 +66,7 @@ int map_exit(struct trace_event_raw_sys_exit *ctx)
 	if (map && BPF_CORE_READ(map, map_type) == call.attr[0] &&
 	    BPF_CORE_READ(map, key_size) == call.attr[1])
 		emit_map(map);
+	call_end();
 	return 0;
 }
 

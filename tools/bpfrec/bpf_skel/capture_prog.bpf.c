@@ -609,6 +609,7 @@ int prog_exit(struct trace_event_raw_sys_exit *ctx)
 	if (prog && BPF_CORE_READ(prog, type) == call.attr[0] &&
 	    BPF_CORE_READ(prog, aux, load_time) >= call.start)
 		emit_prog(prog);
+	call_end();
 	return 0;
 }
 

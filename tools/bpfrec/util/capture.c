@@ -563,6 +563,13 @@ void capture_missed(struct capture *c, const struct pd_bpf_event *e)
 		   kinds[k].one, e->id);
 }
 
+bool capture_in_call(const struct capture *c, __u32 tid)
+{
+	struct cap_call call;
+
+	return c->calls_fd >= 0 && !bpf_map_lookup_elem(c->calls_fd, &tid, &call);
+}
+
 void capture_report_missed(const struct capture *c)
 {
 	char buf[160];

@@ -95,6 +95,12 @@ struct pd_bpf_event;
  * path sees such objects; the first one is said at once.
  */
 void capture_missed(struct capture *c, const struct pd_bpf_event *e);
+/*
+ * Whether task @tid is in a bpf() call whose facts the syscall path has
+ * not sent yet: they come at the call's exit.  False without such a call,
+ * or without the map of calls (the fentry path alone, or no capture).
+ */
+bool capture_in_call(const struct capture *c, __u32 tid);
 /* At the end: one line with the counts of capture_missed(), if any. */
 void capture_report_missed(const struct capture *c);
 

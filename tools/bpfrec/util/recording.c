@@ -46,12 +46,14 @@ int recording_drain(struct recording *rec)
 	/* name the tasks of these records while they still exist */
 	if (!err)
 		err = names_flush(&k->names, k->w);
-	/* a round (and its flush) only when there was something */
+	/* a round (and its flush) only when there was something, and nothing is held late */
 	pd_writer_stats(k->w, &st);
-	if (!err && st.records != before) {
+	if (err || sink_holds_late(k)) {
+		rec->round_behind |= st.records != before;
+	} else if (st.records != before) {
 		err = pd_write_finished_round(k->w);
 		rec->round_behind = rec->live;
-	} else if (!err && rec->round_behind) {
+	} else if (rec->round_behind) {
 		/*
 		 * A reader of a stream (perf) sorts out a round's records only
 		 * at the end of the next round, which may come much later: an
@@ -87,7 +89,7 @@ int recording_lost(struct recording *rec, __u64 time)
 			k->lost_records += lost;
 		}
 	}
-	if (!err && k->lost_records != before)
+	if (!err && k->lost_records != before && !sink_holds_late(k))
 		err = pd_write_finished_round(k->w);
 	return err;
 }

@@ -948,8 +948,12 @@ static int note_gone(struct sink *k, __u32 id)
 	return 0;
 }
 
-/* The record of an object whose facts are still to come, held until they are. */
-static int hold(struct sink *k, const struct pd_bpf_event *e, const struct perf_event_header *hdr)
+/*
+ * The record of an object whose facts are still to come, held until they
+ * are; @s is its sample id (NULL if none), for the task that emitted it.
+ */
+static int hold(struct sink *k, const struct pd_bpf_event *e, const struct perf_event_header *hdr,
+		const struct pd_sample *s)
 {
 	struct sink_held *h;
 
@@ -957,6 +961,8 @@ static int hold(struct sink *k, const struct pd_bpf_event *e, const struct perf_
 		return -ENOMEM;
 	h = &k->pending[k->nr_pending++];
 	h->e = *e;
+	h->tid = s ? s->tid : 0;
+	h->call_over = false;
 	memcpy(h->raw, hdr, hdr->size);
 	return 0;
 }
@@ -1038,18 +1044,65 @@ static int cmp_id(const void *a, const void *b)
 }
 
 /*
- * Held since the previous drain: their facts came with this drain's
- * capture, or the capture missed them (its buffer was full, a hook is
- * missing) and they are asked by id now, while a short-lived object may
- * still exist, not at the end of the recording; the list never holds
- * more than two drains' records.
+ * Whether held record @h still waits for what the capture says of its
+ * object: its facts, or with a tenant its verdict.
+ */
+static bool awaits_capture(struct sink *k, const struct sink_held *h)
+{
+	const struct perf_event_header *hdr = (const void *)h->raw;
+	__u64 addr = bpf_ksym_addr(hdr);
+	enum pd_kind kind;
+
+	if (k->tenant) {
+		if (addr)
+			return !hashmap_find(&k->ksym_verdicts, addr);
+		if (kind_of(h->e.type, &kind) &&
+		    tenant_verdict(k->tenant, kind, h->e.id) == TENANT_UNDECIDED)
+			return true;
+	}
+	return !addr && resolve_announced(k, &h->e, NULL, false);
+}
+
+/*
+ * Whether held record @h is to wait another drain for the capture.  The
+ * syscall path sends an object's facts when its task leaves bpf(), and
+ * a task can be preempted between the kernel's record and that exit for
+ * longer than a drain.  So a record waits as long as its task is in a
+ * creating call, and one drain more once it is out: the facts are in the
+ * ring before the call's entry goes (call_end()), but may have missed
+ * the capture's drain that came just before.
+ */
+static bool still_coming(struct sink *k, struct sink_held *h)
+{
+	if (!k->cap || !h->tid || !awaits_capture(k, h))
+		return false;
+	if (capture_in_call(k->cap, h->tid)) {
+		h->call_over = false;
+		return true;
+	}
+	if (h->call_over)
+		return false;
+	h->call_over = true;
+	return true;
+}
+
+/*
+ * Held since an earlier drain: their facts came with this drain's
+ * capture, or come later (still_coming()), or the capture missed them
+ * (its buffer was full, a hook is missing) and they are asked by id now,
+ * while a short-lived object may still exist, not at the end of the
+ * recording.  Those that wait stay first, in their order.
  */
 static int resolve_older(struct sink *k)
 {
-	size_t i;
+	size_t i, kept = 0;
 	int err = 0;
 
 	for (i = 0; i < k->nr_older && !err; i++) {
+		if (still_coming(k, &k->pending[i])) {
+			k->pending[kept++] = k->pending[i];
+			continue;
+		}
 		/* the capture's self-check: it should have had them by now */
 		if (!tenant_releases(k, &k->pending[i]))
 			continue;
@@ -1057,11 +1110,17 @@ static int resolve_older(struct sink *k)
 			capture_missed(k->cap, &k->pending[i].e);
 		err = write_held(k, &k->pending[i]);
 	}
-	memmove(k->pending, k->pending + k->nr_older,
+	memmove(k->pending + kept, k->pending + k->nr_older,
 		(k->nr_pending - k->nr_older) * sizeof(*k->pending));
-	k->nr_pending -= k->nr_older;
+	k->nr_pending -= k->nr_older - kept;
 	k->nr_older = k->nr_pending;
+	k->nr_late = kept;
 	return err;
+}
+
+bool sink_holds_late(const struct sink *k)
+{
+	return k->nr_late;
 }
 
 int sink_ask(struct sink *k)
@@ -1104,7 +1163,7 @@ int sink_finish(struct sink *k)
 		err = release_held(k, &k->pending[i]);
 	free(k->pending);
 	k->pending = NULL;
-	k->nr_pending = k->cap_pending = k->nr_older = 0;
+	k->nr_pending = k->cap_pending = k->nr_older = k->nr_late = 0;
 	free(k->ask);
 	free(k->gone);
 	k->ask = k->gone = NULL;
@@ -1157,7 +1216,7 @@ static int on_bpf_event(struct sink *k, const struct perf_event_header *hdr,
 			break;
 		case TENANT_UNDECIDED:
 			if (hdr->size <= sizeof(k->pending->raw))
-				return hold(k, bpf, hdr);
+				return hold(k, bpf, hdr, s);
 			/* fall through */
 		default:
 			k->tenant->left_out++;
@@ -1171,7 +1230,7 @@ static int on_bpf_event(struct sink *k, const struct perf_event_header *hdr,
 	}
 	/* without capture, resolve now like perf: the object may live on */
 	if (resolve_announced(k, bpf, s, !k->cap) && hdr->size <= sizeof(k->pending->raw))
-		return hold(k, bpf, hdr);
+		return hold(k, bpf, hdr, s);
 	err = kind_of(bpf->type, &kind) ? facts_write_now(k->facts, kind, bpf->id) : 0;
 	return err ? err : pd_write_raw(k->w, hdr);
 }
@@ -1182,7 +1241,8 @@ static int on_bpf_event(struct sink *k, const struct perf_event_header *hdr,
  * capture (which also decides on an address a freed program had), and so
  * does the removal of an image not decided yet.
  */
-static int on_tenant_ksym(struct sink *k, const struct perf_event_header *hdr)
+static int on_tenant_ksym(struct sink *k, const struct perf_event_header *hdr,
+			  const struct pd_sample *s)
 {
 	const __u64 *v = hashmap_find(&k->ksym_verdicts, bpf_ksym_addr(hdr));
 	bool unregister = ((const __u16 *)(hdr + 1))[7] & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER;
@@ -1194,7 +1254,7 @@ static int on_tenant_ksym(struct sink *k, const struct perf_event_header *hdr)
 		k->tenant->left_out++;
 		return 0;
 	}
-	return hold(k, &none, hdr);
+	return hold(k, &none, hdr, s);
 }
 
 int sink_record(void *ctx, const struct ring *ring, const struct perf_event_header *hdr)
@@ -1222,7 +1282,7 @@ int sink_record(void *ctx, const struct ring *ring, const struct perf_event_head
 		return on_bpf_event(k, hdr, &bpf, &s);
 	if (k->tenant && bpf_ksym_addr(hdr)) {
 		err = has_s ? names_seen(&k->names, &s) : 0;
-		return err ? err : on_tenant_ksym(k, hdr);
+		return err ? err : on_tenant_ksym(k, hdr, has_s ? &s : NULL);
 	}
 	err = pd_write_raw(k->w, hdr);
 	if (err)

@@ -25,6 +25,9 @@ struct linger;
  */
 struct sink_held {
 	struct pd_bpf_event e;
+	__u32 tid;		/* the task that emitted it, 0 if unknown */
+	/* the task was seen out of its bpf() call: the next drain decides */
+	bool call_over;
 	__u64 raw[64];
 };
 
@@ -52,10 +55,12 @@ struct sink {
 	__u64 repaired;		/* oversized records written at their true size */
 	/*
 	 * Records of objects whose facts had not come yet, held until they
-	 * come: the first nr_older since an earlier drain, then this drain's.
+	 * come: the first nr_older since an earlier drain, then this drain's;
+	 * of the older ones, nr_late were held past a drain already, because
+	 * the syscall path sends their facts when their task leaves bpf().
 	 */
 	struct sink_held *pending;
-	size_t nr_pending, cap_pending, nr_older;
+	size_t nr_pending, cap_pending, nr_older, nr_late;
 	/* maps whose MAP_CREATE named a creator no capture matched yet: id -> tid */
 	struct hashmap creators;
 	/*
@@ -113,6 +118,13 @@ int sink_capture(void *ctx, void *data, size_t size);
 int sink_prog_xlated(struct sink *k, struct pd_prog *p);
 /* Once a drain's records are in: the syscalls for what the capture lacked. */
 int sink_ask(struct sink *k);
+/*
+ * Whether a record is held past the drain that followed it.  It goes to
+ * the file after records of later times, so no round may be finished
+ * until it is written: a reader (perf) sorts each round's records by
+ * time only up to the end of the round before.
+ */
+bool sink_holds_late(const struct sink *k);
 /* After the last drain: the held records, resolved by id if need be. */
 int sink_finish(struct sink *k);
 /* Look for the watched objects gone (util/gone_scan.h): now and then, and at the end. */

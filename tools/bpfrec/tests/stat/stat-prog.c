@@ -5,6 +5,7 @@
  * program already loaded, with BPF_PROG_TEST_RUN.
  *
  *   stat-prog [-n] [-f] [-m] [-T] [-W] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]
+ *   stat-prog -L
  *
  * Prints "id N" (and flushes) once the program is loaded, then runs it
  * RUNS times (test runs of REPEAT each: RUNS must be a multiple), prints
@@ -25,6 +26,9 @@
  *   -W       wait for a line on stdin before the runs (a test's cue)
  *   -f       attach fentry and fexit programs that do nothing to it first
  *            (tests/stat/floor.bpf.c: the floor of the stat -b benchmark)
+ *   -L       list the links that trace a BPF program, one line each:
+ *            "traces PROG_ID ATTACH_TYPE", as BPF_OBJ_GET_INFO_BY_FD
+ *            reports them (target_obj_id, attach_type), and exit
  */
 #include <errno.h>
 #include <stdio.h>
@@ -118,6 +122,50 @@ static int tail_calls(int fd, unsigned long long *n)
 	return -1;
 }
 
+/* The info of program @id in *info, or -1. */
+static int prog_info(__u32 id, struct bpf_prog_info *info)
+{
+	__u32 len = sizeof(*info);
+	int fd = bpf_prog_get_fd_by_id(id), err;
+
+	if (fd < 0)
+		return -1;
+	memset(info, 0, sizeof(*info));
+	err = bpf_obj_get_info_by_fd(fd, info, &len);
+	close(fd);
+	return err;
+}
+
+/*
+ * -L: every tracing link whose target is a BPF program.  A link's target
+ * object id is a program's or a BTF object's (vmlinux, a module): the two
+ * kinds of id can be equal.  It is a program's when the tracing program
+ * was loaded against a program: once attached, the kernel keeps no attach
+ * BTF for it, so its attach_btf_obj_id is 0.
+ */
+static int list_tracing_links(void)
+{
+	struct bpf_prog_info tracer;
+	__u32 id = 0;
+	int fd;
+
+	while (!bpf_link_get_next_id(id, &id)) {
+		struct bpf_link_info info = {};
+		__u32 len = sizeof(info);
+
+		fd = bpf_link_get_fd_by_id(id);
+		if (fd < 0)
+			continue;	/* gone since */
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			info.type = BPF_LINK_TYPE_UNSPEC;
+		close(fd);
+		if (info.type == BPF_LINK_TYPE_TRACING && !prog_info(info.prog_id, &tracer) &&
+		    !tracer.attach_btf_obj_id)
+			printf("traces %u %u\n", info.tracing.target_obj_id, info.tracing.attach_type);
+	}
+	return errno == ENOENT ? 0 : 1;
+}
+
 /* The benchmark's floor: bare fentry and fexit on the target @fd. */
 static struct floor_bpf *attach_floor(int fd)
 {
@@ -145,27 +193,31 @@ int main(int argc, char **argv)
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
 	bool no_btf = false, with_floor = false, bimodal = false, cue = false, tailcall = false;
+	bool list = false;
 	char line[16];
 	double ns;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "nfmTWr:k:s:w:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "nfmTWLr:k:s:w:i:")) != -1) {
 		switch (opt) {
 		case 'n': no_btf = true; break;
 		case 'm': bimodal = true; break;
 		case 'T': tailcall = true; break;
 		case 'f': with_floor = true; break;
 		case 'W': cue = true; break;
+		case 'L': list = true; break;
 		case 'r': runs = strtoul(optarg, NULL, 10); break;
 		case 'k': repeat = strtoul(optarg, NULL, 10); break;
 		case 's': hold = strtod(optarg, NULL); break;
 		case 'w': spin = strtoul(optarg, NULL, 10); break;
 		case 'i': id = strtoul(optarg, NULL, 10); break;
 		default:
-			fprintf(stderr, "usage: stat-prog [-n] [-f] [-m] [-T] [-W] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID]\n");
+			fprintf(stderr, "usage: stat-prog [-n] [-f] [-m] [-T] [-W] [-r RUNS] [-k REPEAT] [-s SEC] [-w SPIN] [-i ID] | -L\n");
 			return 2;
 		}
 	}
+	if (list)
+		return list_tracing_links();
 	if (!repeat || runs % repeat) {
 		fprintf(stderr, "stat-prog: RUNS must be a multiple of REPEAT\n");
 		return 2;
