@@ -1389,7 +1389,7 @@ union perf_bpf_event_link_target {
 	__u64	cgroup_id;		/* CGROUP */
 	__u32	netns_ino;		/* NETNS */
 	__u32	ifindex;		/* XDP, TCX, NETKIT */
-	__u32	map_id;			/* STRUCT_OPS: the map it registers */
+	__u32	map_id;			/* STRUCT_OPS, SOCKMAP: the map */
 	struct {
 		__u32	obj_id;		/* BTF object, or program for freplace */
 		__u32	btf_id;		/* the traced function's BTF id */

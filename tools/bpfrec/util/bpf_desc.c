@@ -41,6 +41,7 @@ enum {
 	LINK_TYPE_NETFILTER	= 10,
 	LINK_TYPE_TCX		= 11,
 	LINK_TYPE_NETKIT	= 13,
+	LINK_TYPE_SOCKMAP	= 14,
 };
 #define NETFILTER_IP_DEFRAG	(1U << 0)
 
@@ -68,6 +69,7 @@ bool link_target_name(__u32 link_type, const union perf_bpf_event_link_target *t
 			snprintf(buf, len, "btf_id %u obj %u", t->tracing.btf_id, t->tracing.obj_id);
 		break;
 	case BPF_LINK_TYPE_STRUCT_OPS:
+	case LINK_TYPE_SOCKMAP:
 		if (t->map_id)
 			snprintf(buf, len, "map %u", t->map_id);
 		break;

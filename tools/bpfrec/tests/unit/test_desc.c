@@ -4,14 +4,16 @@
  * each one written and read back field by field, with a sample_id after
  * it; a longer one of a later kernel, none, one cut short, a name
  * without its NUL; the kinds of the ten record types; the repair of
- * stock kernels' oversized records leaving them alone; and what script
- * and report show of them, line by line.
+ * stock kernels' oversized records leaving them alone; the target of each
+ * link type, as script and report name it; and what script and report
+ * show of them, line by line.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
 #include "tests/unit/unit.h"
+#include "util/bpf_desc.h"
 #include "util/perf_data/oversized.h"
 
 static const __u64 ids[1] = { 31 };
@@ -202,6 +204,43 @@ static void test_lengths(void)
 	CHECK(e[7].described && pd_bpf_link_has_target(&e[7]) &&
 	      e[7].desc.link.target.cgroup_id == 4221,
 	      "lengths: a link's with its target (32 bytes): cgroup 4221");
+}
+
+/* What script and report name as each link type's target: what it is attached to. */
+static void test_targets(void)
+{
+	static const struct {
+		__u32 link_type;
+		union perf_bpf_event_link_target t;
+		const char *want;
+	} cases[] = {
+		{ 3, { .cgroup_id = 4221 }, "cgroup 4221" },		/* CGROUP */
+		{ 5, { .netns_ino = 4026531840U }, "netns 4026531840" },	/* NETNS */
+		{ 6, { .ifindex = 3 }, "ifindex 3" },			/* XDP */
+		{ 11, { .ifindex = 4 }, "ifindex 4" },			/* TCX */
+		{ 13, { .ifindex = 5 }, "ifindex 5" },			/* NETKIT */
+		{ 2, { .tracing = { .obj_id = 1, .btf_id = 75000 } }, "btf_id 75000 obj 1" },
+		{ 9, { .map_id = 12 }, "map 12" },			/* STRUCT_OPS */
+		{ 14, { .map_id = 13 }, "map 13" },			/* SOCKMAP */
+		{ 10, { .netfilter = { .pf = 2, .hooknum = 1, .priority = -100, .flags = 1 } },
+		  "netfilter pf 2 hook 1 priority -100 defrag" },	/* NETFILTER */
+		/* a detached link's records name nothing */
+		{ 14, { .map_id = 0 }, "" },
+		/* raw tracepoint, iterator, perf_event links: the kernel names nothing */
+		{ 1, { .map_id = 7 }, "" },
+		{ 4, { .map_id = 7 }, "" },
+		{ 7, { .map_id = 7 }, "" },
+	};
+	char buf[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool named = link_target_name(cases[i].link_type, &cases[i].t, buf, sizeof(buf));
+
+		CHECK(named == !!cases[i].want[0] && !strcmp(buf, cases[i].want),
+		      "targets: link type %u: '%s' (want '%s')", cases[i].link_type, buf,
+		      cases[i].want);
+	}
 }
 
 static void test_kinds(void)
@@ -426,6 +465,7 @@ int main(void)
 	unit_setup();
 	test_codec();
 	test_lengths();
+	test_targets();
 	test_kinds();
 	test_not_repaired();
 	snprintf(file, sizeof(file), "%s", path("desc.data"));
