@@ -507,13 +507,17 @@ FIXTURE_TEARDOWN(stress)
 }
 
 /*
- * Whether a stress loop goes on after @i iterations: until it has made
- * s->iters links, since an iteration whose target went away first makes
- * none. A window where that keeps happening stops at four times as many
- * iterations, and finish() fails it.
+ * Whether the stress loop of @window goes on after @i iterations: until
+ * it has made s->iters links, since an iteration whose target went away
+ * first makes none. A window where that keeps happening stops at four
+ * times as many iterations, and finish() fails it. A line every 1000
+ * iterations shows progress: 10000 links on a debug kernel under QEMU
+ * TCG take longer than a console watchdog waits for output.
  */
-static bool more_links(const struct run *s, int i)
+static bool more_links(const struct run *s, const char *window, int i)
 {
+	if (i && !(i % 1000))
+		ksft_print_msg("%s: %d iterations, %zu links\n", window, i, s->c.nr);
 	return s->c.nr < (size_t)s->iters && i < 4 * s->iters;
 }
 
@@ -569,7 +573,7 @@ TEST_F_TIMEOUT(stress, cgroup_rmdir, 1800)
 	s->prog = prog_load(BPF_PROG_TYPE_CGROUP_SKB);
 	ASSERT_LE(0, s->prog);
 	ASSERT_EQ(0, racer_start(rc, rmdir_job));
-	for (i = 0; more_links(s, i); i++) {
+	for (i = 0; more_links(s, "cgroup_rmdir", i); i++) {
 		enum race_at at = i % RACE_NR;
 		int cgfd, link;
 
@@ -640,7 +644,7 @@ TEST_F_TIMEOUT(stress, netns_exit, 1800)
 	s->prog = prog_load(BPF_PROG_TYPE_FLOW_DISSECTOR);
 	ASSERT_LE(0, s->prog) TH_LOG("BPF_PROG_LOAD: %s", strerror(errno));
 	ASSERT_EQ(0, racer_start(rc, close_job));
-	for (i = 0; more_links(s, i); i++) {
+	for (i = 0; more_links(s, "netns_exit", i); i++) {
 		enum race_at at = i % RACE_NR;
 		int nsfd = netns_new(), link;
 
@@ -693,7 +697,7 @@ TEST_F_TIMEOUT(stress, xdp_netdev_del, 1800)
 	s->prog = prog_load_for(BPF_PROG_TYPE_XDP, BPF_XDP);
 	ASSERT_LE(0, s->prog) TH_LOG("BPF_PROG_LOAD xdp: %s", strerror(errno));
 	ASSERT_EQ(0, racer_start(rc, netdev_del_job));
-	for (i = 0; more_links(s, i); i++) {
+	for (i = 0; more_links(s, "xdp_netdev_del", i); i++) {
 		enum race_at at = i % RACE_NR;
 		int link;
 
@@ -777,7 +781,7 @@ TEST_F_TIMEOUT(stress, fd_by_id, 1800)
 	ASSERT_EQ(0, racer_start(rc, fd_by_id_job));
 	rc->prog = s->prog;
 	rc->prog_id = prog_id_of(s->prog);
-	for (i = 0; more_links(s, i); i++) {
+	for (i = 0; more_links(s, "fd_by_id", i); i++) {
 		bool hold = i % 2;
 		int link;
 
